@@ -1,0 +1,14 @@
+import { listOf } from "@/lib/http/pagination";
+import { route } from "@/lib/http/route";
+import { createApiKeyBody, listApiKeysQuery } from "@/lib/schemas/api-key";
+import { createApiKey, listApiKeys, serializeApiKey } from "@/lib/services/api-keys";
+
+export const GET = route({ permission: "api_key.read", query: listApiKeysQuery }, async ({ input }) =>
+  listOf(await listApiKeys(input.query), (row) => serializeApiKey(row)),
+);
+
+export const POST = route({ permission: "api_key.write", body: createApiKeyBody, status: 201 }, ({ input, auth }) =>
+  createApiKey(input.body, auth.type === "session" ? auth.userId : auth.type === "api_key" ? auth.apiKeyId : undefined),
+);
+
+export { methodNotAllowed as PUT, methodNotAllowed as PATCH, methodNotAllowed as DELETE } from "@/lib/http/route";

@@ -1,0 +1,14 @@
+import { route } from "@/lib/http/route";
+import { customerParams, updateCustomerBody } from "@/lib/schemas/customer";
+import { getCustomer, serializeCustomer, updateCustomer } from "@/lib/services/customers";
+
+export const GET = route({ permission: "customer.read", params: customerParams }, async ({ input }) =>
+  serializeCustomer(await getCustomer(input.params.customer_id)),
+);
+
+export const PATCH = route(
+  { permission: "customer.write", params: customerParams, body: updateCustomerBody },
+  ({ input }) => updateCustomer(input.params.customer_id, input.body),
+);
+
+export { methodNotAllowed as PUT, methodNotAllowed as POST, methodNotAllowed as DELETE } from "@/lib/http/route";

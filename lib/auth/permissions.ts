@@ -1,0 +1,90 @@
+/**
+ * Permissions of API keys and staff roles: `<entity>.read` / `<entity>.write`, write implies read.
+ * The spec names a subset; this is the whole family we serve.
+ */
+export const PERMISSION_ENTITIES = [
+  "customer",
+  "address",
+  "business",
+  "product",
+  "price",
+  "discount",
+  "discount_group",
+  "transaction",
+  "subscription",
+  "adjustment",
+  "client_token",
+  "customer_portal_session",
+  "event",
+  "notification",
+  "notification_setting",
+  "notification_simulation",
+  "report",
+  "api_key",
+  "settings",
+] as const;
+
+export type PermissionEntity = (typeof PERMISSION_ENTITIES)[number];
+
+/** Entities that can only be read. */
+const READ_ONLY = new Set<string>(["event", "metrics"]);
+/** Entities that can only be written (nothing to read back). */
+const WRITE_ONLY = new Set<string>(["customer_portal_session"]);
+
+export const PERMISSIONS: readonly string[] = [
+  ...[...PERMISSION_ENTITIES, "metrics"].flatMap((entity) => {
+    if (READ_ONLY.has(entity)) return [`${entity}.read`];
+    if (WRITE_ONLY.has(entity)) return [`${entity}.write`];
+    return [`${entity}.read`, `${entity}.write`];
+  }),
+].sort();
+
+export type Permission = string;
+
+const KNOWN = new Set(PERMISSIONS);
+
+export function isPermission(value: string): boolean {
+  return KNOWN.has(value);
+}
+
+/** The set a key or role effectively has: every `x.write` adds `x.read`. */
+export function expandPermissions(granted: Iterable<string>): Set<string> {
+  const out = new Set<string>();
+  for (const p of granted) {
+    out.add(p);
+    if (p.endsWith(".write")) out.add(`${p.slice(0, -".write".length)}.read`);
+  }
+  return out;
+}
+
+export const ROLES = ["owner", "admin", "developer", "viewer"] as const;
+export type Role = (typeof ROLES)[number];
+
+const DEVELOPER_WRITES = new Set([
+  "api_key.write",
+  "client_token.write",
+  "notification_setting.write",
+  "notification_simulation.write",
+  "notification.write",
+]);
+
+/**
+ * Staff roles map onto the same permissions as keys. Owners and admins can do everything;
+ * developers read everything and manage the integration (keys, tokens, notifications);
+ * viewers read everything but API keys.
+ */
+export function rolePermissions(role: Role): Set<string> {
+  switch (role) {
+    case "owner":
+    case "admin":
+      return expandPermissions(PERMISSIONS);
+    case "developer":
+      return expandPermissions(PERMISSIONS.filter((p) => p.endsWith(".read") || DEVELOPER_WRITES.has(p)));
+    case "viewer":
+      return expandPermissions(PERMISSIONS.filter((p) => p.endsWith(".read") && !p.startsWith("api_key.")));
+  }
+}
+
+export function isRole(value: string): value is Role {
+  return (ROLES as readonly string[]).includes(value);
+}

@@ -1,0 +1,174 @@
+/**
+ * Who is calling: an API key (`Authorization: Bearer …`) or a signed-in staff member (the
+ * next-auth session cookie, for the dashboard). Both end as the same permission set.
+ */
+import { decode } from "next-auth/jwt";
+import { hashesEqual, hashApiKey, parseApiKey } from "../auth/api-key-format.ts";
+import { expandPermissions, isRole, rolePermissions, type Role } from "../auth/permissions.ts";
+import { config } from "../config.ts";
+import { db } from "../db.ts";
+import { ApiError } from "./errors.ts";
+
+export type AuthContext =
+  | { type: "api_key"; apiKeyId: string; permissions: Set<string> }
+  | { type: "session"; userId: string; role: Role; permissions: Set<string> }
+  | { type: "none"; permissions: Set<string> };
+
+const BEARER = /^bearer\s+(\S+)\s*$/i;
+
+function invalidToken(detail: string): ApiError {
+  return new ApiError("invalid_token", detail, { headers: { "WWW-Authenticate": 'Bearer realm="api"' } });
+}
+
+interface CachedKey {
+  secretHash: string;
+  permissions: Set<string>;
+  status: string;
+  expiresAt: Date | null;
+  lastUsedAt: Date | null;
+  fetchedAt: number;
+}
+
+/**
+ * Keys are cached for a few seconds per process: authentication then costs no query on the hot
+ * path. Revoking a key through this process drops it at once (forgetApiKey); another process
+ * sees a revocation within CACHE_MS.
+ */
+const CACHE_MS = 5_000;
+const LAST_USED_EVERY_MS = 60_000;
+const keyCache = new Map<string, CachedKey>();
+
+export function forgetApiKey(id: string): void {
+  keyCache.delete(id);
+}
+
+async function loadKey(id: string): Promise<CachedKey | null> {
+  const cached = keyCache.get(id);
+  if (cached && Date.now() - cached.fetchedAt < CACHE_MS) return cached;
+  const row = await db().apiKey.findUnique({
+    where: { id },
+    select: { secretHash: true, permissions: true, status: true, expiresAt: true, lastUsedAt: true },
+  });
+  if (!row) {
+    keyCache.delete(id);
+    return null;
+  }
+  const entry: CachedKey = { ...row, permissions: expandPermissions(row.permissions), fetchedAt: Date.now() };
+  keyCache.set(id, entry);
+  return entry;
+}
+
+function touchLastUsed(id: string, entry: CachedKey): void {
+  const now = new Date();
+  if (entry.lastUsedAt && now.getTime() - entry.lastUsedAt.getTime() < LAST_USED_EVERY_MS) return;
+  entry.lastUsedAt = now;
+  // Off the request path: a lost update of this timestamp costs nothing.
+  db()
+    .apiKey.update({ where: { id }, data: { lastUsedAt: now } })
+    .catch(() => {});
+}
+
+async function authenticateKey(token: string): Promise<AuthContext> {
+  const parsed = parseApiKey(token);
+  if (!parsed) throw invalidToken("Authentication token is malformed or invalid.");
+  if (parsed.environment !== config.environment) {
+    throw invalidToken(`This is a ${parsed.environment} API key; this server is the ${config.environment} environment.`);
+  }
+  const entry = await loadKey(parsed.id);
+  if (!entry || !hashesEqual(entry.secretHash, hashApiKey(token))) {
+    throw invalidToken("Authentication token is invalid.");
+  }
+  if (entry.status === "revoked") throw invalidToken("Authentication token has been revoked.");
+  if (entry.expiresAt && entry.expiresAt.getTime() <= Date.now()) throw invalidToken("Authentication token has expired.");
+  touchLastUsed(parsed.id, entry);
+  return { type: "api_key", apiKeyId: parsed.id, permissions: entry.permissions };
+}
+
+export const SESSION_COOKIES = ["__Secure-next-auth.session-token", "next-auth.session-token"];
+
+function sessionCookie(request: Request): string | null {
+  const header = request.headers.get("cookie");
+  if (!header) return null;
+  for (const part of header.split(";")) {
+    const eq = part.indexOf("=");
+    const name = part.slice(0, eq).trim();
+    if (SESSION_COOKIES.includes(name)) return decodeURIComponent(part.slice(eq + 1).trim());
+  }
+  return null;
+}
+
+/**
+ * The dashboard's session may only be used from our own pages: a request whose browser says it
+ * comes from another site (Sec-Fetch-Site, or an Origin that is not this host) is refused, and a
+ * state-changing request must prove its origin.
+ */
+function assertSameOrigin(request: Request): void {
+  const site = request.headers.get("sec-fetch-site");
+  if (site && site !== "same-origin" && site !== "none") {
+    throw new ApiError("forbidden", "Cross-site requests with a dashboard session are refused.");
+  }
+  const origin = request.headers.get("origin");
+  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host");
+  if (origin) {
+    let originHost: string;
+    try {
+      originHost = new URL(origin).host;
+    } catch {
+      throw new ApiError("forbidden", "Cross-site requests with a dashboard session are refused.");
+    }
+    if (originHost !== host) throw new ApiError("forbidden", "Cross-site requests with a dashboard session are refused.");
+  } else if (!site && request.method !== "GET" && request.method !== "HEAD") {
+    throw new ApiError("forbidden", "A dashboard session request that changes data must come from the dashboard.");
+  }
+}
+
+interface CachedUser {
+  role: Role;
+  fetchedAt: number;
+}
+const userCache = new Map<string, CachedUser>();
+
+async function authenticateSession(token: string, request: Request): Promise<AuthContext> {
+  const secret = process.env.NEXTAUTH_SECRET;
+  if (!secret) throw invalidToken("Dashboard sessions are not configured.");
+  let payload: Awaited<ReturnType<typeof decode>>;
+  try {
+    payload = await decode({ token, secret });
+  } catch {
+    payload = null;
+  }
+  const userId = payload && typeof payload.uid === "string" ? payload.uid : null;
+  if (!userId) throw invalidToken("The dashboard session is invalid or has expired. Sign in again.");
+  assertSameOrigin(request);
+  // The role is read from the database (briefly cached), so a changed or removed login takes effect.
+  let cached = userCache.get(userId);
+  if (!cached || Date.now() - cached.fetchedAt > CACHE_MS) {
+    const user = await db().user.findUnique({ where: { id: userId }, select: { role: true } });
+    if (!user || !isRole(user.role)) throw invalidToken("The dashboard session's user no longer exists.");
+    cached = { role: user.role, fetchedAt: Date.now() };
+    userCache.set(userId, cached);
+  }
+  return { type: "session", userId, role: cached.role, permissions: rolePermissions(cached.role) };
+}
+
+const ANONYMOUS: AuthContext = { type: "none", permissions: new Set() };
+
+/** Authenticates the request. With `required` false, a request with no credentials is let through. */
+export async function authenticate(request: Request, required: boolean): Promise<AuthContext> {
+  const header = request.headers.get("authorization");
+  if (header !== null) {
+    const match = BEARER.exec(header);
+    if (!match) throw invalidToken("Authorization header must be `Bearer <API key>`.");
+    return authenticateKey(match[1]);
+  }
+  const cookie = sessionCookie(request);
+  if (cookie) return authenticateSession(cookie, request);
+  if (!required) return ANONYMOUS;
+  throw invalidToken("Authentication header is missing. Send `Authorization: Bearer <API key>`.");
+}
+
+export function requirePermission(auth: AuthContext, permission: string): void {
+  if (!auth.permissions.has(permission)) {
+    throw new ApiError("forbidden", `You aren't permitted to perform this request: it needs the ${permission} permission.`);
+  }
+}

@@ -1,0 +1,92 @@
+import type { z } from "zod";
+
+/** Every error code the API returns, with its HTTP status: the one table of DESIGN.md. */
+export const ERROR_STATUS = {
+  bad_request: 400,
+  invalid_field: 400,
+  invalid_version: 400,
+  entity_archived: 400,
+  transaction_immutable: 400,
+  invalid_token: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  customer_already_exists: 409,
+  request_too_large: 413,
+  unsupported_media_type: 415,
+  too_many_requests: 429,
+  internal_error: 500,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** What each code means, shown on the documentation page that `documentation_url` points at. */
+export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
+  bad_request: "The request could not be read: the body is not JSON, not a JSON object, or is sent with a content type other than application/json.",
+  invalid_field: "One or more fields failed validation. `errors` lists each offending field with a message.",
+  invalid_version: "The Service-Version header names a version this API does not have. Send 1, or leave the header out for the current version.",
+  entity_archived: "The entity is archived. Archived entities cannot be changed, except to set their status back to active.",
+  transaction_immutable: "The transaction is billed or completed and is a legal record: it cannot be changed. Record refunds and credits with adjustments.",
+  invalid_token: "The API key is missing, malformed, unknown, revoked, expired, or belongs to the other environment. Send it as `Authorization: Bearer <API key>`.",
+  forbidden: "The API key (or the signed-in staff member's role) lacks the permission this endpoint needs; the detail names it.",
+  not_found: "No entity has the ID in the path, or no endpoint has this path.",
+  method_not_allowed: "The endpoint does not support this HTTP method.",
+  conflict: "The request conflicts with the current state of an entity, for example a unique value already in use or a stale revision.",
+  customer_already_exists: "An active customer already has this email address. The detail names that customer's ID.",
+  request_too_large: "The request body is larger than the server accepts (1 MiB).",
+  unsupported_media_type: "The request body must be sent with `Content-Type: application/json`.",
+  too_many_requests: "Too many requests in a short time. Wait and try again.",
+  internal_error: "Something went wrong on our side. The request ID identifies it in our logs.",
+};
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+/** The one error type of the API. Thrown anywhere below a route; the route wrapper renders it. */
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly errors?: FieldError[];
+  readonly headers?: Record<string, string>;
+
+  constructor(code: ErrorCode, detail: string, options: { errors?: FieldError[]; headers?: Record<string, string> } = {}) {
+    super(detail);
+    this.code = code;
+    this.status = ERROR_STATUS[code];
+    this.errors = options.errors;
+    this.headers = options.headers;
+  }
+
+  get detail(): string {
+    return this.message;
+  }
+}
+
+export function invalidField(field: string, message: string): ApiError {
+  return new ApiError("invalid_field", "Invalid request.", { errors: [{ field, message }] });
+}
+
+export function notFound(id: string): ApiError {
+  return new ApiError("not_found", `Entity ${id} not found`);
+}
+
+/** `contacts[0].email` from a zod path. */
+export function fieldPath(path: readonly PropertyKey[], prefix = ""): string {
+  let out = prefix;
+  for (const part of path) {
+    if (typeof part === "number") out += `[${part}]`;
+    else out += out ? `.${String(part)}` : String(part);
+  }
+  return out || "(root)";
+}
+
+export function fromZodError(error: z.ZodError, prefix = ""): ApiError {
+  const errors = error.issues.map((issue) => ({
+    field: fieldPath(issue.path, prefix),
+    message: issue.message,
+  }));
+  return new ApiError("invalid_field", "Invalid request.", { errors });
+}

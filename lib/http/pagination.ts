@@ -1,0 +1,68 @@
+import { z } from "zod";
+
+export const DEFAULT_PER_PAGE = 50;
+export const MAX_PER_PAGE = 200;
+
+/** `per_page`: a whole number from 1; larger than the maximum is capped (and reported in meta). */
+export const perPageParam = z
+  .string()
+  .regex(/^\d+$/, "must be a whole number")
+  .transform(Number)
+  .pipe(z.number().int().min(1, "must be at least 1"))
+  .transform((n) => Math.min(n, MAX_PER_PAGE))
+  .default(DEFAULT_PER_PAGE);
+
+export interface OrderBy {
+  field: string;
+  direction: "asc" | "desc";
+}
+
+/** `order_by=<field>[ASC|DESC]` over the fields the endpoint allows. */
+export function orderByParam<const F extends readonly [string, ...string[]]>(fields: F, fallback: F[number] = "id") {
+  return z
+    .string()
+    .optional()
+    .transform((value, ctx): OrderBy & { field: F[number] } => {
+      if (value === undefined) return { field: fallback, direction: "asc" };
+      const match = /^([a-z_]+)\[(ASC|DESC)\]$/i.exec(value);
+      if (!match || !fields.includes(match[1])) {
+        ctx.addIssue({
+          code: "custom",
+          message: `must be one of ${fields.map((f) => `${f}[ASC]`).join(", ")} (or [DESC])`,
+        });
+        return z.NEVER;
+      }
+      return { field: match[1], direction: match[2].toLowerCase() as "asc" | "desc" };
+    });
+}
+
+/** One page of a list as the service layer returns it. */
+export interface Page<T> {
+  items: T[];
+  perPage: number;
+  hasMore: boolean;
+  estimatedTotal: number;
+}
+
+/** A list response: the route wrapper adds `meta.pagination` with `next` built from the request. */
+export class ListResult<T = unknown> {
+  constructor(
+    readonly data: T[],
+    readonly perPage: number,
+    readonly hasMore: boolean,
+    readonly estimatedTotal: number,
+    readonly lastId: string | null,
+  ) {}
+}
+
+export function listOf<R extends { id: string }, T>(page: Page<R>, serialize: (row: R) => T): ListResult<T> {
+  const last = page.items.at(-1);
+  return new ListResult(page.items.map(serialize), page.perPage, page.hasMore, page.estimatedTotal, last?.id ?? null);
+}
+
+/** `next`: the original query with `after` set to the last ID of this page (always present). */
+export function nextUrl(requestUrl: URL, lastId: string | null): string {
+  const url = new URL(requestUrl.toString());
+  if (lastId) url.searchParams.set("after", lastId);
+  return url.toString();
+}

@@ -1,0 +1,77 @@
+/** Zod building blocks shared by every resource's schemas (request and response). */
+import { z } from "zod";
+import { ID_PREFIX, type IdPrefix } from "../ids.ts";
+import { orderByParam, perPageParam } from "../http/pagination.ts";
+import { isCountryCode } from "./countries.ts";
+
+export function entityId(prefix: IdPrefix) {
+  return z.string().regex(new RegExp(`^${prefix}_[a-z0-9]{26}$`), `must be a valid ${prefix}_ ID`);
+}
+
+/** `custom_data`: a JSON object of the caller's own data, or null. */
+export const customData = z
+  .record(z.string(), z.unknown(), { error: "must be a JSON object or null" })
+  .nullable()
+  .refine((value) => value === null || (typeof value === "object" && !Array.isArray(value)), {
+    message: "must be a JSON object or null",
+  });
+
+export const statusEnum = z.enum(["active", "archived"], { error: "must be active or archived" });
+
+export const countryCode = z
+  .string({ error: "must be a two-letter ISO 3166-1 alpha-2 country code" })
+  .refine(isCountryCode, "must be a two-letter ISO 3166-1 alpha-2 country code");
+
+export const email = z
+  .string({ error: "must be a string" })
+  .min(1, "must be 1 to 320 characters")
+  .max(320, "must be 1 to 320 characters")
+  .pipe(z.email({ error: "must be a valid email address" }));
+
+/** An IETF BCP 47 tag (`en`, `pt-BR`). */
+export const locale = z
+  .string()
+  .min(1)
+  .max(35)
+  .refine((value) => {
+    try {
+      return Intl.getCanonicalLocales(value).length === 1;
+    } catch {
+      return false;
+    }
+  }, "must be an IETF BCP 47 language tag, such as en or pt-BR");
+
+export function maxText(max: number) {
+  return z.string().max(max, `must be at most ${max} characters`);
+}
+
+export function requiredText(max: number, min = 1) {
+  return z
+    .string()
+    .min(min, `must be ${min} to ${max} characters`)
+    .max(max, `must be ${min} to ${max} characters`)
+    .refine((value) => value.trim().length > 0, "must contain a non-whitespace character");
+}
+
+/** Comma-separated list of values in a query parameter, each checked by `item`. */
+export function csv<T extends z.ZodType>(item: T) {
+  return z
+    .string()
+    .transform((value) => value.split(",").map((v) => v.trim()).filter((v) => v !== ""))
+    .pipe(z.array(item).min(1, "must list at least one value"));
+}
+
+/** The query parameters every list has. */
+export function listQuery<const F extends readonly [string, ...string[]]>(orderFields: F) {
+  return {
+    after: z.string().max(200).optional(),
+    per_page: perPageParam,
+    order_by: orderByParam(orderFields),
+  };
+}
+
+export function idParam(prefix: IdPrefix) {
+  return entityId(prefix);
+}
+
+export { ID_PREFIX };

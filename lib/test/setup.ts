@@ -1,0 +1,14 @@
+/** Runs before each test file: the file gets a fresh database copied from the migrated template. */
+import { randomBytes } from "node:crypto";
+import { afterAll, inject } from "vitest";
+import { disconnectDb } from "../db.ts";
+import { createDatabase, dropDatabase, TEMPLATE_DB } from "./database.ts";
+
+const serverUrl = inject("serverUrl");
+const name = `billing_test_${randomBytes(6).toString("hex")}`;
+process.env.DATABASE_URL = await createDatabase(serverUrl, name, TEMPLATE_DB);
+
+afterAll(async () => {
+  await disconnectDb();
+  await dropDatabase(serverUrl, name);
+});
