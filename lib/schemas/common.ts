@@ -54,7 +54,7 @@ export function requiredText(max: number, min = 1) {
 }
 
 /** Comma-separated list of values in a query parameter, each checked by `item`. */
-export function csv<T extends z.ZodType>(item: T) {
+export function csv<T extends z.ZodType<unknown, string>>(item: T) {
   return z
     .string()
     .transform((value) => value.split(",").map((v) => v.trim()).filter((v) => v !== ""))

@@ -1,0 +1,55 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { defineConfig } from "@playwright/test";
+
+const root = path.resolve(import.meta.dirname, "..");
+const port = process.env.PORT ?? "3100";
+export const baseURL = `http://localhost:${port}`;
+
+// Debian's Chromium (apt-get install chromium); Playwright cannot download its own browsers here.
+const executablePath = process.env.CHROMIUM_PATH ?? (existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : undefined);
+
+export default defineConfig({
+  testDir: `${root}/e2e`,
+  outputDir: `${root}/test-results`,
+  fullyParallel: false,
+  workers: 1,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 60_000,
+  reporter: [["list"]],
+  use: {
+    baseURL,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath,
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    },
+  },
+  projects: [
+    { name: "api", testMatch: /api\/.*\.spec\.ts$/ },
+    { name: "ui", testMatch: /ui\/.*\.spec\.ts$/, use: { browserName: "chromium" } },
+  ],
+  webServer: {
+    command: `${root}/node_modules/.bin/tsx ${root}/lib/cli/main.ts start --port ${port}`,
+    cwd: root,
+    url: `${baseURL}/api/event-types`,
+    timeout: 300_000,
+    reuseExistingServer: false,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: {
+      ...(process.env as Record<string, string>),
+      BILLING_OWNER_EMAIL: "owner@example.com",
+      BILLING_OWNER_PASSWORD: "e2e-owner-password",
+    },
+  },
+});

@@ -1,0 +1,44 @@
+/**
+ * `npm test`: the whole suite. Unit and integration tests (vitest, real PostgreSQL), then the
+ * Playwright suite (API over HTTP and the dashboard in Chromium) against `next start`.
+ * DATABASE_URL names the PostgreSQL server to use; without it an embedded one is started.
+ */
+import { parseArgs } from "node:util";
+import { createDatabase } from "../test/database.ts";
+import { bin, buildIfStale, database, generate, run } from "./tasks.ts";
+
+export const E2E_DATABASE = "billing_e2e";
+export const E2E_PORT = "3100";
+
+export async function runTests(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: { "skip-unit": { type: "boolean" }, "skip-e2e": { type: "boolean" } },
+  });
+  await generate();
+  const { url, embedded } = await database();
+  try {
+    let failed = 0;
+    if (!values["skip-unit"]) {
+      const code = await run(bin("vitest"), ["run", "--config", "lib/test/vitest.config.ts"], {
+        ...process.env,
+        DATABASE_URL: url,
+      });
+      if (code !== 0) failed++;
+    }
+    if (!values["skip-e2e"]) {
+      await buildIfStale();
+      const e2eUrl = await createDatabase(url, E2E_DATABASE);
+      const code = await run(bin("playwright"), ["test", "-c", "e2e/playwright.config.ts"], {
+        ...process.env,
+        DATABASE_URL: e2eUrl,
+        PORT: E2E_PORT,
+      });
+      if (code !== 0) failed++;
+    }
+    console.log(failed === 0 ? "\nAll test suites passed." : `\n${failed} test suite(s) failed.`);
+    return failed === 0 ? 0 : 1;
+  } finally {
+    await embedded?.stop();
+  }
+}
