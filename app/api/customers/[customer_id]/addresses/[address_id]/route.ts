@@ -1,0 +1,14 @@
+import { route } from "@/lib/http/route";
+import { addressParams, updateAddressBody } from "@/lib/schemas/address";
+import { getAddress, serializeAddress, updateAddress } from "@/lib/services/addresses";
+
+export const GET = route({ permission: "address.read", params: addressParams }, async ({ input }) =>
+  serializeAddress(await getAddress(input.params.customer_id, input.params.address_id)),
+);
+
+export const PATCH = route(
+  { permission: "address.write", params: addressParams, body: updateAddressBody },
+  ({ input }) => updateAddress(input.params.customer_id, input.params.address_id, input.body),
+);
+
+export { methodNotAllowed as PUT, methodNotAllowed as POST, methodNotAllowed as DELETE } from "@/lib/http/route";

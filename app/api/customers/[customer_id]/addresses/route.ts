@@ -1,0 +1,16 @@
+import { listOf } from "@/lib/http/pagination";
+import { route } from "@/lib/http/route";
+import { createAddressBody, customerAddressesParams, listAddressesQuery } from "@/lib/schemas/address";
+import { createAddress, listAddresses, serializeAddress } from "@/lib/services/addresses";
+
+export const GET = route(
+  { permission: "address.read", params: customerAddressesParams, query: listAddressesQuery },
+  async ({ input }) => listOf(await listAddresses(input.params.customer_id, input.query), serializeAddress),
+);
+
+export const POST = route(
+  { permission: "address.write", params: customerAddressesParams, body: createAddressBody, status: 201 },
+  ({ input }) => createAddress(input.params.customer_id, input.body),
+);
+
+export { methodNotAllowed as PUT, methodNotAllowed as PATCH, methodNotAllowed as DELETE } from "@/lib/http/route";

@@ -1,0 +1,14 @@
+import { route } from "@/lib/http/route";
+import { businessParams, updateBusinessBody } from "@/lib/schemas/business";
+import { getBusiness, serializeBusiness, updateBusiness } from "@/lib/services/businesses";
+
+export const GET = route({ permission: "business.read", params: businessParams }, async ({ input }) =>
+  serializeBusiness(await getBusiness(input.params.customer_id, input.params.business_id)),
+);
+
+export const PATCH = route(
+  { permission: "business.write", params: businessParams, body: updateBusinessBody },
+  ({ input }) => updateBusiness(input.params.customer_id, input.params.business_id, input.body),
+);
+
+export { methodNotAllowed as PUT, methodNotAllowed as POST, methodNotAllowed as DELETE } from "@/lib/http/route";

@@ -1,0 +1,172 @@
+/**
+ * `npm run bench`: load runs against `next start` on PostgreSQL, beside the bare route handler
+ * (/api/health, no work at all) measured in the same run.
+ *   1. requests/s of GET /api/customers/{id}, POST /api/customers, GET /api/customers?per_page=50,
+ *      each as a ratio of the bare handler's (target: at least 0.8);
+ *   2. latency of GET /api/customers?per_page=200 over 1,000 and over 100,000 customers
+ *      (target: the large table within 2x of the small one).
+ * DATABASE_URL names the server (a database `billing_bench` is made on it); without it an embedded
+ * PostgreSQL is used. BENCH_SECONDS sets the length of each run (default 10).
+ */
+import { spawn } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import autocannon from "autocannon";
+import pg from "pg";
+import { PERMISSIONS } from "../auth/permissions.ts";
+import { database, generate, buildIfStale, ROOT } from "../cli/tasks.ts";
+import { createDatabase } from "../test/database.ts";
+
+const PORT = Number(process.env.BENCH_PORT ?? 3200);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const BASE = `http://127.0.0.1:${PORT}`;
+
+interface Run {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  mean: number;
+  errors: number;
+  non2xx: number;
+}
+
+async function load(name: string, options: Partial<autocannon.Options> & { path: string }, key?: string, connections = CONNECTIONS): Promise<Run> {
+  const result = await autocannon({
+    url: `${BASE}${options.path}`,
+    connections,
+    duration: SECONDS,
+    headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), "content-type": "application/json" },
+    ...options,
+  });
+  const run = {
+    name,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    mean: result.latency.average,
+    errors: result.errors,
+    non2xx: result.non2xx,
+  };
+  console.log(
+    `${name.padEnd(44)} ${run.rps.toFixed(0).padStart(7)} req/s   p50 ${run.p50.toFixed(1).padStart(6)} ms   p99 ${run.p99
+      .toFixed(1)
+      .padStart(6)} ms   non-2xx ${run.non2xx}`,
+  );
+  return run;
+}
+
+async function insertCustomers(client: pg.Client, count: number, offset: number): Promise<void> {
+  // IDs in the API's format, generated in SQL: time-ordered prefix + random tail.
+  await client.query(
+    `INSERT INTO customers (id, email, name, status, locale, created_at, updated_at)
+     SELECT 'ctm_' || lpad(to_hex($2::bigint + g), 10, '0') || substr(md5(random()::text), 1, 16),
+            'bench' || ($2::bigint + g) || '@example.com', 'Bench Customer ' || g, 'active', 'en', now(), now()
+     FROM generate_series(1, $1::int) AS g`,
+    [count, offset],
+  );
+  await client.query("ANALYZE customers");
+}
+
+async function waitForServer(): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    try {
+      const response = await fetch(`${BASE}/api/health`);
+      if (response.ok) return;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error("the server did not start");
+}
+
+async function main() {
+  // Its own build folder, so a benchmark never disturbs a build in use.
+  process.env.NEXT_DIST_DIR ??= ".next-bench";
+  await generate();
+  await buildIfStale();
+  const server = await database();
+  const url = await createDatabase(server.url, "billing_bench");
+  process.env.DATABASE_URL = url;
+  const { applyMigrations } = await import("../db/migrate.ts");
+  await applyMigrations(url);
+  const { createApiKey } = await import("../services/api-keys.ts");
+  const { disconnectDb } = await import("../db.ts");
+  const key = (await createApiKey({ name: "bench", permissions: [...PERMISSIONS] })).key;
+  await disconnectDb();
+
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await insertCustomers(client, 1_000, 0);
+  const { rows } = await client.query<{ id: string }>("SELECT id FROM customers ORDER BY id LIMIT 1 OFFSET 500");
+  const customerId = rows[0].id;
+
+  const child = spawn(path.join(ROOT, "node_modules/.bin/tsx"), [path.join(ROOT, "lib/cli/main.ts"), "start", "--port", String(PORT)], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: url, BILLING_OWNER_PASSWORD: "bench-password-unused" },
+    stdio: ["ignore", "ignore", "inherit"],
+    detached: true,
+  });
+  const results: Record<string, unknown> = {};
+  try {
+    await waitForServer();
+    console.log(`\nLoad runs: ${SECONDS}s each, ${CONNECTIONS} connections, keep-alive, against next start on PostgreSQL\n`);
+    await load("warm-up", { path: "/api/customers?per_page=50", duration: 3 }, key);
+    await load("warm-up", { path: `/api/customers/${customerId}`, duration: 2 }, key);
+    const bare = await load("bare handler GET /api/health", { path: "/api/health" });
+    const getOne = await load("GET /api/customers/{id}", { path: `/api/customers/${customerId}` }, key);
+    let n = 0;
+    const create = await load(
+      "POST /api/customers",
+      {
+        path: "/api/customers",
+        method: "POST",
+        requests: [
+          {
+            method: "POST",
+            setupRequest: (request: autocannon.Request) => ({ ...request, body: JSON.stringify({ email: `load-${Date.now()}-${n++}@example.com` }) }),
+          },
+        ],
+      },
+      key,
+    );
+    const list = await load("GET /api/customers?per_page=50", { path: "/api/customers?per_page=50" }, key);
+    const bareAfter = await load("bare handler again (drift check)", { path: "/api/health" });
+    const bareRps = (bare.rps + bareAfter.rps) / 2;
+    console.log("\nRatio to the bare handler (target ≥ 0.8):");
+    for (const run of [getOne, create, list]) console.log(`  ${run.name.padEnd(40)} ${(run.rps / bareRps).toFixed(2)}`);
+
+    console.log("\nList latency by table size (1 connection):");
+    const small = await load("GET ?per_page=200 over 1,000", { path: "/api/customers?per_page=200" }, key, 1);
+    await insertCustomers(client, 99_000, 1_000_000);
+    await load("warm-up", { path: "/api/customers?per_page=200", duration: 2 }, key, 1);
+    const large = await load("GET ?per_page=200 over 100,000", { path: "/api/customers?per_page=200" }, key, 1);
+    const deep = await load(
+      "GET ?per_page=200 deep page over 100,000",
+      { path: `/api/customers?per_page=200&after=ctm_${(1_050_000).toString(16).padStart(10, "0")}` },
+      key,
+      1,
+    );
+    console.log(`  100,000 vs 1,000 (mean latency, target ≤ 2): ${(large.mean / small.mean).toFixed(2)}x`);
+    Object.assign(results, { bare, bareAfter, getOne, create, list, small, large, deep, seconds: SECONDS, connections: CONNECTIONS });
+  } finally {
+    try {
+      process.kill(-child.pid!, "SIGINT");
+    } catch {}
+    await new Promise((r) => child.once("exit", r));
+    await client.end();
+    await server.embedded?.stop();
+  }
+  mkdirSync(path.join(ROOT, "bench-results"), { recursive: true });
+  const file = path.join(ROOT, "bench-results", `bench-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
+  writeFileSync(file, JSON.stringify(results, null, 2));
+  console.log(`\nResults written to ${path.relative(ROOT, file)}`);
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
