@@ -1,28 +1,48 @@
 import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
 import { Prisma, PrismaClient } from "./generated/prisma/client.ts";
 
-const globalForDb = globalThis as unknown as { __billingDb?: { url: string; client: PrismaClient } };
+interface Connection {
+  url: string;
+  pool: pg.Pool;
+  client: PrismaClient;
+}
+
+const globalForDb = globalThis as unknown as { __billingDb?: Connection };
 
 /** Size of each process's connection pool. Several web and worker processes share one server. */
 const POOL_SIZE = Number(process.env.DATABASE_POOL_SIZE ?? 10);
 
 /**
- * The Prisma client on the database of DATABASE_URL, created on first use (so tests and the CLI
- * can choose the database first) and kept on globalThis across hot reloads in development.
+ * One pg pool per process on DATABASE_URL, created on first use (so tests and the CLI can choose
+ * the database first) and kept on globalThis across hot reloads in development. Prisma runs on
+ * the same pool through its driver adapter; lib/db/sql.ts uses it directly on hot paths.
  */
-export function db(): PrismaClient {
+function connection(): Connection {
   const url = process.env.DATABASE_URL;
   if (!url) throw new Error("DATABASE_URL is not set");
   const current = globalForDb.__billingDb;
-  if (current && current.url === url) return current.client;
-  const client = new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max: POOL_SIZE }) });
-  globalForDb.__billingDb = { url, client };
-  return client;
+  if (current && current.url === url) return current;
+  const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE });
+  pool.on("error", () => {}); // an idle connection dropped by the server is replaced on next use
+  const client = new PrismaClient({ adapter: new PrismaPg(pool) });
+  globalForDb.__billingDb = { url, pool, client };
+  return globalForDb.__billingDb;
+}
+
+/** The Prisma client. */
+export function db(): PrismaClient {
+  return connection().client;
+}
+
+/** The pg pool under it, for lib/db/sql.ts. */
+export function pool(): pg.Pool {
+  return connection().pool;
 }
 
 export type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
 
-/** Runs `fn` in one database transaction (every service change goes through here). */
+/** Runs `fn` in one database transaction through Prisma. */
 export function transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
   return db().$transaction(fn, { maxWait: 10_000, timeout: 30_000 });
 }
@@ -30,7 +50,10 @@ export function transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
 export async function disconnectDb(): Promise<void> {
   const current = globalForDb.__billingDb;
   globalForDb.__billingDb = undefined;
-  if (current) await current.client.$disconnect();
+  if (current) {
+    await current.client.$disconnect();
+    await current.pool.end();
+  }
 }
 
 /**

@@ -84,9 +84,11 @@ export function fieldPath(path: readonly PropertyKey[], prefix = ""): string {
 }
 
 export function fromZodError(error: z.ZodError, prefix = ""): ApiError {
-  const errors = error.issues.map((issue) => ({
-    field: fieldPath(issue.path, prefix),
-    message: issue.message,
-  }));
+  const errors = error.issues.flatMap((issue) =>
+    // An unknown body field is reported under its own name, not as a problem of the whole object.
+    issue.code === "unrecognized_keys"
+      ? issue.keys.map((key) => ({ field: fieldPath([...issue.path, key], prefix), message: "is not a known field" }))
+      : [{ field: fieldPath(issue.path, prefix), message: issue.message }],
+  );
   return new ApiError("invalid_field", "Invalid request.", { errors });
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { RawJson } from "../json.ts";
 
 export const DEFAULT_PER_PAGE = 50;
 export const MAX_PER_PAGE = 200;
@@ -6,10 +7,9 @@ export const MAX_PER_PAGE = 200;
 /** `per_page`: a whole number from 1; larger than the maximum is capped (and reported in meta). */
 export const perPageParam = z
   .string()
-  .regex(/^\d+$/, "must be a whole number")
-  .transform(Number)
-  .pipe(z.number().int().min(1, "must be at least 1"))
-  .transform((n) => Math.min(n, MAX_PER_PAGE))
+  .regex(/^\d+$/, { error: "must be a whole number", abort: true })
+  .refine((value) => Number(value) >= 1, "must be at least 1")
+  .transform((value) => Math.min(Number(value), MAX_PER_PAGE))
   .default(DEFAULT_PER_PAGE);
 
 export interface OrderBy {
@@ -47,7 +47,7 @@ export interface Page<T> {
 /** A list response: the route wrapper adds `meta.pagination` with `next` built from the request. */
 export class ListResult<T = unknown> {
   constructor(
-    readonly data: T[],
+    readonly data: T[] | RawJson,
     readonly perPage: number,
     readonly hasMore: boolean,
     readonly estimatedTotal: number,
@@ -65,4 +65,15 @@ export function nextUrl(requestUrl: URL, lastId: string | null): string {
   const url = new URL(requestUrl.toString());
   if (lastId) url.searchParams.set("after", lastId);
   return url.toString();
+}
+
+/** A page whose entities PostgreSQL already rendered as a JSON array. */
+export function listOfJson(page: {
+  data: RawJson;
+  perPage: number;
+  hasMore: boolean;
+  estimatedTotal: number;
+  lastId: string | null;
+}): ListResult {
+  return new ListResult(page.data, page.perPage, page.hasMore, page.estimatedTotal, page.lastId);
 }

@@ -7,6 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { config } from "../config.ts";
+import { toJsonText } from "../json.ts";
 import { type AuthContext, authenticate, requirePermission } from "./auth.ts";
 import { ApiError, fromZodError } from "./errors.ts";
 import { ListResult, nextUrl } from "./pagination.ts";
@@ -51,7 +52,11 @@ function publicOrigin(request: Request): URL {
 }
 
 function json(body: unknown, status: number, requestId: string, extra?: Record<string, string>): Response {
-  return new Response(JSON.stringify(body), {
+  return text(JSON.stringify(body), status, requestId, extra);
+}
+
+function text(body: string, status: number, requestId: string, extra?: Record<string, string>): Response {
+  return new Response(body, {
     status,
     headers: { "content-type": "application/json; charset=utf-8", "x-request-id": requestId, ...extra },
   });
@@ -169,25 +174,17 @@ export function route<P extends Schema | undefined = undefined, Q extends Schema
       });
       if (result instanceof Response) return result;
       if (result instanceof ListResult) {
-        const origin = publicOrigin(request);
-        return json(
-          {
-            data: result.data,
-            meta: {
-              request_id: requestId,
-              pagination: {
-                per_page: result.perPage,
-                next: nextUrl(origin, result.lastId),
-                has_more: result.hasMore,
-                estimated_total: result.estimatedTotal,
-              },
-            },
-          },
-          200,
-          requestId,
-        );
+        const pagination = {
+          per_page: result.perPage,
+          next: nextUrl(publicOrigin(request), result.lastId),
+          has_more: result.hasMore,
+          estimated_total: result.estimatedTotal,
+        };
+        const meta = JSON.stringify({ request_id: requestId, pagination });
+        return text(`{"data":${toJsonText(result.data)},"meta":${meta}}`, 200, requestId);
       }
-      return json({ data: result, meta: { request_id: requestId } }, options.status ?? 200, requestId);
+      const meta = `{"request_id":${JSON.stringify(requestId)}}`;
+      return text(`{"data":${toJsonText(result)},"meta":${meta}}`, options.status ?? 200, requestId);
     } catch (error) {
       return errorResponse(error, request, requestId);
     }

@@ -26,7 +26,7 @@ const permissions = z
   .refine((list) => new Set(list).size === list.length, "must not repeat a permission");
 
 const expiresAt = z.iso
-  .datetime({ offset: true, error: "must be an RFC 3339 date-time" })
+  .datetime({ offset: true, error: "must be an RFC 3339 date-time", abort: true })
   .refine((value) => new Date(value).getTime() > Date.now(), "must be in the future")
   .nullable();
 

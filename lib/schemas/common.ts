@@ -31,8 +31,8 @@ export const email = z
 /** An IETF BCP 47 tag (`en`, `pt-BR`). */
 export const locale = z
   .string()
-  .min(1)
-  .max(35)
+  .min(1, { error: "must be an IETF BCP 47 language tag, such as en or pt-BR", abort: true })
+  .max(35, { error: "must be an IETF BCP 47 language tag, such as en or pt-BR", abort: true })
   .refine((value) => {
     try {
       return Intl.getCanonicalLocales(value).length === 1;
@@ -48,7 +48,7 @@ export function maxText(max: number) {
 export function requiredText(max: number, min = 1) {
   return z
     .string()
-    .min(min, `must be ${min} to ${max} characters`)
+    .min(min, { error: `must be ${min} to ${max} characters`, abort: true })
     .max(max, `must be ${min} to ${max} characters`)
     .refine((value) => value.trim().length > 0, "must contain a non-whitespace character");
 }

@@ -1,144 +1,103 @@
-import type { Customer as CustomerRow } from "../generated/prisma/client.ts";
-import { db, json, type Tx, transaction } from "../db.ts";
-import { emit } from "../events/outbox.ts";
-import { rfc3339 } from "../format.ts";
+import { type EntityTable, getJson, insertJson, jsonb, listJson, type JsonPage, Params, query, RawJson, ts, uniqueViolation, updateJson } from "../db/sql.ts";
 import { ApiError, notFound } from "../http/errors.ts";
-import type { Page } from "../http/pagination.ts";
 import { newId } from "../ids.ts";
 import type { CreateCustomerInput, Customer, ListCustomersQuery, UpdateCustomerInput } from "../schemas/customer.ts";
-import { paginate } from "./pagination.ts";
 
-export function serializeCustomer(row: CustomerRow): Customer {
-  return {
-    id: row.id,
-    name: row.name,
-    email: row.email,
-    marketing_consent: row.marketingConsent,
-    status: row.status as Customer["status"],
-    custom_data: (row.customData as Customer["custom_data"]) ?? null,
-    locale: row.locale,
-    created_at: rfc3339(row.createdAt),
-    updated_at: rfc3339(row.updatedAt),
-    import_meta: (row.importMeta as Customer["import_meta"]) ?? null,
-  };
+/** The customer's API shape (spec: Customer), in the spec's field order. */
+export const CUSTOMER: EntityTable<Customer> = {
+  table: "customers",
+  fields: [
+    ["id", "t.id"],
+    ["name", "t.name"],
+    ["email", "t.email"],
+    ["marketing_consent", "t.marketing_consent"],
+    ["status", "t.status"],
+    ["custom_data", "t.custom_data"],
+    ["locale", "t.locale"],
+    ["created_at", ts("t.created_at")],
+    ["updated_at", ts("t.updated_at")],
+    ["import_meta", "t.import_meta"],
+  ],
+};
+
+export async function getCustomer(id: string): Promise<RawJson<Customer>> {
+  const customer = await getJson(CUSTOMER, "t.id = $1", [id]);
+  if (!customer) throw notFound(id);
+  return customer;
 }
 
-export async function getCustomer(id: string): Promise<CustomerRow> {
-  const row = await db().customer.findUnique({ where: { id } });
-  if (!row) throw notFound(id);
-  return row;
-}
-
-/** Locks the customer's row for the rest of the transaction (changes that depend on it). */
-export async function lockCustomer(tx: Tx, id: string): Promise<CustomerRow> {
-  const rows = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM customers WHERE id = ${id} FOR UPDATE`;
-  if (rows.length === 0) throw notFound(id);
-  return tx.customer.findUniqueOrThrow({ where: { id } });
+export async function customerExists(id: string): Promise<boolean> {
+  return (await query("SELECT 1 FROM customers WHERE id = $1", [id])).length > 0;
 }
 
 /**
- * Emails are unique among active customers, without regard to case. The partial unique index
- * `customers_active_email_key` makes that hold under concurrency; this check names the holder.
+ * Emails are unique among active customers, without regard to case: the partial unique index
+ * `customers_active_email_key` enforces it, also under concurrency. When a write hits it, the
+ * error names the customer that holds the email, as the API family does.
  */
-async function assertEmailFree(tx: Tx, email: string, exceptId?: string): Promise<void> {
-  const holder = await tx.customer.findFirst({
-    where: { email: { equals: email, mode: "insensitive" }, status: "active", ...(exceptId ? { id: { not: exceptId } } : {}) },
-    select: { id: true },
-  });
-  if (holder) throw emailConflict(holder.id);
-}
-
-function emailConflict(id: string): ApiError {
-  return new ApiError("customer_already_exists", `customer email conflicts with customer of id ${id}`);
-}
-
-/** A race lost to the unique index: find who won and report it like the check above. */
-async function rethrowEmailRace(error: unknown, email: string): Promise<never> {
-  if ((error as { code?: string })?.code === "P2002" || String(error).includes("customers_active_email_key")) {
-    const holder = await db().customer.findFirst({
-      where: { email: { equals: email, mode: "insensitive" }, status: "active" },
-      select: { id: true },
-    });
-    if (holder) throw emailConflict(holder.id);
+async function emailConflict(error: unknown, email: string | undefined): Promise<never> {
+  if (uniqueViolation(error) === "customers_active_email_key" && email !== undefined) {
+    const [holder] = await query<{ id: string }>(
+      "SELECT id FROM customers WHERE lower(email) = lower($1) AND status = 'active'",
+      [email],
+    );
+    if (holder) throw new ApiError("customer_already_exists", `customer email conflicts with customer of id ${holder.id}`);
   }
   throw error;
 }
 
-export async function createCustomer(input: CreateCustomerInput): Promise<Customer> {
+export async function createCustomer(input: CreateCustomerInput): Promise<RawJson<Customer>> {
   try {
-    return await transaction(async (tx) => {
-      await assertEmailFree(tx, input.email);
-      const row = await tx.customer.create({
-        data: {
-          id: newId("ctm"),
-          email: input.email,
-          name: input.name ?? null,
-          customData: json(input.custom_data),
-          locale: input.locale ?? "en",
-        },
-      });
-      const customer = serializeCustomer(row);
-      await emit(tx, "customer.created", customer);
-      return customer;
-    });
+    return await insertJson(
+      CUSTOMER,
+      {
+        id: newId("ctm"),
+        email: input.email,
+        name: input.name ?? null,
+        custom_data: jsonb(input.custom_data ?? null),
+        locale: input.locale ?? "en",
+      },
+      "customer.created",
+    );
   } catch (error) {
-    return rethrowEmailRace(error, input.email);
+    return emailConflict(error, input.email);
   }
 }
 
-export async function updateCustomer(id: string, input: UpdateCustomerInput): Promise<Customer> {
+export async function updateCustomer(id: string, input: UpdateCustomerInput): Promise<RawJson<Customer>> {
+  let updated: RawJson<Customer> | null;
   try {
-    return await transaction(async (tx) => {
-      const current = await lockCustomer(tx, id);
-      const willBeActive = (input.status ?? current.status) === "active";
-      const emailChanged = input.email !== undefined && input.email.toLowerCase() !== current.email.toLowerCase();
-      if (willBeActive && (emailChanged || current.status !== "active")) {
-        await assertEmailFree(tx, input.email ?? current.email, id);
-      }
-      const row = await tx.customer.update({
-        where: { id },
-        data: {
-          email: input.email,
-          name: input.name,
-          locale: input.locale,
-          status: input.status,
-          customData: json(input.custom_data),
-        },
-      });
-      const customer = serializeCustomer(row);
-      await emit(tx, "customer.updated", customer);
-      return customer;
-    });
+    updated = await updateJson(
+      CUSTOMER,
+      { sql: "t.id = $1", values: [id] },
+      {
+        email: input.email,
+        name: input.name,
+        locale: input.locale,
+        status: input.status,
+        custom_data: jsonb(input.custom_data),
+      },
+      "customer.updated",
+    );
   } catch (error) {
-    return rethrowEmailRace(error, input.email ?? "");
+    // The email in conflict is the new one, or (on unarchiving) the customer's current one.
+    const [current] = await query<{ email: string }>("SELECT email FROM customers WHERE id = $1", [id]);
+    return emailConflict(error, input.email ?? current?.email);
   }
+  if (!updated) throw notFound(id);
+  return updated;
 }
 
-export function listCustomers(query: ListCustomersQuery): Promise<Page<CustomerRow>> {
-  const where: Record<string, unknown> = {
-    // As in the API family: only active customers unless `status` asks for others.
-    status: { in: query.status ?? ["active"] },
-  };
-  if (query.id) where.id = { in: query.id };
-  if (query.email) where.OR = query.email.map((e) => ({ email: { equals: e, mode: "insensitive" } }));
+export function listCustomers(query: ListCustomersQuery): Promise<JsonPage> {
+  const params = new Params();
+  // As in the API family: only active customers unless `status` asks for others.
+  const filters = [`t.status = ANY(${params.add(query.status ?? ["active"])})`];
+  if (query.id) filters.push(`t.id = ANY(${params.add(query.id)})`);
+  if (query.email) filters.push(`lower(t.email) = ANY(${params.add(query.email.map((e) => e.toLowerCase()))})`);
   if (query.search) {
     const term = query.search.trim();
-    where.AND = [
-      {
-        OR: [
-          { id: term },
-          { email: { contains: term, mode: "insensitive" } },
-          { name: { contains: term, mode: "insensitive" } },
-        ],
-      },
-    ];
+    const like = params.add(`%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    filters.push(`(t.id = ${params.add(term)} OR t.email ILIKE ${like} OR t.name ILIKE ${like})`);
   }
-  return paginate(db().customer as never, {
-    table: "customers",
-    where,
-    after: query.after,
-    perPage: query.per_page,
-    orderBy: query.order_by,
-  });
+  return listJson(CUSTOMER, { filters, params, orderBy: query.order_by, after: query.after, perPage: query.per_page });
 }
-

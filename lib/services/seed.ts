@@ -90,12 +90,14 @@ export async function seed(): Promise<string> {
       select: { id: true },
     });
     if (exists) continue;
-    const customer = await createCustomer({
+    const customer = (
+      await createCustomer({
       email: demo.email,
       name: demo.name,
       locale: demo.locale,
-      custom_data: demo.custom_data,
-    });
+        custom_data: demo.custom_data,
+      })
+    ).parse();
     for (const address of demo.addresses) await createAddress(customer.id, address);
     if (demo.business) await createBusiness(customer.id, demo.business);
     created++;

@@ -1,6 +1,7 @@
 /**
  * Calls real route handlers the way Next.js does, with a real Request, for integration tests.
  */
+import { expect } from "vitest";
 import { PERMISSIONS } from "../auth/permissions.ts";
 import { createApiKey } from "../services/api-keys.ts";
 
@@ -41,4 +42,53 @@ export async function call<T = any>(handler: Handler, method: string, path: stri
 export async function testKey(permissions: readonly string[] = PERMISSIONS): Promise<string> {
   const { key } = await createApiKey({ name: "test", permissions: [...permissions] });
   return key;
+}
+
+/** A sandbox API key with the given permissions, with its ID (for tests that change the key's row). */
+export async function testKeyWithId(
+  permissions: readonly string[] = PERMISSIONS,
+): Promise<{ id: string; key: string }> {
+  const { id, key } = await createApiKey({ name: "test", permissions: [...permissions] });
+  return { id, key };
+}
+
+/** The path and query of a `meta.pagination.next` URL, to pass to `call` again. */
+export function nextPath(next: string): string {
+  const url = new URL(next);
+  return `${url.pathname.replace(/^\/api(?=\/)/, "")}${url.search}`;
+}
+
+export interface ErrorBody {
+  error: {
+    type: string;
+    code: string;
+    detail: string;
+    documentation_url: string;
+    errors?: { field: string; message: string }[];
+  };
+  meta: { request_id: string };
+}
+
+/**
+ * Checks an error response: the status, the code and the shape every error has (spec: Errors).
+ * Returns the `error` object for further checks.
+ */
+export function expectError(result: ApiResult, status: number, code: string): ErrorBody["error"] {
+  expect(result.status, JSON.stringify(result.body)).toBe(status);
+  const body = result.body as ErrorBody;
+  expect(body.error.code).toBe(code);
+  expect(body.error.type).toBe(status >= 500 ? "api_error" : "request_error");
+  expect(typeof body.error.detail).toBe("string");
+  expect(body.error.detail.length).toBeGreaterThan(0);
+  expect(() => new URL(body.error.documentation_url)).not.toThrow();
+  expect(typeof body.meta.request_id).toBe("string");
+  expect(body.meta.request_id.length).toBeGreaterThan(0);
+  expect(result.headers.get("x-request-id")).toBe(body.meta.request_id);
+  expect("data" in (result.body as object)).toBe(false);
+  return body.error;
+}
+
+/** The field names of an invalid_field error. */
+export function errorFields(result: ApiResult): string[] {
+  return ((result.body as ErrorBody).error.errors ?? []).map((e) => e.field);
 }

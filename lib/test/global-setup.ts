@@ -2,11 +2,12 @@ import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { startEmbeddedPostgres, type EmbeddedDatabase } from "../db/embedded.ts";
 import { applyMigrations } from "../db/migrate.ts";
-import { createDatabase, TEMPLATE_DB } from "./database.ts";
+import { createDatabase, dropDatabase, TEMPLATE_DB } from "./database.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
     serverUrl: string;
+    templateDb: string;
   }
 }
 
@@ -21,10 +22,14 @@ export default async function setup(project: TestProject) {
     });
     serverUrl = embedded.url;
   }
-  const templateUrl = await createDatabase(serverUrl, TEMPLATE_DB);
+  // A template of this run's own, so runs sharing a server (developers, CI) never collide.
+  const template = `${TEMPLATE_DB}_${process.pid}`;
+  const templateUrl = await createDatabase(serverUrl, template);
   await applyMigrations(templateUrl);
   project.provide("serverUrl", serverUrl);
+  project.provide("templateDb", template);
   return async () => {
+    await dropDatabase(serverUrl, template).catch(() => {});
     await embedded?.stop();
   };
 }

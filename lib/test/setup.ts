@@ -2,11 +2,11 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, inject } from "vitest";
 import { disconnectDb } from "../db.ts";
-import { createDatabase, dropDatabase, TEMPLATE_DB } from "./database.ts";
+import { createDatabase, dropDatabase } from "./database.ts";
 
 const serverUrl = inject("serverUrl");
 const name = `billing_test_${randomBytes(6).toString("hex")}`;
-process.env.DATABASE_URL = await createDatabase(serverUrl, name, TEMPLATE_DB);
+process.env.DATABASE_URL = await createDatabase(serverUrl, name, inject("templateDb"));
 
 afterAll(async () => {
   await disconnectDb();

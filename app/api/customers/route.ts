@@ -1,10 +1,10 @@
+import { listOfJson } from "@/lib/http/pagination";
 import { route } from "@/lib/http/route";
-import { listOf } from "@/lib/http/pagination";
 import { createCustomerBody, listCustomersQuery } from "@/lib/schemas/customer";
-import { createCustomer, listCustomers, serializeCustomer } from "@/lib/services/customers";
+import { createCustomer, listCustomers } from "@/lib/services/customers";
 
 export const GET = route({ permission: "customer.read", query: listCustomersQuery }, async ({ input }) =>
-  listOf(await listCustomers(input.query), serializeCustomer),
+  listOfJson(await listCustomers(input.query)),
 );
 
 export const POST = route({ permission: "customer.write", body: createCustomerBody, status: 201 }, ({ input }) =>

@@ -103,7 +103,7 @@ CREATE TABLE "events" (
     "event_type" TEXT NOT NULL,
     "occurred_at" TIMESTAMPTZ(6) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "entity_id" TEXT NOT NULL,
-    "data" JSONB NOT NULL,
+    "data" JSON NOT NULL,
 
     CONSTRAINT "events_pkey" PRIMARY KEY ("id")
 );

@@ -1,9 +1,9 @@
 import { route } from "@/lib/http/route";
 import { customerParams, updateCustomerBody } from "@/lib/schemas/customer";
-import { getCustomer, serializeCustomer, updateCustomer } from "@/lib/services/customers";
+import { getCustomer, updateCustomer } from "@/lib/services/customers";
 
-export const GET = route({ permission: "customer.read", params: customerParams }, async ({ input }) =>
-  serializeCustomer(await getCustomer(input.params.customer_id)),
+export const GET = route({ permission: "customer.read", params: customerParams }, ({ input }) =>
+  getCustomer(input.params.customer_id),
 );
 
 export const PATCH = route(

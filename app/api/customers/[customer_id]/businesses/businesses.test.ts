@@ -34,7 +34,7 @@ let counter = 0;
 async function newCustomer(): Promise<string> {
   counter += 1;
   const customer = await createCustomer({ email: `business-test-${counter}@example.com` });
-  return customer.id;
+  return customer.parse().id;
 }
 
 function create(customer: string, body: unknown, options: { key?: string | null } = {}) {
