@@ -1,9 +1,19 @@
-import { db, json, type Tx, transaction } from "../db.ts";
-import { emit } from "../events/outbox.ts";
-import { rfc3339 } from "../format.ts";
-import type { Address as AddressRow } from "../generated/prisma/client.ts";
+import {
+  type EntityTable,
+  foreignKeyViolation,
+  getJson,
+  insertJson,
+  type JsonPage,
+  jsonb,
+  listJson,
+  Params,
+  query,
+  type RawJson,
+  sqlTransaction,
+  ts,
+  updateJson,
+} from "../db/sql.ts";
 import { invalidField, notFound } from "../http/errors.ts";
-import type { Page } from "../http/pagination.ts";
 import { newId } from "../ids.ts";
 import {
   type Address,
@@ -12,135 +22,138 @@ import {
   postalCodeProblem,
   type UpdateAddressInput,
 } from "../schemas/address.ts";
-import { getCustomer } from "./customers.ts";
-import { paginate } from "./pagination.ts";
+import { customerExists } from "./customers.ts";
 
-export function serializeAddress(row: AddressRow): Address {
-  return {
-    id: row.id,
-    customer_id: row.customerId,
-    description: row.description,
-    first_line: row.firstLine,
-    second_line: row.secondLine,
-    city: row.city,
-    postal_code: row.postalCode,
-    region: row.region,
-    country_code: row.countryCode,
-    custom_data: (row.customData as Address["custom_data"]) ?? null,
-    status: row.status as Address["status"],
-    created_at: rfc3339(row.createdAt),
-    updated_at: rfc3339(row.updatedAt),
-    import_meta: (row.importMeta as Address["import_meta"]) ?? null,
-  };
+/** The address's API shape (spec: Address), in the spec's field order. */
+export const ADDRESS: EntityTable<Address> = {
+  table: "addresses",
+  fields: [
+    ["id", "t.id"],
+    ["customer_id", "t.customer_id"],
+    ["description", "t.description"],
+    ["first_line", "t.first_line"],
+    ["second_line", "t.second_line"],
+    ["city", "t.city"],
+    ["postal_code", "t.postal_code"],
+    ["region", "t.region"],
+    ["country_code", "t.country_code"],
+    ["custom_data", "t.custom_data"],
+    ["status", "t.status"],
+    ["created_at", ts("t.created_at")],
+    ["updated_at", ts("t.updated_at")],
+    ["import_meta", "t.import_meta"],
+  ],
+};
+
+/**
+ * The 404 for an address `id` of customer `customerId` that was not found: it names the customer
+ * when the customer does not exist, else the address. An address of another customer is not
+ * found, exactly like an unknown one, so IDs do not leak across customers.
+ */
+async function missing(customerId: string, id: string): Promise<never> {
+  throw notFound((await customerExists(customerId)) ? id : customerId);
 }
 
 /**
- * The address `id` of customer `customerId`. The customer must exist (a 404 names it); an address
- * of another customer is not found, exactly like an unknown one, so IDs do not leak across customers.
+ * The address `id` of customer `customerId`. The customer must exist (a 404 names it). An address
+ * row exists only for an existing customer (the foreign key), so the customer is checked only when
+ * the address is not found.
  */
-export async function getAddress(customerId: string, id: string): Promise<AddressRow> {
-  await getCustomer(customerId);
-  const row = await db().address.findFirst({ where: { id, customerId } });
-  if (!row) throw notFound(id);
-  return row;
+export async function getAddress(customerId: string, id: string): Promise<RawJson<Address>> {
+  const address = await getJson(ADDRESS, "t.id = $1 AND t.customer_id = $2", [id, customerId]);
+  return address ?? missing(customerId, id);
 }
 
-/** Locks the address's row for the rest of the transaction (the update checks it against the request). */
-async function lockAddress(tx: Tx, customerId: string, id: string): Promise<AddressRow> {
-  const rows = await tx.$queryRaw<{ id: string }[]>`
-    SELECT id FROM addresses WHERE id = ${id} AND customer_id = ${customerId} FOR UPDATE`;
-  if (rows.length === 0) throw notFound(id);
-  return tx.address.findUniqueOrThrow({ where: { id } });
-}
-
-// Customers are never deleted (the foreign key restricts it), so checking that the customer exists
-// before the transaction is as good as inside it.
-export async function createAddress(customerId: string, input: CreateAddressInput): Promise<Address> {
-  await getCustomer(customerId);
-  return transaction(async (tx) => {
-    const row = await tx.address.create({
-      data: {
+export async function createAddress(customerId: string, input: CreateAddressInput): Promise<RawJson<Address>> {
+  if (!(await customerExists(customerId))) throw notFound(customerId);
+  try {
+    return await insertJson(
+      ADDRESS,
+      {
         id: newId("add"),
-        customerId,
+        customer_id: customerId,
         description: input.description ?? null,
-        firstLine: input.first_line ?? null,
-        secondLine: input.second_line ?? null,
+        first_line: input.first_line ?? null,
+        second_line: input.second_line ?? null,
         city: input.city ?? null,
-        postalCode: input.postal_code ?? null,
+        postal_code: input.postal_code ?? null,
         region: input.region ?? null,
-        countryCode: input.country_code,
-        customData: json(input.custom_data),
+        country_code: input.country_code,
+        custom_data: jsonb(input.custom_data ?? null),
       },
-    });
-    const address = serializeAddress(row);
-    await emit(tx, "address.created", address);
-    return address;
-  });
+      "address.created",
+    );
+  } catch (error) {
+    // Customers are never deleted (the foreign key restricts it); this only covers a race.
+    if (foreignKeyViolation(error)) throw notFound(customerId);
+    throw error;
+  }
 }
 
-export async function updateAddress(customerId: string, id: string, input: UpdateAddressInput): Promise<Address> {
-  await getCustomer(customerId);
-  return transaction(async (tx) => {
-    const current = await lockAddress(tx, customerId, id);
-    // The postal-code rule holds for the address as it will be. It is checked when the request
-    // changes the country or the postal code, so that an address stored before the rule (imported)
-    // can still be archived or have its other fields edited.
-    if (input.country_code !== undefined || input.postal_code !== undefined) {
-      const country = input.country_code ?? current.countryCode;
-      const postalCode = input.postal_code !== undefined ? input.postal_code : current.postalCode;
+export async function updateAddress(
+  customerId: string,
+  id: string,
+  input: UpdateAddressInput,
+): Promise<RawJson<Address>> {
+  const where = { sql: "t.id = $1 AND t.customer_id = $2", values: [id, customerId] };
+  const columns = {
+    description: input.description,
+    first_line: input.first_line,
+    second_line: input.second_line,
+    city: input.city,
+    postal_code: input.postal_code,
+    region: input.region,
+    country_code: input.country_code,
+    status: input.status,
+    custom_data: jsonb(input.custom_data),
+  };
+  let updated: RawJson<Address> | null;
+  if (input.country_code === undefined && input.postal_code === undefined) {
+    updated = await updateJson(ADDRESS, where, columns, "address.updated");
+  } else {
+    // The postal-code rule holds for the address as it will be, so it needs the stored address,
+    // locked until the update commits. It is checked only when the request changes the country or
+    // the postal code, so that an address stored before the rule (imported) can still be archived
+    // or have its other fields edited.
+    updated = await sqlTransaction(async (client) => {
+      const [current] = await query<{ country_code: string; postal_code: string | null }>(
+        "SELECT t.country_code, t.postal_code FROM addresses t WHERE t.id = $1 AND t.customer_id = $2 FOR UPDATE",
+        [id, customerId],
+        client,
+      );
+      if (!current) return null;
+      const country = input.country_code ?? current.country_code;
+      const postalCode = input.postal_code !== undefined ? input.postal_code : current.postal_code;
       const problem = postalCodeProblem(country, postalCode);
       if (problem) throw invalidField("postal_code", problem);
-    }
-    const row = await tx.address.update({
-      where: { id },
-      data: {
-        description: input.description,
-        firstLine: input.first_line,
-        secondLine: input.second_line,
-        city: input.city,
-        postalCode: input.postal_code,
-        region: input.region,
-        countryCode: input.country_code,
-        status: input.status,
-        customData: json(input.custom_data),
-      },
+      return updateJson(ADDRESS, where, columns, "address.updated", client);
     });
-    const address = serializeAddress(row);
-    await emit(tx, "address.updated", address);
-    return address;
-  });
+  }
+  return updated ?? missing(customerId, id);
 }
 
-export async function listAddresses(customerId: string, query: ListAddressesQuery): Promise<Page<AddressRow>> {
-  await getCustomer(customerId);
-  const where: Record<string, unknown> = {
-    customerId,
+export async function listAddresses(customerId: string, query: ListAddressesQuery): Promise<JsonPage> {
+  const params = new Params();
+  const filters = [
+    `t.customer_id = ${params.add(customerId)}`,
     // As in the API family: only active addresses unless `status` asks for others.
-    status: { in: query.status ?? ["active"] },
-  };
-  if (query.id) where.id = { in: query.id };
+    `t.status = ANY(${params.add(query.status ?? ["active"])})`,
+  ];
+  if (query.id) filters.push(`t.id = ANY(${params.add(query.id)})`);
   if (query.search) {
     const term = query.search.trim();
-    const contains = { contains: term, mode: "insensitive" };
-    where.AND = [
-      {
-        OR: [
-          { id: term },
-          { description: contains },
-          { firstLine: contains },
-          { secondLine: contains },
-          { city: contains },
-          { region: contains },
-          { postalCode: contains },
-        ],
-      },
-    ];
+    const like = params.add(`%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    const columns = ["description", "first_line", "second_line", "city", "region", "postal_code"];
+    filters.push(`(t.id = ${params.add(term)} OR ${columns.map((c) => `t.${c} ILIKE ${like}`).join(" OR ")})`);
   }
-  return paginate(db().address as never, {
-    table: "addresses",
-    where,
+  const page = await listJson(ADDRESS, {
+    filters,
+    params,
+    orderBy: query.order_by,
     after: query.after,
     perPage: query.per_page,
-    orderBy: query.order_by,
   });
+  // A page with addresses proves the customer exists; an empty one may be of an unknown customer.
+  if (page.lastId === null && !(await customerExists(customerId))) throw notFound(customerId);
+  return page;
 }

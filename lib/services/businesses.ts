@@ -1,9 +1,17 @@
-import { db, json, type Tx, transaction } from "../db.ts";
-import { emit } from "../events/outbox.ts";
-import { rfc3339 } from "../format.ts";
-import type { Business as BusinessRow, Prisma } from "../generated/prisma/client.ts";
+import {
+  type EntityTable,
+  foreignKeyViolation,
+  getJson,
+  insertJson,
+  type JsonPage,
+  jsonb,
+  listJson,
+  Params,
+  type RawJson,
+  ts,
+  updateJson,
+} from "../db/sql.ts";
 import { notFound } from "../http/errors.ts";
-import type { Page } from "../http/pagination.ts";
 import { newId } from "../ids.ts";
 import type {
   Business,
@@ -12,126 +20,125 @@ import type {
   ListBusinessesQuery,
   UpdateBusinessInput,
 } from "../schemas/business.ts";
-import { getCustomer } from "./customers.ts";
-import { paginate } from "./pagination.ts";
+import { customerExists } from "./customers.ts";
 
-/** A contact as stored in the `contacts` JSON column (imported rows may lack a name). */
-interface StoredContact {
-  name?: string | null;
-  email: string;
-}
+/**
+ * The business's API shape (spec: Business), in the spec's field order. `contacts` is stored in
+ * its response shape (see `storedContacts`), so the column is returned as is.
+ */
+export const BUSINESS: EntityTable<Business> = {
+  table: "businesses",
+  fields: [
+    ["id", "t.id"],
+    ["customer_id", "t.customer_id"],
+    ["name", "t.name"],
+    ["company_number", "t.company_number"],
+    ["tax_identifier", "t.tax_identifier"],
+    ["status", "t.status"],
+    ["contacts", "t.contacts"],
+    ["created_at", ts("t.created_at")],
+    ["updated_at", ts("t.updated_at")],
+    ["custom_data", "t.custom_data"],
+    ["import_meta", "t.import_meta"],
+  ],
+};
 
-function serializeContacts(value: unknown): BusinessContact[] {
-  if (!Array.isArray(value)) return [];
-  return (value as StoredContact[]).map((contact) => ({ name: contact.name ?? null, email: contact.email }));
-}
-
-/** Contacts are stored in the response shape: `name` is null when not given. */
-function storedContacts(contacts: StoredContact[] | undefined): Prisma.InputJsonValue | undefined {
-  if (contacts === undefined) return undefined;
-  return contacts.map((contact) => ({ name: contact.name ?? null, email: contact.email }));
-}
-
-export function serializeBusiness(row: BusinessRow): Business {
-  return {
-    id: row.id,
-    customer_id: row.customerId,
-    name: row.name,
-    company_number: row.companyNumber,
-    tax_identifier: row.taxIdentifier,
-    status: row.status as Business["status"],
-    contacts: serializeContacts(row.contacts),
-    created_at: rfc3339(row.createdAt),
-    updated_at: rfc3339(row.updatedAt),
-    custom_data: (row.customData as Business["custom_data"]) ?? null,
-    import_meta: (row.importMeta as Business["import_meta"]) ?? null,
-  };
+/**
+ * Contacts are stored in the response shape, `{name, email}` with `name` null when not given.
+ * (jsonb orders an object's keys shorter first, so `name` stays before `email`.)
+ */
+function storedContacts(
+  contacts: { name?: string | null; email: string }[] | undefined,
+): BusinessContact[] | undefined {
+  return contacts?.map((contact) => ({ name: contact.name ?? null, email: contact.email }));
 }
 
 /**
- * The business `id` of customer `customerId`. The customer must exist (a 404 names it); a business
- * of another customer is not found, exactly like an unknown one.
+ * The 404 for a business `id` of customer `customerId` that was not found: it names the customer
+ * when the customer does not exist, else the business. A business of another customer is not
+ * found, exactly like an unknown one.
  */
-export async function getBusiness(customerId: string, id: string): Promise<BusinessRow> {
-  await getCustomer(customerId);
-  const row = await db().business.findFirst({ where: { id, customerId } });
-  if (!row) throw notFound(id);
-  return row;
+async function missing(customerId: string, id: string): Promise<never> {
+  throw notFound((await customerExists(customerId)) ? id : customerId);
 }
 
-/** Locks the business's row for the rest of the transaction. */
-async function lockBusiness(tx: Tx, customerId: string, id: string): Promise<void> {
-  const rows = await tx.$queryRaw<{ id: string }[]>`
-    SELECT id FROM businesses WHERE id = ${id} AND customer_id = ${customerId} FOR UPDATE`;
-  if (rows.length === 0) throw notFound(id);
+/**
+ * The business `id` of customer `customerId`. The customer must exist (a 404 names it). A business
+ * row exists only for an existing customer (the foreign key), so the customer is checked only when
+ * the business is not found.
+ */
+export async function getBusiness(customerId: string, id: string): Promise<RawJson<Business>> {
+  const business = await getJson(BUSINESS, "t.id = $1 AND t.customer_id = $2", [id, customerId]);
+  return business ?? missing(customerId, id);
 }
 
-// Customers are never deleted (the foreign key restricts it), so checking that the customer exists
-// before the transaction is as good as inside it.
-export async function createBusiness(customerId: string, input: CreateBusinessInput): Promise<Business> {
-  await getCustomer(customerId);
-  return transaction(async (tx) => {
-    const row = await tx.business.create({
-      data: {
+export async function createBusiness(customerId: string, input: CreateBusinessInput): Promise<RawJson<Business>> {
+  if (!(await customerExists(customerId))) throw notFound(customerId);
+  try {
+    return await insertJson(
+      BUSINESS,
+      {
         id: newId("biz"),
-        customerId,
+        customer_id: customerId,
         name: input.name,
-        companyNumber: input.company_number ?? null,
-        taxIdentifier: input.tax_identifier ?? null,
-        contacts: storedContacts(input.contacts ?? []),
-        customData: json(input.custom_data),
+        company_number: input.company_number ?? null,
+        tax_identifier: input.tax_identifier ?? null,
+        contacts: jsonb(storedContacts(input.contacts ?? [])),
+        custom_data: jsonb(input.custom_data ?? null),
       },
-    });
-    const business = serializeBusiness(row);
-    await emit(tx, "business.created", business);
-    return business;
-  });
+      "business.created",
+    );
+  } catch (error) {
+    // Customers are never deleted (the foreign key restricts it); this only covers a race.
+    if (foreignKeyViolation(error)) throw notFound(customerId);
+    throw error;
+  }
 }
 
 /** `contacts`, when sent, replaces the whole list. */
-export async function updateBusiness(customerId: string, id: string, input: UpdateBusinessInput): Promise<Business> {
-  await getCustomer(customerId);
-  return transaction(async (tx) => {
-    await lockBusiness(tx, customerId, id);
-    const row = await tx.business.update({
-      where: { id },
-      data: {
-        name: input.name,
-        companyNumber: input.company_number,
-        taxIdentifier: input.tax_identifier,
-        contacts: storedContacts(input.contacts),
-        status: input.status,
-        customData: json(input.custom_data),
-      },
-    });
-    const business = serializeBusiness(row);
-    await emit(tx, "business.updated", business);
-    return business;
-  });
+export async function updateBusiness(
+  customerId: string,
+  id: string,
+  input: UpdateBusinessInput,
+): Promise<RawJson<Business>> {
+  const updated = await updateJson(
+    BUSINESS,
+    { sql: "t.id = $1 AND t.customer_id = $2", values: [id, customerId] },
+    {
+      name: input.name,
+      company_number: input.company_number,
+      tax_identifier: input.tax_identifier,
+      contacts: jsonb(storedContacts(input.contacts)),
+      status: input.status,
+      custom_data: jsonb(input.custom_data),
+    },
+    "business.updated",
+  );
+  return updated ?? missing(customerId, id);
 }
 
-export async function listBusinesses(customerId: string, query: ListBusinessesQuery): Promise<Page<BusinessRow>> {
-  await getCustomer(customerId);
-  const where: Record<string, unknown> = {
-    customerId,
+export async function listBusinesses(customerId: string, query: ListBusinessesQuery): Promise<JsonPage> {
+  const params = new Params();
+  const filters = [
+    `t.customer_id = ${params.add(customerId)}`,
     // As in the API family: only active businesses unless `status` asks for others.
-    status: { in: query.status ?? ["active"] },
-  };
-  if (query.id) where.id = { in: query.id };
+    `t.status = ANY(${params.add(query.status ?? ["active"])})`,
+  ];
+  if (query.id) filters.push(`t.id = ANY(${params.add(query.id)})`);
   if (query.search) {
     const term = query.search.trim();
-    const contains = { contains: term, mode: "insensitive" };
-    where.AND = [
-      {
-        OR: [{ id: term }, { name: contains }, { companyNumber: contains }, { taxIdentifier: contains }],
-      },
-    ];
+    const like = params.add(`%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    const columns = ["name", "company_number", "tax_identifier"];
+    filters.push(`(t.id = ${params.add(term)} OR ${columns.map((c) => `t.${c} ILIKE ${like}`).join(" OR ")})`);
   }
-  return paginate(db().business as never, {
-    table: "businesses",
-    where,
+  const page = await listJson(BUSINESS, {
+    filters,
+    params,
+    orderBy: query.order_by,
     after: query.after,
     perPage: query.per_page,
-    orderBy: query.order_by,
   });
+  // A page with businesses proves the customer exists; an empty one may be of an unknown customer.
+  if (page.lastId === null && !(await customerExists(customerId))) throw notFound(customerId);
+  return page;
 }

@@ -1,11 +1,11 @@
-import { listOf } from "@/lib/http/pagination";
+import { listOfJson } from "@/lib/http/pagination";
 import { route } from "@/lib/http/route";
 import { createAddressBody, customerAddressesParams, listAddressesQuery } from "@/lib/schemas/address";
-import { createAddress, listAddresses, serializeAddress } from "@/lib/services/addresses";
+import { createAddress, listAddresses } from "@/lib/services/addresses";
 
 export const GET = route(
   { permission: "address.read", params: customerAddressesParams, query: listAddressesQuery },
-  async ({ input }) => listOf(await listAddresses(input.params.customer_id, input.query), serializeAddress),
+  async ({ input }) => listOfJson(await listAddresses(input.params.customer_id, input.query)),
 );
 
 export const POST = route(

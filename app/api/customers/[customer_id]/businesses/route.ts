@@ -1,11 +1,11 @@
-import { listOf } from "@/lib/http/pagination";
+import { listOfJson } from "@/lib/http/pagination";
 import { route } from "@/lib/http/route";
 import { createBusinessBody, customerBusinessesParams, listBusinessesQuery } from "@/lib/schemas/business";
-import { createBusiness, listBusinesses, serializeBusiness } from "@/lib/services/businesses";
+import { createBusiness, listBusinesses } from "@/lib/services/businesses";
 
 export const GET = route(
   { permission: "business.read", params: customerBusinessesParams, query: listBusinessesQuery },
-  async ({ input }) => listOf(await listBusinesses(input.params.customer_id, input.query), serializeBusiness),
+  async ({ input }) => listOfJson(await listBusinesses(input.params.customer_id, input.query)),
 );
 
 export const POST = route(

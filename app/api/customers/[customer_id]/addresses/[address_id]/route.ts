@@ -1,9 +1,9 @@
 import { route } from "@/lib/http/route";
 import { addressParams, updateAddressBody } from "@/lib/schemas/address";
-import { getAddress, serializeAddress, updateAddress } from "@/lib/services/addresses";
+import { getAddress, updateAddress } from "@/lib/services/addresses";
 
-export const GET = route({ permission: "address.read", params: addressParams }, async ({ input }) =>
-  serializeAddress(await getAddress(input.params.customer_id, input.params.address_id)),
+export const GET = route({ permission: "address.read", params: addressParams }, ({ input }) =>
+  getAddress(input.params.customer_id, input.params.address_id),
 );
 
 export const PATCH = route(

@@ -1,9 +1,9 @@
 import { route } from "@/lib/http/route";
 import { businessParams, updateBusinessBody } from "@/lib/schemas/business";
-import { getBusiness, serializeBusiness, updateBusiness } from "@/lib/services/businesses";
+import { getBusiness, updateBusiness } from "@/lib/services/businesses";
 
-export const GET = route({ permission: "business.read", params: businessParams }, async ({ input }) =>
-  serializeBusiness(await getBusiness(input.params.customer_id, input.params.business_id)),
+export const GET = route({ permission: "business.read", params: businessParams }, ({ input }) =>
+  getBusiness(input.params.customer_id, input.params.business_id),
 );
 
 export const PATCH = route(
