@@ -126,6 +126,28 @@ export interface JsonPage {
 const EXACT_COUNT_CAP = 10_000;
 
 /**
+ * `estimated_total` of a filter is reused for a few seconds: paging through a list, or many
+ * clients reading the same list, then costs no count at all. It is an estimate by contract.
+ */
+const TOTAL_TTL_MS = 5_000;
+const totals = new Map<string, { total: number; at: number }>();
+
+function cachedTotal(key: string): number | null {
+  const hit = totals.get(key);
+  if (!hit) return null;
+  if (Date.now() - hit.at > TOTAL_TTL_MS) {
+    totals.delete(key);
+    return null;
+  }
+  return hit.total;
+}
+
+function rememberTotal(key: string, total: number): void {
+  if (totals.size >= 1_000) totals.clear();
+  totals.set(key, { total, at: Date.now() });
+}
+
+/**
  * One page of a list in one statement: keyset on (order column, id) after the `after` entity, so
  * no page costs more than the first. `filters` are SQL conditions over `t` using `params`.
  */
@@ -138,6 +160,8 @@ export async function listJson(
   const column = orderBy.field === "id" ? "id" : entity.orderColumns?.[orderBy.field];
   if (!column) throw invalidField("order_by", `cannot order by ${orderBy.field}`);
   const filter = options.filters.length ? options.filters.join(" AND ") : "TRUE";
+  const totalKey = `${process.env.DATABASE_URL}|${entity.table}|${filter}|${JSON.stringify(params.values)}`;
+  const knownTotal = cachedTotal(totalKey);
   const keyset: string[] = [];
   if (options.after) {
     const after = params.add(options.after);
@@ -152,24 +176,32 @@ export async function listJson(
   const order = column === "id" ? `t.id ${dir}` : `t.${column} ${dir}, t.id ${dir}`;
   const limit = params.add(perPage + 1);
   const size = params.add(perPage);
-  const cap = params.add(EXACT_COUNT_CAP);
-  const table = params.add(entity.table);
+  let total = "NULL::int";
+  if (knownTotal === null) {
+    const cap = params.add(EXACT_COUNT_CAP);
+    const table = params.add(entity.table);
+    total = `(SELECT CASE WHEN n.c >= ${cap}
+                          THEN greatest(n.c, (SELECT reltuples::bigint FROM pg_class WHERE relname = ${table}))
+                          ELSE n.c END::int
+                FROM (SELECT count(*) AS c FROM (SELECT 1 FROM ${entity.table} t WHERE ${filter} LIMIT ${cap}) x) n)`;
+  }
   const sql = `
     SELECT coalesce(json_agg(${jsonObject(entity)} ORDER BY t.rn) FILTER (WHERE t.rn <= ${size}), '[]')::text AS data,
            count(*)::int > ${size} AS has_more,
            (array_agg(t.id ORDER BY t.rn DESC) FILTER (WHERE t.rn <= ${size}))[1] AS last_id,
-           (SELECT CASE WHEN n.c >= ${cap}
-                        THEN greatest(n.c, (SELECT reltuples::bigint FROM pg_class WHERE relname = ${table}))
-                        ELSE n.c END::int
-              FROM (SELECT count(*) AS c FROM (SELECT 1 FROM ${entity.table} t WHERE ${filter} LIMIT ${cap}) x) n) AS total
+           ${total} AS total
     FROM (SELECT p.*, row_number() OVER (ORDER BY ${order.replaceAll("t.", "p.")}) AS rn
           FROM (SELECT * FROM ${entity.table} t WHERE ${[filter, ...keyset].join(" AND ")} ORDER BY ${order} LIMIT ${limit}) p) t`;
-  const [row] = await query<{ data: string; has_more: boolean; last_id: string | null; total: number }>(sql, params.values);
+  const [row] = await query<{ data: string; has_more: boolean; last_id: string | null; total: number | null }>(
+    sql,
+    params.values,
+  );
+  if (knownTotal === null) rememberTotal(totalKey, row.total ?? 0);
   return {
     data: new RawJson(row.data),
     perPage,
     hasMore: row.has_more,
-    estimatedTotal: row.total,
+    estimatedTotal: knownTotal ?? row.total ?? 0,
     lastId: row.last_id,
   };
 }
