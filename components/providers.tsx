@@ -1,14 +1,28 @@
 "use client";
 
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { SessionProvider } from "next-auth/react";
 import { useState } from "react";
 import { ApiClientError } from "@/lib/client/api";
+import { ToastProvider } from "./toast";
+
+/**
+ * A dashboard request refused with 401 means the session ended (expired, signed out in another
+ * tab, login removed): go to the sign-in page and come back here afterwards.
+ */
+function onApiError(error: unknown): void {
+  if (error instanceof ApiClientError && error.status === 401 && error.code === "invalid_token") {
+    const back = `${window.location.pathname}${window.location.search}`;
+    window.location.assign(`/sign-in?callbackUrl=${encodeURIComponent(back)}`);
+  }
+}
 
 export function Providers({ children }: { children: React.ReactNode }) {
   const [client] = useState(
     () =>
       new QueryClient({
+        queryCache: new QueryCache({ onError: onApiError }),
+        mutationCache: new MutationCache({ onError: onApiError }),
         defaultOptions: {
           queries: {
             staleTime: 10_000,
@@ -20,7 +34,9 @@ export function Providers({ children }: { children: React.ReactNode }) {
   );
   return (
     <SessionProvider>
-      <QueryClientProvider client={client}>{children}</QueryClientProvider>
+      <QueryClientProvider client={client}>
+        <ToastProvider>{children}</ToastProvider>
+      </QueryClientProvider>
     </SessionProvider>
   );
 }

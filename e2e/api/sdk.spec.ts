@@ -23,7 +23,11 @@ test("the Node SDK manages customers, addresses and businesses", async () => {
   expect(updated.name).toBe("Renamed");
   expect((await paddle.customers.get(customer.id)).name).toBe("Renamed");
 
-  const address = await paddle.addresses.create(customer.id, { countryCode: "US", postalCode: "10001", city: "New York" });
+  const address = await paddle.addresses.create(customer.id, {
+    countryCode: "US",
+    postalCode: "10001",
+    city: "New York",
+  });
   expect(address.id).toMatch(/^add_/);
   expect(address.countryCode).toBe("US");
   const business = await paddle.businesses.create(customer.id, {

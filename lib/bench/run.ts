@@ -14,7 +14,7 @@ import path from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
 import { PERMISSIONS } from "../auth/permissions.ts";
-import { database, generate, buildIfStale, ROOT } from "../cli/tasks.ts";
+import { buildIfStale, database, generate, ROOT } from "../cli/tasks.ts";
 import { createDatabase } from "../test/database.ts";
 
 const PORT = Number(process.env.BENCH_PORT ?? 3200);
@@ -32,7 +32,12 @@ interface Run {
   non2xx: number;
 }
 
-async function load(name: string, options: Partial<autocannon.Options> & { path: string }, key?: string, connections = CONNECTIONS): Promise<Run> {
+async function load(
+  name: string,
+  options: Partial<autocannon.Options> & { path: string },
+  key?: string,
+  connections = CONNECTIONS,
+): Promise<Run> {
   const result = await autocannon({
     url: `${BASE}${options.path}`,
     connections,
@@ -101,16 +106,22 @@ async function main() {
   const { rows } = await client.query<{ id: string }>("SELECT id FROM customers ORDER BY id LIMIT 1 OFFSET 500");
   const customerId = rows[0].id;
 
-  const child = spawn(path.join(ROOT, "node_modules/.bin/tsx"), [path.join(ROOT, "lib/cli/main.ts"), "start", "--port", String(PORT)], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: url, BILLING_OWNER_PASSWORD: "bench-password-unused" },
-    stdio: ["ignore", "ignore", "inherit"],
-    detached: true,
-  });
+  const child = spawn(
+    path.join(ROOT, "node_modules/.bin/tsx"),
+    [path.join(ROOT, "lib/cli/main.ts"), "start", "--port", String(PORT)],
+    {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: url, BILLING_OWNER_PASSWORD: "bench-password-unused" },
+      stdio: ["ignore", "ignore", "inherit"],
+      detached: true,
+    },
+  );
   const results: Record<string, unknown> = {};
   try {
     await waitForServer();
-    console.log(`\nLoad runs: ${SECONDS}s each, ${CONNECTIONS} connections, keep-alive, against next start on PostgreSQL\n`);
+    console.log(
+      `\nLoad runs: ${SECONDS}s each, ${CONNECTIONS} connections, keep-alive, against next start on PostgreSQL\n`,
+    );
     await load("warm-up", { path: "/api/customers?per_page=50", duration: 3 }, key);
     await load("warm-up", { path: `/api/customers/${customerId}`, duration: 2 }, key);
     const bare = await load("bare handler GET /api/health", { path: "/api/health" });
@@ -124,7 +135,10 @@ async function main() {
         requests: [
           {
             method: "POST",
-            setupRequest: (request: autocannon.Request) => ({ ...request, body: JSON.stringify({ email: `load-${Date.now()}-${n++}@example.com` }) }),
+            setupRequest: (request: autocannon.Request) => ({
+              ...request,
+              body: JSON.stringify({ email: `load-${Date.now()}-${n++}@example.com` }),
+            }),
           },
         ],
       },
@@ -148,7 +162,18 @@ async function main() {
       1,
     );
     console.log(`  100,000 vs 1,000 (mean latency, target ≤ 2): ${(large.mean / small.mean).toFixed(2)}x`);
-    Object.assign(results, { bare, bareAfter, getOne, create, list, small, large, deep, seconds: SECONDS, connections: CONNECTIONS });
+    Object.assign(results, {
+      bare,
+      bareAfter,
+      getOne,
+      create,
+      list,
+      small,
+      large,
+      deep,
+      seconds: SECONDS,
+      connections: CONNECTIONS,
+    });
   } finally {
     try {
       process.kill(-child.pid!, "SIGINT");

@@ -6,8 +6,8 @@ import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { PERMISSIONS } from "../auth/permissions.ts";
-import { disconnectDb } from "../db.ts";
 import { applyMigrations, createMigration } from "../db/migrate.ts";
+import { disconnectDb } from "../db.ts";
 import { bin, buildIfStale, database, ExitError, generate, ROOT } from "./tasks.ts";
 
 const USAGE = `Usage: npm run --silent cli -- <command>
@@ -103,13 +103,24 @@ async function usersCommand(argv: string[]): Promise<number> {
   if (sub !== "create") throw new ExitError(2, USAGE);
   const { values } = parseArgs({
     args: rest,
-    options: { email: { type: "string" }, password: { type: "string" }, role: { type: "string" }, name: { type: "string" } },
+    options: {
+      email: { type: "string" },
+      password: { type: "string" },
+      role: { type: "string" },
+      name: { type: "string" },
+    },
   });
-  if (!values.email || !values.password || !values.role) throw new ExitError(2, "users create needs --email, --password and --role");
+  if (!values.email || !values.password || !values.role)
+    throw new ExitError(2, "users create needs --email, --password and --role");
   await generate();
   return withDb(async () => {
     const { createUser } = await import("../services/users.ts");
-    const user = await createUser({ email: values.email!, password: values.password!, role: values.role!, name: values.name });
+    const user = await createUser({
+      email: values.email!,
+      password: values.password!,
+      role: values.role!,
+      name: values.name,
+    });
     console.error(`Created ${user.role} login ${user.email} (${user.id}).`);
     return 0;
   });
@@ -130,10 +141,12 @@ async function apiKeysCommand(argv: string[]): Promise<number> {
       },
     });
     if (!values.name) throw new ExitError(2, "api-keys create needs --name");
-    if (!values.all === !values.permissions) throw new ExitError(2, "api-keys create needs exactly one of --all or --permissions p,q");
+    if (!values.all === !values.permissions)
+      throw new ExitError(2, "api-keys create needs exactly one of --all or --permissions p,q");
     const { createApiKeyBody } = await import("../schemas/api-key.ts");
     const expires = values["expires-at"] ? new Date(values["expires-at"]) : undefined;
-    if (expires && Number.isNaN(expires.getTime())) throw new ExitError(2, `--expires-at "${values["expires-at"]}" is not a date`);
+    if (expires && Number.isNaN(expires.getTime()))
+      throw new ExitError(2, `--expires-at "${values["expires-at"]}" is not a date`);
     const parsed = createApiKeyBody.safeParse({
       name: values.name,
       description: values.description,
@@ -182,7 +195,9 @@ async function migrationsCommand(argv: string[]): Promise<number> {
   const { url, embedded } = await database();
   try {
     const dir = await createMigration(name, from, url);
-    console.error(dir ? `Wrote ${path.relative(ROOT, dir)}/migration.sql` : "The schema has not changed: no migration written.");
+    console.error(
+      dir ? `Wrote ${path.relative(ROOT, dir)}/migration.sql` : "The schema has not changed: no migration written.",
+    );
   } finally {
     await embedded?.stop();
   }

@@ -55,7 +55,9 @@ export async function generate(force = false): Promise<void> {
 /** Builds Next.js when there is no build or a source file is newer than it. */
 export async function buildIfStale(force = false): Promise<void> {
   const buildId = path.join(ROOT, process.env.NEXT_DIST_DIR || ".next", "BUILD_ID");
-  const skip = (p: string) => /node_modules|\.next|\.data|generated|e2e|\.git|bench-results/.test(path.relative(ROOT, p)) || p.endsWith(".test.ts");
+  const skip = (p: string) =>
+    /node_modules|\.next|\.data|generated|e2e|\.git|bench-results/.test(path.relative(ROOT, p)) ||
+    p.endsWith(".test.ts");
   const sources = Math.max(
     ...["app", "components", "lib", "public"].map((d) => newestMtime(path.join(ROOT, d), skip)),
     ...["next.config.js", "tailwind.config.ts", "package.json", "postcss.config.mjs"].map((f) =>
@@ -74,4 +76,3 @@ export async function database(): Promise<{ url: string; embedded?: EmbeddedData
   process.env.DATABASE_URL = embedded.url;
   return { url: embedded.url, embedded };
 }
-

@@ -4,12 +4,12 @@
  * `applyMigrations` is what `prisma migrate deploy` does, and the folder stays in Prisma's own
  * format, so a user with the native engine can still run `prisma migrate deploy` on it.
  */
-import { readdirSync, readFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { PrismaPg } from "@prisma/adapter-pg";
-import pg from "pg";
 import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
+import pg from "pg";
 
 export const PRISMA_DIR = path.resolve(import.meta.dirname, "../../prisma");
 export const MIGRATIONS_DIR = path.join(PRISMA_DIR, "migrations");
@@ -22,10 +22,7 @@ let wasmReady: Promise<typeof import("@prisma/schema-engine-wasm")> | undefined;
 function loadWasm() {
   wasmReady ??= (async () => {
     const require = createRequire(import.meta.url);
-    const wasmPath = path.join(
-      path.dirname(require.resolve("@prisma/schema-engine-wasm")),
-      "schema_engine_bg.wasm",
-    );
+    const wasmPath = path.join(path.dirname(require.resolve("@prisma/schema-engine-wasm")), "schema_engine_bg.wasm");
     const bg = await import("@prisma/schema-engine-wasm/schema_engine_bg");
     const module = await WebAssembly.compile(readFileSync(wasmPath));
     const instance = await WebAssembly.instantiate(module, {
@@ -112,7 +109,10 @@ export async function createMigration(
     }) as typeof process.stdout.write;
     try {
       const result = await engine.diff({
-        from: fromSchema === null ? { tag: "empty" } : { tag: "schemaDatamodel", files: [{ path: SCHEMA_PATH, content: fromSchema }] },
+        from:
+          fromSchema === null
+            ? { tag: "empty" }
+            : { tag: "schemaDatamodel", files: [{ path: SCHEMA_PATH, content: fromSchema }] },
         to: { tag: "schemaDatamodel", files: [{ path: SCHEMA_PATH, content: current }] },
         script: true,
         exitCode: null,

@@ -14,10 +14,10 @@
 import { createHash } from "node:crypto";
 import type pg from "pg";
 import { pool } from "../db.ts";
-import { RawJson } from "../json.ts";
 import { invalidField } from "../http/errors.ts";
 import type { OrderBy } from "../http/pagination.ts";
 import { newId } from "../ids.ts";
+import { RawJson } from "../json.ts";
 
 export { RawJson };
 
@@ -110,7 +110,11 @@ export async function getJson<T>(
   values: unknown[],
   on?: Queryable,
 ): Promise<RawJson<T> | null> {
-  const rows = await query<{ j: string }>(`SELECT ${jsonObject(entity)}::text AS j FROM ${entity.table} t WHERE ${where}`, values, on);
+  const rows = await query<{ j: string }>(
+    `SELECT ${jsonObject(entity)}::text AS j FROM ${entity.table} t WHERE ${where}`,
+    values,
+    on,
+  );
   return rows[0] ? new RawJson(rows[0].j) : null;
 }
 
@@ -127,24 +131,31 @@ const EXACT_COUNT_CAP = 10_000;
 
 /**
  * `estimated_total` of a filter is reused for a few seconds: paging through a list, or many
- * clients reading the same list, then costs no count at all. It is an estimate by contract.
+ * clients reading the same list, then costs no count at all. It is an estimate by contract; a
+ * write through this process forgets the table's totals at once, other processes' within the TTL.
  */
 const TOTAL_TTL_MS = 5_000;
-const totals = new Map<string, { total: number; at: number }>();
+const totals = new Map<string, Map<string, { total: number; at: number }>>();
 
-function cachedTotal(key: string): number | null {
-  const hit = totals.get(key);
+function cachedTotal(table: string, key: string): number | null {
+  const hit = totals.get(table)?.get(key);
   if (!hit) return null;
   if (Date.now() - hit.at > TOTAL_TTL_MS) {
-    totals.delete(key);
+    totals.get(table)?.delete(key);
     return null;
   }
   return hit.total;
 }
 
-function rememberTotal(key: string, total: number): void {
-  if (totals.size >= 1_000) totals.clear();
-  totals.set(key, { total, at: Date.now() });
+function rememberTotal(table: string, key: string, total: number): void {
+  let byKey = totals.get(table);
+  if (!byKey) totals.set(table, (byKey = new Map()));
+  if (byKey.size >= 1_000) byKey.clear();
+  byKey.set(key, { total, at: Date.now() });
+}
+
+function forgetTotals(table: string): void {
+  totals.delete(table);
 }
 
 /**
@@ -160,8 +171,8 @@ export async function listJson(
   const column = orderBy.field === "id" ? "id" : entity.orderColumns?.[orderBy.field];
   if (!column) throw invalidField("order_by", `cannot order by ${orderBy.field}`);
   const filter = options.filters.length ? options.filters.join(" AND ") : "TRUE";
-  const totalKey = `${process.env.DATABASE_URL}|${entity.table}|${filter}|${JSON.stringify(params.values)}`;
-  const knownTotal = cachedTotal(totalKey);
+  const totalKey = `${process.env.DATABASE_URL}|${filter}|${JSON.stringify(params.values)}`;
+  const knownTotal = cachedTotal(entity.table, totalKey);
   const keyset: string[] = [];
   if (options.after) {
     const after = params.add(options.after);
@@ -196,7 +207,7 @@ export async function listJson(
     sql,
     params.values,
   );
-  if (knownTotal === null) rememberTotal(totalKey, row.total ?? 0);
+  if (knownTotal === null) rememberTotal(entity.table, totalKey, row.total ?? 0);
   return {
     data: new RawJson(row.data),
     perPage,
@@ -237,6 +248,7 @@ export async function insertJson<T>(
     ${eventCte(eventType, params)}
     SELECT o.j::text AS j FROM o`;
   const [row] = await query<{ j: string }>(sql, params.values, on);
+  forgetTotals(entity.table);
   return new RawJson(row.j);
 }
 
@@ -262,6 +274,7 @@ export async function updateJson<T>(
     ${eventCte(eventType, params)}
     SELECT o.j::text AS j FROM o`;
   const rows = await query<{ j: string }>(sql, params.values, on);
+  forgetTotals(entity.table);
   return rows[0] ? new RawJson(rows[0].j) : null;
 }
 
@@ -274,4 +287,3 @@ export function uniqueViolation(error: unknown): string | null {
 export function foreignKeyViolation(error: unknown): boolean {
   return (error as { code?: string })?.code === "23503";
 }
-

@@ -102,7 +102,8 @@ export const EVENT_TYPES: readonly EventType[] = [
     paid: "Occurs when a transaction is paid: its status changes to paid, before processing completes.",
     past_due: "Occurs when a transaction becomes past due: its status changes to past_due.",
     payment_failed: "Occurs when a payment attempt on a transaction fails.",
-    ready: "Occurs when a transaction is ready: its status changes to ready because it has items, a customer and an address.",
+    ready:
+      "Occurs when a transaction is ready: its status changes to ready because it has items, a customer and an address.",
     revised: "Occurs when the customer information of a billed or completed transaction is revised.",
     updated: "Occurs when a transaction is updated.",
   }),

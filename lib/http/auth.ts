@@ -3,8 +3,8 @@
  * next-auth session cookie, for the dashboard). Both end as the same permission set.
  */
 import { decode } from "next-auth/jwt";
-import { hashesEqual, hashApiKey, parseApiKey } from "../auth/api-key-format.ts";
-import { expandPermissions, isRole, rolePermissions, type Role } from "../auth/permissions.ts";
+import { hashApiKey, hashesEqual, parseApiKey } from "../auth/api-key-format.ts";
+import { expandPermissions, isRole, type Role, rolePermissions } from "../auth/permissions.ts";
 import { config } from "../config.ts";
 import { db } from "../db.ts";
 import { ApiError } from "./errors.ts";
@@ -72,14 +72,17 @@ async function authenticateKey(token: string): Promise<AuthContext> {
   const parsed = parseApiKey(token);
   if (!parsed) throw invalidToken("Authentication token is malformed or invalid.");
   if (parsed.environment !== config.environment) {
-    throw invalidToken(`This is a ${parsed.environment} API key; this server is the ${config.environment} environment.`);
+    throw invalidToken(
+      `This is a ${parsed.environment} API key; this server is the ${config.environment} environment.`,
+    );
   }
   const entry = await loadKey(parsed.id);
   if (!entry || !hashesEqual(entry.secretHash, hashApiKey(token))) {
     throw invalidToken("Authentication token is invalid.");
   }
   if (entry.status === "revoked") throw invalidToken("Authentication token has been revoked.");
-  if (entry.expiresAt && entry.expiresAt.getTime() <= Date.now()) throw invalidToken("Authentication token has expired.");
+  if (entry.expiresAt && entry.expiresAt.getTime() <= Date.now())
+    throw invalidToken("Authentication token has expired.");
   touchLastUsed(parsed.id, entry);
   return { type: "api_key", apiKeyId: parsed.id, permissions: entry.permissions };
 }
@@ -116,7 +119,8 @@ function assertSameOrigin(request: Request): void {
     } catch {
       throw new ApiError("forbidden", "Cross-site requests with a dashboard session are refused.");
     }
-    if (originHost !== host) throw new ApiError("forbidden", "Cross-site requests with a dashboard session are refused.");
+    if (originHost !== host)
+      throw new ApiError("forbidden", "Cross-site requests with a dashboard session are refused.");
   } else if (!site && request.method !== "GET" && request.method !== "HEAD") {
     throw new ApiError("forbidden", "A dashboard session request that changes data must come from the dashboard.");
   }
@@ -169,6 +173,9 @@ export async function authenticate(request: Request, required: boolean): Promise
 
 export function requirePermission(auth: AuthContext, permission: string): void {
   if (!auth.permissions.has(permission)) {
-    throw new ApiError("forbidden", `You aren't permitted to perform this request: it needs the ${permission} permission.`);
+    throw new ApiError(
+      "forbidden",
+      `You aren't permitted to perform this request: it needs the ${permission} permission.`,
+    );
   }
 }

@@ -23,16 +23,23 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 
 /** What each code means, shown on the documentation page that `documentation_url` points at. */
 export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
-  bad_request: "The request could not be read: the body is not JSON, not a JSON object, or is sent with a content type other than application/json.",
+  bad_request:
+    "The request could not be read: the body is not JSON, not a JSON object, or is sent with a content type other than application/json.",
   invalid_field: "One or more fields failed validation. `errors` lists each offending field with a message.",
-  invalid_version: "The Service-Version header names a version this API does not have. Send 1, or leave the header out for the current version.",
-  entity_archived: "The entity is archived. Archived entities cannot be changed, except to set their status back to active.",
-  transaction_immutable: "The transaction is billed or completed and is a legal record: it cannot be changed. Record refunds and credits with adjustments.",
-  invalid_token: "The API key is missing, malformed, unknown, revoked, expired, or belongs to the other environment. Send it as `Authorization: Bearer <API key>`.",
-  forbidden: "The API key (or the signed-in staff member's role) lacks the permission this endpoint needs; the detail names it.",
+  invalid_version:
+    "The Service-Version header names a version this API does not have. Send 1, or leave the header out for the current version.",
+  entity_archived:
+    "The entity is archived. Archived entities cannot be changed, except to set their status back to active.",
+  transaction_immutable:
+    "The transaction is billed or completed and is a legal record: it cannot be changed. Record refunds and credits with adjustments.",
+  invalid_token:
+    "The API key is missing, malformed, unknown, revoked, expired, or belongs to the other environment. Send it as `Authorization: Bearer <API key>`.",
+  forbidden:
+    "The API key (or the signed-in staff member's role) lacks the permission this endpoint needs; the detail names it.",
   not_found: "No entity has the ID in the path, or no endpoint has this path.",
   method_not_allowed: "The endpoint does not support this HTTP method.",
-  conflict: "The request conflicts with the current state of an entity, for example a unique value already in use or a stale revision.",
+  conflict:
+    "The request conflicts with the current state of an entity, for example a unique value already in use or a stale revision.",
   customer_already_exists: "An active customer already has this email address. The detail names that customer's ID.",
   request_too_large: "The request body is larger than the server accepts (1 MiB).",
   unsupported_media_type: "The request body must be sent with `Content-Type: application/json`.",
@@ -52,7 +59,11 @@ export class ApiError extends Error {
   readonly errors?: FieldError[];
   readonly headers?: Record<string, string>;
 
-  constructor(code: ErrorCode, detail: string, options: { errors?: FieldError[]; headers?: Record<string, string> } = {}) {
+  constructor(
+    code: ErrorCode,
+    detail: string,
+    options: { errors?: FieldError[]; headers?: Record<string, string> } = {},
+  ) {
     super(detail);
     this.code = code;
     this.status = ERROR_STATUS[code];

@@ -94,7 +94,10 @@ function parseVersion(request: Request): number {
   if (header === null || header.trim() === "") return CURRENT_VERSION;
   const version = /^\d+$/.test(header.trim()) ? Number(header.trim()) : Number.NaN;
   if (!SUPPORTED_VERSIONS.has(version)) {
-    throw new ApiError("invalid_version", `Service-Version ${header} is not a version of this API. Supported: ${[...SUPPORTED_VERSIONS].join(", ")}.`);
+    throw new ApiError(
+      "invalid_version",
+      `Service-Version ${header} is not a version of this API. Supported: ${[...SUPPORTED_VERSIONS].join(", ")}.`,
+    );
   }
   return version;
 }
@@ -131,10 +134,11 @@ function queryObject(url: URL): Record<string, string> {
   return out;
 }
 
-export function route<P extends Schema | undefined = undefined, Q extends Schema | undefined = undefined, B extends Schema | undefined = undefined>(
-  options: RouteOptions<P, Q, B>,
-  handler: (ctx: RouteContext<P, Q, B>) => Promise<unknown>,
-) {
+export function route<
+  P extends Schema | undefined = undefined,
+  Q extends Schema | undefined = undefined,
+  B extends Schema | undefined = undefined,
+>(options: RouteOptions<P, Q, B>, handler: (ctx: RouteContext<P, Q, B>) => Promise<unknown>) {
   return async function handle(request: Request, context?: NextContext): Promise<Response> {
     const requestId = randomUUID();
     try {
@@ -194,11 +198,19 @@ export function route<P extends Schema | undefined = undefined, Q extends Schema
 /** For the HTTP methods a path does not support: 405 in the API's error shape. */
 export async function methodNotAllowed(request: Request): Promise<Response> {
   const requestId = randomUUID();
-  return errorResponse(new ApiError("method_not_allowed", `${request.method} is not allowed on this path.`), request, requestId);
+  return errorResponse(
+    new ApiError("method_not_allowed", `${request.method} is not allowed on this path.`),
+    request,
+    requestId,
+  );
 }
 
 /** For paths no endpoint has. */
 export async function routeNotFound(request: Request): Promise<Response> {
   const requestId = randomUUID();
-  return errorResponse(new ApiError("not_found", `No endpoint ${request.method} ${new URL(request.url).pathname}.`), request, requestId);
+  return errorResponse(
+    new ApiError("not_found", `No endpoint ${request.method} ${new URL(request.url).pathname}.`),
+    request,
+    requestId,
+  );
 }

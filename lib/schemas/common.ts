@@ -1,7 +1,7 @@
 /** Zod building blocks shared by every resource's schemas (request and response). */
 import { z } from "zod";
-import { ID_PREFIX, type IdPrefix } from "../ids.ts";
 import { orderByParam, perPageParam } from "../http/pagination.ts";
+import { ID_PREFIX, type IdPrefix } from "../ids.ts";
 import { isCountryCode } from "./countries.ts";
 
 export function entityId(prefix: IdPrefix) {
@@ -57,7 +57,12 @@ export function requiredText(max: number, min = 1) {
 export function csv<T extends z.ZodType<unknown, string>>(item: T) {
   return z
     .string()
-    .transform((value) => value.split(",").map((v) => v.trim()).filter((v) => v !== ""))
+    .transform((value) =>
+      value
+        .split(",")
+        .map((v) => v.trim())
+        .filter((v) => v !== ""),
+    )
     .pipe(z.array(item).min(1, "must list at least one value"));
 }
 

@@ -1,9 +1,9 @@
 import { generateApiKey } from "../auth/api-key-format.ts";
 import { config } from "../config.ts";
 import { db, transaction } from "../db.ts";
-import type { ApiKey as ApiKeyRow } from "../generated/prisma/client.ts";
 import { emit } from "../events/outbox.ts";
 import { rfc3339 } from "../format.ts";
+import type { ApiKey as ApiKeyRow } from "../generated/prisma/client.ts";
 import { forgetApiKey } from "../http/auth.ts";
 import { ApiError, notFound } from "../http/errors.ts";
 import type { Page } from "../http/pagination.ts";

@@ -24,6 +24,10 @@ export async function bootstrapIfEmpty(): Promise<FirstStart | null> {
   const email = (process.env.BILLING_OWNER_EMAIL ?? "owner@example.com").toLowerCase();
   const password = process.env.BILLING_OWNER_PASSWORD ?? randomBytes(12).toString("base64url");
   await createUser({ email, password, role: "owner", name: "Owner" });
-  const key = await createApiKey({ name: "First sandbox key", description: "Created on first start", permissions: [...PERMISSIONS] });
+  const key = await createApiKey({
+    name: "First sandbox key",
+    description: "Created on first start",
+    permissions: [...PERMISSIONS],
+  });
   return { email, password, apiKey: key.key };
 }

@@ -1,4 +1,17 @@
-import { type EntityTable, getJson, insertJson, jsonb, listJson, type JsonPage, Params, query, RawJson, ts, uniqueViolation, updateJson } from "../db/sql.ts";
+import {
+  type EntityTable,
+  getJson,
+  insertJson,
+  type JsonPage,
+  jsonb,
+  listJson,
+  Params,
+  query,
+  type RawJson,
+  ts,
+  uniqueViolation,
+  updateJson,
+} from "../db/sql.ts";
 import { ApiError, notFound } from "../http/errors.ts";
 import { newId } from "../ids.ts";
 import type { CreateCustomerInput, Customer, ListCustomersQuery, UpdateCustomerInput } from "../schemas/customer.ts";
@@ -41,7 +54,8 @@ async function emailConflict(error: unknown, email: string | undefined): Promise
       "SELECT id FROM customers WHERE lower(email) = lower($1) AND status = 'active'",
       [email],
     );
-    if (holder) throw new ApiError("customer_already_exists", `customer email conflicts with customer of id ${holder.id}`);
+    if (holder)
+      throw new ApiError("customer_already_exists", `customer email conflicts with customer of id ${holder.id}`);
   }
   throw error;
 }

@@ -24,7 +24,9 @@ const DEMO: DemoCustomer[] = [
     email: "sam.miller@example.com",
     name: "Sam Miller",
     custom_data: { crm_id: "CRM-1001" },
-    addresses: [{ country_code: "US", first_line: "3811 Ditmars Blvd", city: "Astoria", region: "NY", postal_code: "11105" }],
+    addresses: [
+      { country_code: "US", first_line: "3811 Ditmars Blvd", city: "Astoria", region: "NY", postal_code: "11105" },
+    ],
   },
   {
     email: "jo.brown@example.co.uk",
@@ -61,7 +63,9 @@ const DEMO: DemoCustomer[] = [
     email: "olivia.wilson@example.com.au",
     name: "Olivia Wilson",
     locale: "en-AU",
-    addresses: [{ country_code: "AU", first_line: "1 Martin Place", city: "Sydney", region: "NSW", postal_code: "2000" }],
+    addresses: [
+      { country_code: "AU", first_line: "1 Martin Place", city: "Sydney", region: "NSW", postal_code: "2000" },
+    ],
     business: {
       name: "Wilson & Co Pty Ltd",
       company_number: "ABN 51 824 753 556",
@@ -92,9 +96,9 @@ export async function seed(): Promise<string> {
     if (exists) continue;
     const customer = (
       await createCustomer({
-      email: demo.email,
-      name: demo.name,
-      locale: demo.locale,
+        email: demo.email,
+        name: demo.name,
+        locale: demo.locale,
         custom_data: demo.custom_data,
       })
     ).parse();

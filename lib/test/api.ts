@@ -23,7 +23,12 @@ export interface ApiResult<T = any> {
 
 export const BASE = "http://localhost:3000/api";
 
-export async function call<T = any>(handler: Handler, method: string, path: string, options: CallOptions = {}): Promise<ApiResult<T>> {
+export async function call<T = any>(
+  handler: Handler,
+  method: string,
+  path: string,
+  options: CallOptions = {},
+): Promise<ApiResult<T>> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.key) headers.authorization = `Bearer ${options.key}`;
   let body: string | undefined;

@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { startEmbeddedPostgres, type EmbeddedDatabase } from "../db/embedded.ts";
+import { type EmbeddedDatabase, startEmbeddedPostgres } from "../db/embedded.ts";
 import { applyMigrations } from "../db/migrate.ts";
 import { createDatabase, dropDatabase, TEMPLATE_DB } from "./database.ts";
 

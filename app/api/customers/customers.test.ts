@@ -455,6 +455,13 @@ describe("GET /customers", () => {
     expect(typeof res.body.meta.request_id).toBe("string");
   });
 
+  it("estimated_total follows a write made just before (the reused total is forgotten)", async () => {
+    const before = (await list("?status=active,archived")).body.meta.pagination.estimated_total;
+    await createOk();
+    const after = (await list("?status=active,archived")).body.meta.pagination.estimated_total;
+    expect(after).toBe(before + 1);
+  });
+
   describe("filters", () => {
     it("filters by id (comma-separated)", async () => {
       const a = await createOk();

@@ -1,0 +1,190 @@
+"use client";
+
+import { useEffect, useRef, useState } from "react";
+import { Button } from "@/components/button";
+import { controlClasses, Field, FormActions, FormError, TextField, useFocusOnError } from "@/components/form";
+import { type FormErrorState, formErrors, textOrNull } from "@/lib/client/form";
+import type { Business } from "@/lib/client/hooks";
+import type { BusinessContact, CreateBusinessInput, UpdateBusinessInput } from "@/lib/schemas/business";
+
+/** The API allows at most this many contacts (lib/schemas/business.ts MAX_CONTACTS). */
+const MAX_CONTACTS = 100;
+
+interface ContactRow {
+  key: number;
+  name: string;
+  email: string;
+}
+
+interface Values {
+  name: string;
+  company_number: string;
+  tax_identifier: string;
+}
+
+type Props =
+  | { business?: undefined; onSubmit: (body: CreateBusinessInput) => Promise<Business> }
+  | { business: Business; onSubmit: (body: UpdateBusinessInput) => Promise<Business> };
+
+let nextKey = 1;
+const contactRow = (contact?: BusinessContact): ContactRow => ({
+  key: nextKey++,
+  name: contact?.name ?? "",
+  email: contact?.email ?? "",
+});
+
+/** Adds or edits a business with its contacts (name and email each; blank rows are left out). */
+export function BusinessForm(props: Props & { onSaved: (business: Business | null) => void; onCancel: () => void }) {
+  const { business, onSaved, onCancel } = props;
+  const [values, setValues] = useState<Values>({
+    name: business?.name ?? "",
+    company_number: business?.company_number ?? "",
+    tax_identifier: business?.tax_identifier ?? "",
+  });
+  const [contacts, setContacts] = useState<ContactRow[]>(() => (business?.contacts ?? []).map(contactRow));
+  const [errors, setErrors] = useState<FormErrorState | null>(null);
+  const [pending, setPending] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
+  useFocusOnError(form, errors);
+  useEffect(() => form.current?.querySelector<HTMLElement>("input")?.focus(), []);
+
+  const set = (field: keyof Values) => (event: { target: { value: string } }) =>
+    setValues((v) => ({ ...v, [field]: event.target.value }));
+  const setContact = (key: number, field: "name" | "email", value: string) =>
+    setContacts((list) => list.map((c) => (c.key === key ? { ...c, [field]: value } : c)));
+
+  async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    // Blank rows are dropped; `sent[i]` is the row index of the i-th contact sent, so the server's
+    // `contacts[i].email` errors land on the right row.
+    const sent: number[] = [];
+    const sentContacts = contacts.flatMap((c, row) => {
+      if (c.name.trim() === "" && c.email.trim() === "") return [];
+      sent.push(row);
+      return [{ name: textOrNull(c.name), email: c.email.trim() }];
+    });
+    const fields = [
+      "name",
+      "company_number",
+      "tax_identifier",
+      "contacts",
+      ...contacts.flatMap((_, row) => [`contacts[${row}].name`, `contacts[${row}].email`]),
+    ];
+    const rename = (field: string) =>
+      field.replace(/^contacts\[(\d+)\]/, (_, i) => `contacts[${sent[Number(i)] ?? i}]`);
+    setPending(true);
+    setErrors(null);
+    try {
+      if (!props.business) {
+        const body: CreateBusinessInput = { name: values.name.trim() };
+        const companyNumber = textOrNull(values.company_number);
+        const taxIdentifier = textOrNull(values.tax_identifier);
+        if (companyNumber !== null) body.company_number = companyNumber;
+        if (taxIdentifier !== null) body.tax_identifier = taxIdentifier;
+        if (sentContacts.length > 0) body.contacts = sentContacts;
+        onSaved(await props.onSubmit(body));
+      } else {
+        const current = props.business;
+        const body: UpdateBusinessInput = {};
+        if (values.name.trim() !== current.name) body.name = values.name.trim();
+        if (textOrNull(values.company_number) !== current.company_number)
+          body.company_number = textOrNull(values.company_number);
+        if (textOrNull(values.tax_identifier) !== current.tax_identifier)
+          body.tax_identifier = textOrNull(values.tax_identifier);
+        if (JSON.stringify(sentContacts) !== JSON.stringify(current.contacts)) body.contacts = sentContacts;
+        onSaved(Object.keys(body).length === 0 ? null : await props.onSubmit(body));
+      }
+    } catch (caught) {
+      setErrors(formErrors(caught, fields, rename));
+    } finally {
+      setPending(false);
+    }
+  }
+
+  const error = (field: string) => errors?.fields[field];
+  const title = business ? "Edit business" : "New business";
+  return (
+    <form ref={form} onSubmit={onSubmit} noValidate aria-label={title} className="space-y-4">
+      <div className="grid grid-cols-1 gap-4 sm:grid-cols-3">
+        <TextField label="Business name" required value={values.name} onChange={set("name")} error={error("name")} />
+        <TextField
+          label="Company number"
+          value={values.company_number}
+          onChange={set("company_number")}
+          error={error("company_number")}
+        />
+        <TextField
+          label="Tax identifier"
+          value={values.tax_identifier}
+          onChange={set("tax_identifier")}
+          error={error("tax_identifier")}
+          hint="VAT or other tax number."
+        />
+      </div>
+
+      <fieldset>
+        <legend className="text-sm font-medium text-slate-700">Contacts</legend>
+        <p className="text-xs text-slate-500">People at the business who receive invoices. Emails must be unique.</p>
+        {error("contacts") && <p className="mt-1 text-sm text-red-700">{error("contacts")}</p>}
+        {contacts.length > 0 && (
+          <ul className="mt-2 space-y-2">
+            {contacts.map((contact, row) => (
+              <li key={contact.key} className="grid grid-cols-1 items-start gap-2 sm:grid-cols-[1fr_1fr_auto]">
+                <Field label={`Contact ${row + 1} name`} labelHidden error={error(`contacts[${row}].name`)}>
+                  {(control) => (
+                    <input
+                      {...control}
+                      placeholder="Name"
+                      value={contact.name}
+                      onChange={(event) => setContact(contact.key, "name", event.target.value)}
+                      className={controlClasses(Boolean(error(`contacts[${row}].name`)))}
+                    />
+                  )}
+                </Field>
+                <Field label={`Contact ${row + 1} email`} labelHidden error={error(`contacts[${row}].email`)}>
+                  {(control) => (
+                    <input
+                      {...control}
+                      type="email"
+                      placeholder="Email"
+                      value={contact.email}
+                      onChange={(event) => setContact(contact.key, "email", event.target.value)}
+                      className={controlClasses(Boolean(error(`contacts[${row}].email`)))}
+                    />
+                  )}
+                </Field>
+                <Button
+                  variant="ghost"
+                  className="text-red-700 hover:bg-red-50"
+                  onClick={() => setContacts((list) => list.filter((c) => c.key !== contact.key))}
+                  aria-label={`Remove contact ${row + 1}`}
+                >
+                  Remove
+                </Button>
+              </li>
+            ))}
+          </ul>
+        )}
+        <Button
+          variant="secondary"
+          size="sm"
+          className="mt-2"
+          disabled={contacts.length >= MAX_CONTACTS}
+          onClick={() => setContacts((list) => [...list, contactRow()])}
+        >
+          Add contact
+        </Button>
+      </fieldset>
+
+      {errors && <FormError message={errors.message} other={errors.other} requestId={errors.requestId} />}
+      <FormActions>
+        <Button type="submit" pending={pending} pendingLabel="Saving…">
+          {business ? "Save business" : "Add business"}
+        </Button>
+        <Button variant="secondary" onClick={onCancel} disabled={pending}>
+          Cancel
+        </Button>
+      </FormActions>
+    </form>
+  );
+}

@@ -1,0 +1,260 @@
+"use client";
+
+import { useId, useState } from "react";
+import { Button } from "@/components/button";
+import { ConfirmDialog } from "@/components/confirm-dialog";
+import { type Column, DataTable } from "@/components/data-table";
+import { useFocusReturn } from "@/components/focus";
+import { PageHeader, Section } from "@/components/page-header";
+import { PaginationControls, useCursorPagination } from "@/components/pagination";
+import { EmptyState } from "@/components/states";
+import { StatusBadge } from "@/components/status-badge";
+import { StatusFilter } from "@/components/status-filter";
+import { useToast } from "@/components/toast";
+import { formatDate, formatDateTime, pluralize } from "@/lib/client/format";
+import { type ApiKey, NEWEST_FIRST, useApiKeys, useUpdateApiKey } from "@/lib/client/hooks";
+import { CreateApiKeyForm } from "./create-api-key-form";
+import { NewKeyPanel } from "./new-key-panel";
+
+const PER_PAGE = 25;
+
+const STATUS_OPTIONS = [
+  { value: "", label: "All" },
+  { value: "active", label: "Active" },
+  { value: "expired", label: "Expired" },
+  { value: "revoked", label: "Revoked" },
+] as const;
+
+const never = <span className="text-slate-400">Never</span>;
+
+function When({ value, fallback }: { value: string | null; fallback: React.ReactNode }) {
+  if (!value) return <>{fallback}</>;
+  return (
+    <time dateTime={value} title={formatDateTime(value)}>
+      {formatDate(value)}
+    </time>
+  );
+}
+
+export function DevelopersView() {
+  const [status, setStatus] = useState("");
+  const [creating, setCreating] = useState(false);
+  const [created, setCreated] = useState<ApiKey | null>(null);
+  const [revoking, setRevoking] = useState<ApiKey | null>(null);
+  const pagination = useCursorPagination();
+  const list = useApiKeys({ status, after: pagination.after, per_page: PER_PAGE, order_by: NEWEST_FIRST });
+  const revoke = useUpdateApiKey();
+  const toast = useToast();
+  const formId = useId();
+  const [opener, restoreFocus] = useFocusReturn();
+  const rows = list.data?.data;
+
+  async function confirmRevoke() {
+    if (!revoking) return;
+    try {
+      await revoke.mutateAsync({ id: revoking.id, input: { status: "revoked" } });
+      toast.show(`API key “${revoking.name}” revoked.`);
+      setRevoking(null);
+    } catch {
+      // The dialog shows the error and stays open.
+    }
+  }
+
+  const createButton = (withRef: boolean) => (
+    <Button
+      ref={withRef ? opener : undefined}
+      onClick={() => {
+        setCreated(null);
+        setCreating(true);
+      }}
+      disabled={creating}
+      aria-expanded={creating}
+      aria-controls={formId}
+    >
+      Create API key
+    </Button>
+  );
+
+  const columns: Column<ApiKey>[] = [
+    {
+      key: "name",
+      header: "Name",
+      cell: (k) => (
+        <div className="max-w-64">
+          <p className="font-medium text-slate-900">{k.name}</p>
+          {k.description && (
+            <p className="truncate text-xs text-slate-500" title={k.description}>
+              {k.description}
+            </p>
+          )}
+        </div>
+      ),
+    },
+    {
+      key: "key",
+      header: "Key",
+      className: "whitespace-nowrap",
+      cell: (k) => <code className="font-mono text-xs text-slate-700">{k.key}</code>,
+    },
+    {
+      key: "permissions",
+      header: "Permissions",
+      className: "whitespace-nowrap",
+      cell: (k) => <span title={k.permissions.join("\n")}>{pluralize(k.permissions.length, "permission")}</span>,
+    },
+    { key: "status", header: "Status", cell: (k) => <StatusBadge status={k.status} /> },
+    {
+      key: "last_used",
+      header: "Last used",
+      className: "whitespace-nowrap",
+      cell: (k) => <When value={k.last_used_at} fallback={never} />,
+    },
+    {
+      key: "expires",
+      header: "Expires",
+      className: "whitespace-nowrap",
+      cell: (k) => <When value={k.expires_at} fallback={never} />,
+    },
+    {
+      key: "created",
+      header: "Created",
+      className: "whitespace-nowrap",
+      cell: (k) => <When value={k.created_at} fallback="—" />,
+    },
+    {
+      key: "actions",
+      header: "",
+      srHeader: "Actions",
+      className: "text-right",
+      cell: (k) =>
+        k.status === "revoked" ? null : (
+          <Button
+            variant="ghost"
+            size="sm"
+            className="text-red-700 hover:bg-red-50"
+            onClick={() => {
+              revoke.reset();
+              setRevoking(k);
+            }}
+            aria-label={`Revoke ${k.name}`}
+          >
+            Revoke
+          </Button>
+        ),
+    },
+  ];
+
+  return (
+    <div className="mx-auto max-w-6xl">
+      <PageHeader
+        title="Developers"
+        description={
+          <>
+            API keys authenticate your backend&apos;s requests to <code className="font-mono">/api</code>. Send one as{" "}
+            <code className="font-mono">Authorization: Bearer &lt;API key&gt;</code>. Give each integration its own key
+            with only the permissions it needs.
+          </>
+        }
+      />
+
+      {created && (
+        <NewKeyPanel
+          apiKey={created}
+          onDone={() => {
+            setCreated(null);
+          }}
+        />
+      )}
+
+      {creating && (
+        <section
+          id={formId}
+          aria-labelledby={`${formId}-title`}
+          className="mb-6 rounded-lg border border-slate-200 bg-white p-5 shadow-sm"
+        >
+          <h2 id={`${formId}-title`} className="mb-4 text-base font-semibold">
+            Create API key
+          </h2>
+          <CreateApiKeyForm
+            onCreated={(key) => {
+              setCreating(false);
+              setCreated(key);
+              pagination.reset();
+            }}
+            onCancel={() => {
+              setCreating(false);
+              restoreFocus();
+            }}
+          />
+        </section>
+      )}
+
+      <Section
+        title="API keys"
+        description="Keys are stored as hashes: after creation only their last characters are shown."
+        actions={
+          <>
+            <StatusFilter
+              value={status}
+              options={STATUS_OPTIONS}
+              onChange={(value) => {
+                setStatus(value);
+                pagination.reset();
+              }}
+            />
+            {createButton(true)}
+          </>
+        }
+      >
+        <DataTable
+          caption="API keys"
+          columns={columns}
+          rows={rows}
+          rowKey={(k) => k.id}
+          isLoading={list.isLoading}
+          isRefreshing={list.isPlaceholderData}
+          error={list.error}
+          onRetry={() => list.refetch()}
+          empty={
+            status ? (
+              <EmptyState title={`No ${status} API keys`} />
+            ) : (
+              <EmptyState
+                title="No API keys yet"
+                description="Create a key to call the API from your backend."
+                action={!creating && createButton(false)}
+              />
+            )
+          }
+          footer={
+            <PaginationControls
+              label="API keys pages"
+              pagination={pagination}
+              meta={list.data?.meta.pagination}
+              shown={rows?.length ?? 0}
+              disabled={list.isFetching}
+            />
+          }
+        />
+      </Section>
+
+      <ConfirmDialog
+        open={revoking !== null}
+        title="Revoke this API key?"
+        description={
+          revoking && (
+            <>
+              <strong>{revoking.name}</strong> (<code className="font-mono text-xs">{revoking.key}</code>) stops working
+              at once: requests using it get 401 invalid_token. This cannot be undone.
+            </>
+          )
+        }
+        confirmLabel="Revoke key"
+        pending={revoke.isPending}
+        error={revoke.error?.message}
+        onConfirm={confirmRevoke}
+        onCancel={() => setRevoking(null)}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,7 @@
+import { DevelopersView } from "./developers-view";
+
+export const metadata = { title: "Developers" };
+
+export default function DevelopersPage() {
+  return <DevelopersView />;
+}

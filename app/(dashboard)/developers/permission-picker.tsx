@@ -1,0 +1,158 @@
+"use client";
+
+import { useEffect, useRef } from "react";
+import { PERMISSION_ENTITIES, PERMISSIONS } from "@/lib/auth/permissions";
+import { humanize } from "@/lib/client/format";
+
+export interface PermissionGroup {
+  entity: string;
+  read?: string;
+  write?: string;
+}
+
+/** PERMISSIONS by entity, in the order of PERMISSION_ENTITIES (entities not listed there last). */
+export const PERMISSION_GROUPS: PermissionGroup[] = (() => {
+  const groups = new Map<string, PermissionGroup>();
+  for (const permission of PERMISSIONS) {
+    const [entity, action] = permission.split(".");
+    const group = groups.get(entity) ?? { entity };
+    if (action === "read") group.read = permission;
+    if (action === "write") group.write = permission;
+    groups.set(entity, group);
+  }
+  const order = (entity: string) => {
+    const index = (PERMISSION_ENTITIES as readonly string[]).indexOf(entity);
+    return index === -1 ? PERMISSION_ENTITIES.length : index;
+  };
+  return [...groups.values()].sort((a, b) => order(a.entity) - order(b.entity) || a.entity.localeCompare(b.entity));
+})();
+
+/**
+ * Ticking write ticks read too (write implies read); unticking read unticks write. The result
+ * lists both, so the key shows exactly what it can do.
+ */
+export function togglePermission(selected: ReadonlySet<string>, permission: string, checked: boolean): Set<string> {
+  const next = new Set(selected);
+  const [entity, action] = permission.split(".");
+  const read = `${entity}.read`;
+  const write = `${entity}.write`;
+  if (checked) {
+    next.add(permission);
+    if (action === "write" && PERMISSIONS.includes(read)) next.add(read);
+  } else {
+    next.delete(permission);
+    if (action === "read") next.delete(write);
+  }
+  return next;
+}
+
+function Checkbox({
+  permission,
+  label,
+  checked,
+  onChange,
+  describedBy,
+}: {
+  permission: string;
+  label: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  describedBy?: string;
+}) {
+  return (
+    <label className="inline-flex cursor-pointer items-center gap-1.5 text-sm text-slate-700" title={permission}>
+      <input
+        type="checkbox"
+        className="h-4 w-4 rounded border-slate-300 accent-brand-600"
+        checked={checked}
+        onChange={(event) => onChange(event.target.checked)}
+        aria-label={permission}
+        aria-describedby={describedBy}
+      />
+      <span aria-hidden="true">{label}</span>
+    </label>
+  );
+}
+
+export function PermissionPicker({
+  selected,
+  onChange,
+  error,
+  errorId,
+}: {
+  selected: ReadonlySet<string>;
+  onChange: (next: Set<string>) => void;
+  error?: string;
+  errorId: string;
+}) {
+  const all = useRef<HTMLInputElement>(null);
+  const count = selected.size;
+  const everything = count === PERMISSIONS.length;
+  useEffect(() => {
+    if (all.current) all.current.indeterminate = count > 0 && !everything;
+  }, [count, everything]);
+
+  return (
+    <fieldset aria-describedby={error ? errorId : undefined} aria-invalid={error ? true : undefined}>
+      <legend className="text-sm font-medium text-slate-700">
+        Permissions
+        <span aria-hidden="true" className="ml-0.5 text-red-600">
+          *
+        </span>
+      </legend>
+      <p className="text-xs text-slate-500">Write lets the key change an entity and includes read.</p>
+      {error && (
+        <p id={errorId} className="mt-1 text-sm text-red-700">
+          {error}
+        </p>
+      )}
+      <div className="mt-2 rounded-md border border-slate-200">
+        <div className="flex items-center justify-between border-b border-slate-200 bg-slate-50 px-3 py-2">
+          <label className="inline-flex cursor-pointer items-center gap-2 text-sm font-medium text-slate-800">
+            <input
+              ref={all}
+              type="checkbox"
+              className="h-4 w-4 rounded border-slate-300 accent-brand-600"
+              checked={everything}
+              onChange={(event) => onChange(event.target.checked ? new Set(PERMISSIONS) : new Set())}
+            />
+            Select all
+          </label>
+          <span className="text-xs text-slate-500" aria-live="polite">
+            {count} of {PERMISSIONS.length} selected
+          </span>
+        </div>
+        <ul className="grid grid-cols-1 gap-x-6 px-1.5 py-1.5 md:grid-cols-2">
+          {PERMISSION_GROUPS.map((group) => (
+            <li
+              key={group.entity}
+              className="flex items-center justify-between gap-3 rounded px-1.5 py-1 hover:bg-slate-50"
+            >
+              <span className="text-sm text-slate-800">{humanize(group.entity)}</span>
+              <span className="flex w-36 shrink-0 justify-start gap-4">
+                {group.read ? (
+                  <Checkbox
+                    permission={group.read}
+                    label="Read"
+                    checked={selected.has(group.read)}
+                    onChange={(checked) => onChange(togglePermission(selected, group.read!, checked))}
+                  />
+                ) : (
+                  <span className="w-[3.4rem]" />
+                )}
+                {group.write && (
+                  <Checkbox
+                    permission={group.write}
+                    label="Write"
+                    checked={selected.has(group.write)}
+                    onChange={(checked) => onChange(togglePermission(selected, group.write!, checked))}
+                  />
+                )}
+              </span>
+            </li>
+          ))}
+        </ul>
+      </div>
+    </fieldset>
+  );
+}

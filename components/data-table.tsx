@@ -1,0 +1,117 @@
+import type { ReactNode } from "react";
+import { ErrorState, Skeleton } from "./states";
+
+export interface Column<T> {
+  /** Unique within the table. */
+  key: string;
+  header: ReactNode;
+  cell: (row: T) => ReactNode;
+  /** Classes for the body cells and the header cell (alignment, width). */
+  className?: string;
+  /** Text shown to screen readers when the header is visually empty (an actions column). */
+  srHeader?: string;
+}
+
+export interface DataTableProps<T> {
+  /** Names the table for screen readers. */
+  caption: string;
+  columns: Column<T>[];
+  rows: T[] | undefined;
+  rowKey: (row: T) => string;
+  isLoading: boolean;
+  error?: unknown;
+  onRetry?: () => void;
+  /** Shown when the list is empty (an EmptyState, usually with a call to action). */
+  empty: ReactNode;
+  /** True while a new page or filter loads with the previous rows still on screen. */
+  isRefreshing?: boolean;
+  skeletonRows?: number;
+  /** Below the table: pagination controls. */
+  footer?: ReactNode;
+}
+
+/** A list of entities: a loading skeleton first, then rows, an empty state or an error. */
+export function DataTable<T>({
+  caption,
+  columns,
+  rows,
+  rowKey,
+  isLoading,
+  error,
+  onRetry,
+  empty,
+  isRefreshing = false,
+  skeletonRows = 5,
+  footer,
+}: DataTableProps<T>) {
+  if (error && !rows)
+    return <ErrorState error={error} title={`Could not load ${caption.toLowerCase()}`} onRetry={onRetry} />;
+  const loading = isLoading && !rows;
+  if (!loading && rows && rows.length === 0) {
+    return (
+      <div>
+        <div className="rounded-md border border-dashed border-slate-300">{empty}</div>
+        {footer}
+      </div>
+    );
+  }
+  return (
+    <div>
+      {error ? (
+        <div className="mb-3">
+          <ErrorState error={error} title={`Could not refresh ${caption.toLowerCase()}`} onRetry={onRetry} />
+        </div>
+      ) : null}
+      <div className="overflow-x-auto rounded-md border border-slate-200">
+        <table
+          className={`min-w-full divide-y divide-slate-200 text-sm transition-opacity ${isRefreshing ? "opacity-60" : ""}`}
+          aria-busy={loading || isRefreshing || undefined}
+        >
+          <caption className="sr-only">{caption}</caption>
+          <thead className="bg-slate-50">
+            <tr>
+              {columns.map((column) => (
+                <th
+                  key={column.key}
+                  scope="col"
+                  className={`px-3 py-2.5 text-left text-xs font-semibold uppercase tracking-wide text-slate-600 ${column.className ?? ""}`}
+                >
+                  {column.header}
+                  {column.srHeader && <span className="sr-only">{column.srHeader}</span>}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100 bg-white">
+            {loading
+              ? Array.from({ length: skeletonRows }, (_, i) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: static placeholders
+                  <tr key={i}>
+                    {columns.map((column) => (
+                      <td key={column.key} className="px-3 py-3">
+                        <Skeleton className="h-4 w-3/4" />
+                      </td>
+                    ))}
+                  </tr>
+                ))
+              : rows?.map((row) => (
+                  <tr key={rowKey(row)} className="hover:bg-slate-50">
+                    {columns.map((column) => (
+                      <td key={column.key} className={`px-3 py-3 align-top text-slate-700 ${column.className ?? ""}`}>
+                        {column.cell(row)}
+                      </td>
+                    ))}
+                  </tr>
+                ))}
+          </tbody>
+        </table>
+      </div>
+      {loading && (
+        <p role="status" className="sr-only">
+          Loading {caption.toLowerCase()}…
+        </p>
+      )}
+      {footer}
+    </div>
+  );
+}

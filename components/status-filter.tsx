@@ -1,0 +1,46 @@
+"use client";
+
+import { useId } from "react";
+
+export interface FilterOption {
+  value: string;
+  label: string;
+}
+
+/** A labelled select for filtering a list by status. */
+export function StatusFilter({
+  label = "Status",
+  context,
+  value,
+  options,
+  onChange,
+}: {
+  label?: string;
+  /** Read before the label by screen readers when a page has several filters ("Address" status). */
+  context?: string;
+  value: string;
+  options: readonly FilterOption[];
+  onChange: (value: string) => void;
+}) {
+  const id = useId();
+  return (
+    <div className="flex items-center gap-2">
+      <label htmlFor={id} className="text-sm font-medium text-slate-700">
+        {context && <span className="sr-only">{context} </span>}
+        {label}
+      </label>
+      <select
+        id={id}
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+        className="rounded-md border border-slate-300 bg-white py-2 pr-8 pl-3 text-sm"
+      >
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}

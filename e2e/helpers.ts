@@ -1,0 +1,40 @@
+/** Shared by the Playwright specs: the first-start owner login and small helpers. */
+import path from "node:path";
+import { expect, type Page } from "@playwright/test";
+
+/** Created on first start by e2e/playwright.config.ts (BILLING_OWNER_EMAIL / BILLING_OWNER_PASSWORD). */
+export const OWNER = { email: "owner@example.com", password: "e2e-owner-password" };
+
+/** Signs in through the sign-in page, as a person would, and waits for the dashboard. */
+export async function signIn(page: Page, user: { email: string; password: string } = OWNER): Promise<void> {
+  await page.goto("/sign-in");
+  await page.getByLabel("Email").fill(user.email);
+  await page.getByLabel("Password").fill(user.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL("**/customers");
+  await expect(page.getByRole("heading", { level: 1, name: "Customers" })).toBeVisible();
+}
+
+/** An email no other test (or earlier run on the same database) has used. */
+export function uniqueEmail(prefix: string): string {
+  return `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+}
+
+/** Full-page screenshot in e2e/screenshots/ (git-ignored), to look at the layout. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: path.join(import.meta.dirname, "screenshots", `${name}.png`), fullPage: true });
+}
+
+/** Creates a customer through the dashboard's form and opens its page. Returns the customer's ID. */
+export async function createCustomerInUi(page: Page, values: { email: string; name?: string }): Promise<string> {
+  await page.goto("/customers");
+  await page.getByRole("button", { name: "New customer" }).first().click();
+  const form = page.getByRole("form", { name: "New customer" });
+  await form.getByLabel("Email").fill(values.email);
+  if (values.name) await form.getByLabel("Name", { exact: true }).fill(values.name);
+  await form.getByRole("button", { name: "Create customer" }).click();
+  await expect(form).toBeHidden();
+  await page.getByRole("table", { name: "Customers" }).getByRole("link", { name: values.email }).click();
+  await page.waitForURL(/\/customers\/ctm_[a-z0-9]{26}$/);
+  return page.url().split("/").at(-1)!;
+}

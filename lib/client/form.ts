@@ -1,0 +1,72 @@
+/**
+ * Turning API errors into what a form shows: field errors beside their inputs, everything else
+ * (the detail, field errors of fields the form has no input for) in one message above the buttons.
+ */
+import { ApiClientError, type FieldError } from "./api.ts";
+
+export interface FormErrorState {
+  /** Messages by the form's own field names. */
+  fields: Record<string, string>;
+  /** A message for the whole form, or null when every problem sits beside a field. */
+  message: string | null;
+  /** Field errors for which the form has no input. */
+  other: FieldError[];
+  code?: string;
+  requestId?: string;
+}
+
+export const NO_ERRORS: FormErrorState = { fields: {}, message: null, other: [] };
+
+/**
+ * Maps `error.errors[].field` onto the form's fields. A field matches exactly or as the start of a
+ * path (`custom_data.x` goes to `custom_data`), the longest match winning (`contacts[1].email`
+ * before `contacts`).
+ */
+export function formErrors(
+  error: unknown,
+  fields: readonly string[],
+  /** Maps the API's field path to the form's (when the form sent its rows in another order). */
+  rename: (field: string) => string = (field) => field,
+): FormErrorState {
+  if (!(error instanceof ApiClientError)) {
+    const message = error instanceof Error ? error.message : "Something went wrong. Try again.";
+    return { fields: {}, message, other: [] };
+  }
+  const byLength = [...fields].sort((a, b) => b.length - a.length);
+  const out: Record<string, string> = {};
+  const other: FieldError[] = [];
+  for (const original of error.errors) {
+    const entry = { field: rename(original.field), message: original.message };
+    const field = byLength.find(
+      (f) => entry.field === f || entry.field.startsWith(`${f}.`) || entry.field.startsWith(`${f}[`),
+    );
+    if (!field) {
+      other.push(entry);
+      continue;
+    }
+    const message =
+      entry.field === field ? entry.message : `${entry.field.slice(field.length).replace(/^\./, "")}: ${entry.message}`;
+    out[field] ??= message;
+  }
+  const placed = Object.keys(out).length > 0;
+  let message: string | null = error.message;
+  if (error.code === "invalid_field" && other.length === 0 && placed) message = null;
+  else if (error.code === "invalid_field" && placed) message = "Some fields need attention.";
+  return { fields: out, message, other, code: error.code, requestId: error.requestId };
+}
+
+/** Parses a JSON textarea: empty means null; anything else must be JSON. */
+export function parseJsonField(text: string): { ok: true; value: unknown } | { ok: false; message: string } {
+  if (text.trim() === "") return { ok: true, value: null };
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (error) {
+    return { ok: false, message: `must be valid JSON (${error instanceof Error ? error.message : "parse error"})` };
+  }
+}
+
+/** A text input's value for the API: trimmed, and null when blank. */
+export function textOrNull(value: string): string | null {
+  const trimmed = value.trim();
+  return trimmed === "" ? null : trimmed;
+}

@@ -1,0 +1,47 @@
+/**
+ * Display helpers for the dashboard. Dates are shown in the viewer's locale and time zone; they
+ * render only in the browser (after data has loaded), so server and client never disagree.
+ */
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
+const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+
+export function formatDate(value: string | null | undefined, fallback = "—"): string {
+  if (!value) return fallback;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? value : dateFormat.format(date);
+}
+
+export function formatDateTime(value: string | null | undefined, fallback = "—"): string {
+  if (!value) return fallback;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? value : dateTimeFormat.format(date);
+}
+
+/** English country names (the dashboard's language), so server and browser render the same text. */
+const countryNames = new Intl.DisplayNames(["en"], { type: "region", fallback: "code" });
+
+export function countryName(code: string): string {
+  try {
+    return countryNames.of(code) ?? code;
+  } catch {
+    return code;
+  }
+}
+
+/** `discount_group` → `Discount group`, `api_key` → `API key`. */
+export function humanize(value: string): string {
+  const text = value
+    .split("_")
+    .map((word) => (word === "api" ? "API" : word))
+    .join(" ");
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** `custom_data` as editable text: pretty JSON, or empty for null. */
+export function jsonText(value: unknown): string {
+  return value === null || value === undefined ? "" : JSON.stringify(value, null, 2);
+}
+
+export function pluralize(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
