@@ -102,6 +102,14 @@ export class Params {
     this.values.push(value);
     return `$${this.values.length}`;
   }
+
+  /**
+   * `expr` equal to one of `values`. A single value is written as `=`, not `= ANY(...)`: only
+   * then can PostgreSQL walk an index on (column, id) in order and stop at the page's end.
+   */
+  oneOf(expr: string, values: readonly unknown[]): string {
+    return values.length === 1 ? `${expr} = ${this.add(values[0])}` : `${expr} = ANY(${this.add(values)})`;
+  }
 }
 
 export async function getJson<T>(

@@ -122,9 +122,9 @@ export async function listBusinesses(customerId: string, query: ListBusinessesQu
   const filters = [
     `t.customer_id = ${params.add(customerId)}`,
     // As in the API family: only active businesses unless `status` asks for others.
-    `t.status = ANY(${params.add(query.status ?? ["active"])})`,
+    params.oneOf("t.status", query.status ?? ["active"]),
   ];
-  if (query.id) filters.push(`t.id = ANY(${params.add(query.id)})`);
+  if (query.id) filters.push(params.oneOf("t.id", query.id));
   if (query.search) {
     const term = query.search.trim();
     const like = params.add(`%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);

@@ -105,9 +105,9 @@ export async function updateCustomer(id: string, input: UpdateCustomerInput): Pr
 export function listCustomers(query: ListCustomersQuery): Promise<JsonPage> {
   const params = new Params();
   // As in the API family: only active customers unless `status` asks for others.
-  const filters = [`t.status = ANY(${params.add(query.status ?? ["active"])})`];
-  if (query.id) filters.push(`t.id = ANY(${params.add(query.id)})`);
-  if (query.email) filters.push(`lower(t.email) = ANY(${params.add(query.email.map((e) => e.toLowerCase()))})`);
+  const filters = [params.oneOf("t.status", query.status ?? ["active"])];
+  if (query.id) filters.push(params.oneOf("t.id", query.id));
+  if (query.email) filters.push(params.oneOf("lower(t.email)", query.email.map((e) => e.toLowerCase())));
   if (query.search) {
     const term = query.search.trim();
     const like = params.add(`%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
