@@ -30,7 +30,10 @@ export interface EntityTable<T = unknown> {
   table: string;
   /** API field → SQL expression over the row alias `t`, in the order the API returns them. */
   fields: readonly (readonly [string, string])[];
-  /** API order_by field → column, for lists ordered by something other than id. */
+  /**
+   * API order_by field → SQL expression over `t`, for lists ordered by something other than id.
+   * It must never be NULL (keyset comparison needs a value): wrap nullable columns in coalesce.
+   */
   orderColumns?: Record<string, string>;
 }
 
@@ -176,8 +179,8 @@ export async function listJson(
 ): Promise<JsonPage> {
   const { params, orderBy, perPage } = options;
   const dir = orderBy.direction === "desc" ? "DESC" : "ASC";
-  const column = orderBy.field === "id" ? "id" : entity.orderColumns?.[orderBy.field];
-  if (!column) throw invalidField("order_by", `cannot order by ${orderBy.field}`);
+  const key = orderBy.field === "id" ? "t.id" : entity.orderColumns?.[orderBy.field];
+  if (!key) throw invalidField("order_by", `cannot order by ${orderBy.field}`);
   const filter = options.filters.length ? options.filters.join(" AND ") : "TRUE";
   const totalKey = `${process.env.DATABASE_URL}|${filter}|${JSON.stringify(params.values)}`;
   const knownTotal = cachedTotal(entity.table, totalKey);
@@ -185,14 +188,14 @@ export async function listJson(
   if (options.after) {
     const after = params.add(options.after);
     const cmp = dir === "ASC" ? ">" : "<";
-    if (column === "id") keyset.push(`t.id ${cmp} ${after}`);
+    if (key === "t.id") keyset.push(`t.id ${cmp} ${after}`);
     else {
       const exists = await query(`SELECT 1 FROM ${entity.table} WHERE id = $1`, [options.after]);
       if (exists.length === 0) throw invalidField("after", `no entity has the ID ${options.after}`);
-      keyset.push(`(t.${column}, t.id) ${cmp} (SELECT c.${column}, c.id FROM ${entity.table} c WHERE c.id = ${after})`);
+      // The subquery's own `t` shadows the outer one, so the same order expression serves both.
+      keyset.push(`((${key}), t.id) ${cmp} ((SELECT ${key} FROM ${entity.table} t WHERE t.id = ${after}), ${after})`);
     }
   }
-  const order = column === "id" ? `t.id ${dir}` : `t.${column} ${dir}, t.id ${dir}`;
   const limit = params.add(perPage + 1);
   const size = params.add(perPage);
   let total = "NULL::int";
@@ -209,8 +212,10 @@ export async function listJson(
            count(*)::int > ${size} AS has_more,
            (array_agg(t.id ORDER BY t.rn DESC) FILTER (WHERE t.rn <= ${size}))[1] AS last_id,
            ${total} AS total
-    FROM (SELECT p.*, row_number() OVER (ORDER BY ${order.replaceAll("t.", "p.")}) AS rn
-          FROM (SELECT * FROM ${entity.table} t WHERE ${[filter, ...keyset].join(" AND ")} ORDER BY ${order} LIMIT ${limit}) p) t`;
+    FROM (SELECT p.*, row_number() OVER (ORDER BY p.sort_key ${dir}, p.id ${dir}) AS rn
+          FROM (SELECT t.*, (${key}) AS sort_key FROM ${entity.table} t
+                WHERE ${[filter, ...keyset].join(" AND ")}
+                ORDER BY (${key}) ${dir}, t.id ${dir} LIMIT ${limit}) p) t`;
   const [row] = await query<{ data: string; has_more: boolean; last_id: string | null; total: number | null }>(
     sql,
     params.values,

@@ -75,6 +75,11 @@ export function listQuery<const F extends readonly [string, ...string[]]>(orderF
   };
 }
 
+/** `include`: a comma-separated list of the related entities the endpoint can add. */
+export function includeParam<const V extends readonly [string, ...string[]]>(values: V) {
+  return csv(z.enum(values, { error: `must be one of ${values.join(", ")}` }));
+}
+
 export function idParam(prefix: IdPrefix) {
   return entityId(prefix);
 }
