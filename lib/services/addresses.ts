@@ -22,7 +22,7 @@ import {
   postalCodeProblem,
   type UpdateAddressInput,
 } from "../schemas/address.ts";
-import { customerExists } from "./customers.ts";
+import { customerExists, insertForCustomer, notFoundUnderCustomer } from "./customers.ts";
 
 /** The address's API shape (spec: Address), in the spec's field order. */
 export const ADDRESS: EntityTable<Address> = {
@@ -46,48 +46,32 @@ export const ADDRESS: EntityTable<Address> = {
 };
 
 /**
- * The 404 for an address `id` of customer `customerId` that was not found: it names the customer
- * when the customer does not exist, else the address. An address of another customer is not
- * found, exactly like an unknown one, so IDs do not leak across customers.
- */
-async function missing(customerId: string, id: string): Promise<never> {
-  throw notFound((await customerExists(customerId)) ? id : customerId);
-}
-
-/**
  * The address `id` of customer `customerId`. The customer must exist (a 404 names it). An address
  * row exists only for an existing customer (the foreign key), so the customer is checked only when
  * the address is not found.
  */
 export async function getAddress(customerId: string, id: string): Promise<RawJson<Address>> {
   const address = await getJson(ADDRESS, "t.id = $1 AND t.customer_id = $2", [id, customerId]);
-  return address ?? missing(customerId, id);
+  return address ?? notFoundUnderCustomer(customerId, id);
 }
 
 export async function createAddress(customerId: string, input: CreateAddressInput): Promise<RawJson<Address>> {
-  if (!(await customerExists(customerId))) throw notFound(customerId);
-  try {
-    return await insertJson(
-      ADDRESS,
-      {
-        id: newId("add"),
-        customer_id: customerId,
-        description: input.description ?? null,
-        first_line: input.first_line ?? null,
-        second_line: input.second_line ?? null,
-        city: input.city ?? null,
-        postal_code: input.postal_code ?? null,
-        region: input.region ?? null,
-        country_code: input.country_code,
-        custom_data: jsonb(input.custom_data ?? null),
-      },
-      "address.created",
-    );
-  } catch (error) {
-    // Customers are never deleted (the foreign key restricts it); this only covers a race.
-    if (foreignKeyViolation(error)) throw notFound(customerId);
-    throw error;
-  }
+  return insertForCustomer(
+    ADDRESS,
+    customerId,
+    {
+      id: newId("add"),
+      description: input.description ?? null,
+      first_line: input.first_line ?? null,
+      second_line: input.second_line ?? null,
+      city: input.city ?? null,
+      postal_code: input.postal_code ?? null,
+      region: input.region ?? null,
+      country_code: input.country_code,
+      custom_data: jsonb(input.custom_data ?? null),
+    },
+    "address.created",
+  );
 }
 
 export async function updateAddress(
@@ -129,7 +113,7 @@ export async function updateAddress(
       return updateJson(ADDRESS, where, columns, "address.updated", client);
     });
   }
-  return updated ?? missing(customerId, id);
+  return updated ?? notFoundUnderCustomer(customerId, id);
 }
 
 export async function listAddresses(customerId: string, query: ListAddressesQuery): Promise<JsonPage> {

@@ -20,7 +20,7 @@ import type {
   ListBusinessesQuery,
   UpdateBusinessInput,
 } from "../schemas/business.ts";
-import { customerExists } from "./customers.ts";
+import { customerExists, insertForCustomer, notFoundUnderCustomer } from "./customers.ts";
 
 /**
  * The business's API shape (spec: Business), in the spec's field order. `contacts` is stored in
@@ -54,45 +54,29 @@ function storedContacts(
 }
 
 /**
- * The 404 for a business `id` of customer `customerId` that was not found: it names the customer
- * when the customer does not exist, else the business. A business of another customer is not
- * found, exactly like an unknown one.
- */
-async function missing(customerId: string, id: string): Promise<never> {
-  throw notFound((await customerExists(customerId)) ? id : customerId);
-}
-
-/**
  * The business `id` of customer `customerId`. The customer must exist (a 404 names it). A business
  * row exists only for an existing customer (the foreign key), so the customer is checked only when
  * the business is not found.
  */
 export async function getBusiness(customerId: string, id: string): Promise<RawJson<Business>> {
   const business = await getJson(BUSINESS, "t.id = $1 AND t.customer_id = $2", [id, customerId]);
-  return business ?? missing(customerId, id);
+  return business ?? notFoundUnderCustomer(customerId, id);
 }
 
 export async function createBusiness(customerId: string, input: CreateBusinessInput): Promise<RawJson<Business>> {
-  if (!(await customerExists(customerId))) throw notFound(customerId);
-  try {
-    return await insertJson(
-      BUSINESS,
-      {
-        id: newId("biz"),
-        customer_id: customerId,
-        name: input.name,
-        company_number: input.company_number ?? null,
-        tax_identifier: input.tax_identifier ?? null,
-        contacts: jsonb(storedContacts(input.contacts ?? [])),
-        custom_data: jsonb(input.custom_data ?? null),
-      },
-      "business.created",
-    );
-  } catch (error) {
-    // Customers are never deleted (the foreign key restricts it); this only covers a race.
-    if (foreignKeyViolation(error)) throw notFound(customerId);
-    throw error;
-  }
+  return insertForCustomer(
+    BUSINESS,
+    customerId,
+    {
+      id: newId("biz"),
+      name: input.name,
+      company_number: input.company_number ?? null,
+      tax_identifier: input.tax_identifier ?? null,
+      contacts: jsonb(storedContacts(input.contacts ?? [])),
+      custom_data: jsonb(input.custom_data ?? null),
+    },
+    "business.created",
+  );
 }
 
 /** `contacts`, when sent, replaces the whole list. */
@@ -114,7 +98,7 @@ export async function updateBusiness(
     },
     "business.updated",
   );
-  return updated ?? missing(customerId, id);
+  return updated ?? notFoundUnderCustomer(customerId, id);
 }
 
 export async function listBusinesses(customerId: string, query: ListBusinessesQuery): Promise<JsonPage> {

@@ -1,5 +1,7 @@
 import {
+  type Columns,
   type EntityTable,
+  foreignKeyViolation,
   getJson,
   insertJson,
   type JsonPage,
@@ -107,11 +109,45 @@ export function listCustomers(query: ListCustomersQuery): Promise<JsonPage> {
   // As in the API family: only active customers unless `status` asks for others.
   const filters = [params.oneOf("t.status", query.status ?? ["active"])];
   if (query.id) filters.push(params.oneOf("t.id", query.id));
-  if (query.email) filters.push(params.oneOf("lower(t.email)", query.email.map((e) => e.toLowerCase())));
+  if (query.email)
+    filters.push(
+      params.oneOf(
+        "lower(t.email)",
+        query.email.map((e) => e.toLowerCase()),
+      ),
+    );
   if (query.search) {
     const term = query.search.trim();
     const like = params.add(`%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
     filters.push(`(t.id = ${params.add(term)} OR t.email ILIKE ${like} OR t.name ILIKE ${like})`);
   }
   return listJson(CUSTOMER, { filters, params, orderBy: query.order_by, after: query.after, perPage: query.per_page });
+}
+
+/**
+ * The 404 for an entity `id` under customer `customerId` (an address, a business) that was not
+ * found: it names the customer when the customer does not exist, else the entity. An entity of
+ * another customer is not found, exactly like an unknown one, so IDs do not leak across customers.
+ * Such rows exist only for existing customers (a foreign key), so the customer is looked up only
+ * after the entity was not found.
+ */
+export async function notFoundUnderCustomer(customerId: string, id: string): Promise<never> {
+  throw notFound((await customerExists(customerId)) ? id : customerId);
+}
+
+/** Inserts an entity that belongs to a customer, with its event: 404 naming a customer that does not exist. */
+export async function insertForCustomer<T>(
+  entity: EntityTable<T>,
+  customerId: string,
+  columns: Columns,
+  eventType: string,
+): Promise<RawJson<T>> {
+  if (!(await customerExists(customerId))) throw notFound(customerId);
+  try {
+    return await insertJson(entity, { ...columns, customer_id: customerId }, eventType);
+  } catch (error) {
+    // Customers are never deleted (the foreign key restricts it); this only covers a race.
+    if (foreignKeyViolation(error)) throw notFound(customerId);
+    throw error;
+  }
 }
