@@ -46,6 +46,18 @@ export function jsonObject(entity: EntityTable): string {
   return `json_build_object(${entity.fields.map(([name, expr]) => `'${name}', ${expr}`).join(", ")})`;
 }
 
+/**
+ * A related entity's JSON, as a field expression over the row `t` (for `include`). `where` selects
+ * the related rows over their own alias `t` and names the row they relate to `parent`, e.g.
+ * `t.product_id = parent.id`. `many`: a JSON array ordered by id (`[]` when none, not paginated);
+ * otherwise the one related entity, or null.
+ */
+export function relatedJson(entity: EntityTable, where: string, many: boolean): string {
+  const value = many ? `coalesce(json_agg(${jsonObject(entity)} ORDER BY t.id), '[]'::json)` : jsonObject(entity);
+  // `(SELECT t.*) parent` captures the outer row before the related table's own `t` shadows it.
+  return `(SELECT ${value} FROM (SELECT t.*) parent, ${entity.table} t WHERE ${where}${many ? "" : " LIMIT 1"})`;
+}
+
 // Named statements are parsed and planned once per connection: the statement text names itself.
 const statementNames = new Map<string, string>();
 function statementName(text: string): string {
@@ -160,7 +172,10 @@ function cachedTotal(table: string, key: string): number | null {
 
 function rememberTotal(table: string, key: string, total: number): void {
   let byKey = totals.get(table);
-  if (!byKey) totals.set(table, (byKey = new Map()));
+  if (!byKey) {
+    byKey = new Map();
+    totals.set(table, byKey);
+  }
   if (byKey.size >= 1_000) byKey.clear();
   byKey.set(key, { total, at: Date.now() });
 }
