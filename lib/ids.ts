@@ -1,33 +1,8 @@
 import { randomBytes } from "node:crypto";
 
-/** Entity ID prefixes of the API (spec: Conventions, prefix table) plus our own internal ones. */
-export const ID_PREFIX = {
-  customer: "ctm",
-  address: "add",
-  business: "biz",
-  product: "pro",
-  price: "pri",
-  discount: "dsc",
-  discountRevision: "dscrev",
-  discountGroup: "dsg",
-  transaction: "txn",
-  transactionItem: "txnitm",
-  invoice: "inv",
-  subscription: "sub",
-  adjustment: "adj",
-  adjustmentItem: "adjitm",
-  clientToken: "ctkn",
-  notification: "ntf",
-  notificationSetting: "ntfset",
-  simulation: "ntfsim",
-  simulationRun: "ntfsimrun",
-  simulationEvent: "ntfsimevt",
-  event: "evt",
-  apiKey: "apikey",
-  user: "usr",
-} as const;
+import type { IdPrefix } from "./id-prefixes.ts";
 
-export type IdPrefix = (typeof ID_PREFIX)[keyof typeof ID_PREFIX];
+export { ID_PREFIX, type IdPrefix } from "./id-prefixes.ts";
 
 // Crockford base32 in lower case: every character is in [a-z0-9], so IDs match the spec's pattern.
 const ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz";

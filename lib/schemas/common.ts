@@ -1,7 +1,7 @@
 /** Zod building blocks shared by every resource's schemas (request and response). */
 import { z } from "zod";
 import { orderByParam, perPageParam } from "../http/pagination.ts";
-import { ID_PREFIX, type IdPrefix } from "../ids.ts";
+import { ID_PREFIX, type IdPrefix } from "../id-prefixes.ts";
 import { isCountryCode } from "./countries.ts";
 
 export function entityId(prefix: IdPrefix) {

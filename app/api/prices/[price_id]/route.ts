@@ -1,0 +1,13 @@
+import { route } from "@/lib/http/route";
+import { getPriceQuery, priceParams, updatePriceBody } from "@/lib/schemas/price";
+import { getPrice, updatePrice } from "@/lib/services/prices";
+
+export const GET = route({ permission: "price.read", params: priceParams, query: getPriceQuery }, ({ input }) =>
+  getPrice(input.params.price_id, input.query),
+);
+
+export const PATCH = route({ permission: "price.write", params: priceParams, body: updatePriceBody }, ({ input }) =>
+  updatePrice(input.params.price_id, input.body),
+);
+
+export { methodNotAllowed as PUT, methodNotAllowed as POST, methodNotAllowed as DELETE } from "@/lib/http/route";

@@ -1,0 +1,31 @@
+// Kept apart from lib/ids.ts (which needs node:crypto) so that client-side code, such as the
+// dashboard forms importing lib/schemas, can use the prefixes.
+
+/** Entity ID prefixes of the API (spec: Conventions, prefix table) plus our own internal ones. */
+export const ID_PREFIX = {
+  customer: "ctm",
+  address: "add",
+  business: "biz",
+  product: "pro",
+  price: "pri",
+  discount: "dsc",
+  discountRevision: "dscrev",
+  discountGroup: "dsg",
+  transaction: "txn",
+  transactionItem: "txnitm",
+  invoice: "inv",
+  subscription: "sub",
+  adjustment: "adj",
+  adjustmentItem: "adjitm",
+  clientToken: "ctkn",
+  notification: "ntf",
+  notificationSetting: "ntfset",
+  simulation: "ntfsim",
+  simulationRun: "ntfsimrun",
+  simulationEvent: "ntfsimevt",
+  event: "evt",
+  apiKey: "apikey",
+  user: "usr",
+} as const;
+
+export type IdPrefix = (typeof ID_PREFIX)[keyof typeof ID_PREFIX];

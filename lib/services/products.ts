@@ -1,0 +1,144 @@
+import {
+  type EntityTable,
+  getJson,
+  insertJson,
+  type JsonPage,
+  jsonb,
+  listJson,
+  Params,
+  query,
+  type RawJson,
+  relatedJson,
+  sqlTransaction,
+  ts,
+  updateJson,
+} from "../db/sql.ts";
+import { notFound } from "../http/errors.ts";
+import { newId } from "../ids.ts";
+import type { ProductWithPrices } from "../schemas/price.ts";
+import type {
+  CreateProductInput,
+  GetProductQuery,
+  ListProductsQuery,
+  Product,
+  UpdateProductInput,
+} from "../schemas/product.ts";
+import { assertChangeable } from "./archived.ts";
+import { PRICE } from "./prices.ts";
+
+/** The product's API shape (spec: Product), in the spec's field order. */
+export const PRODUCT: EntityTable<Product> = {
+  table: "products",
+  fields: [
+    ["id", "t.id"],
+    ["name", "t.name"],
+    ["description", "t.description"],
+    ["type", "t.type"],
+    ["tax_category", "t.tax_category"],
+    ["image_url", "t.image_url"],
+    ["custom_data", "t.custom_data"],
+    ["status", "t.status"],
+    ["import_meta", "t.import_meta"],
+    ["created_at", ts("t.created_at")],
+    ["updated_at", ts("t.updated_at")],
+  ],
+  // Never NULL (keyset pagination compares values): nullable columns sort as empty text.
+  orderColumns: {
+    created_at: "t.created_at",
+    custom_data: "coalesce(t.custom_data::text, '')",
+    description: "coalesce(t.description, '')",
+    image_url: "coalesce(t.image_url, '')",
+    name: "t.name",
+    status: "t.status",
+    tax_category: "t.tax_category",
+    updated_at: "t.updated_at",
+  },
+};
+
+/**
+ * The product with `include=prices`: every price of the product, archived ones too, ordered by ID
+ * and not paginated, as the API family includes related entities. Built on first use: this module
+ * and prices.ts import each other.
+ */
+let productWithPrices: EntityTable<ProductWithPrices> | undefined;
+function withPrices(): EntityTable<ProductWithPrices> {
+  productWithPrices ??= {
+    table: PRODUCT.table,
+    fields: [...PRODUCT.fields, ["prices", relatedJson(PRICE, "t.product_id = parent.id", true)]],
+    orderColumns: PRODUCT.orderColumns,
+  };
+  return productWithPrices;
+}
+
+function entity(include: readonly string[] | undefined): EntityTable<Product | ProductWithPrices> {
+  return include?.includes("prices") ? withPrices() : PRODUCT;
+}
+
+export async function getProduct(id: string, options: GetProductQuery = {}): Promise<RawJson<Product>> {
+  const product = await getJson(entity(options.include), "t.id = $1", [id]);
+  if (!product) throw notFound(id);
+  return product as RawJson<Product>;
+}
+
+export async function createProduct(input: CreateProductInput): Promise<RawJson<Product>> {
+  return insertJson(
+    PRODUCT,
+    {
+      id: newId("pro"),
+      name: input.name,
+      description: input.description ?? null,
+      type: input.type ?? "standard",
+      tax_category: input.tax_category,
+      image_url: input.image_url ?? null,
+      custom_data: jsonb(input.custom_data ?? null),
+    },
+    "product.created",
+  );
+}
+
+export async function updateProduct(id: string, input: UpdateProductInput): Promise<RawJson<Product>> {
+  // The archived rule needs the stored status, locked until the update commits, so that a
+  // concurrent archive cannot slip between the check and the change.
+  const updated = await sqlTransaction(async (client) => {
+    const [current] = await query<{ status: string }>(
+      "SELECT t.status FROM products t WHERE t.id = $1 FOR UPDATE",
+      [id],
+      client,
+    );
+    if (!current) return null;
+    assertChangeable(id, current.status, input);
+    return updateJson(
+      PRODUCT,
+      { sql: "t.id = $1", values: [id] },
+      {
+        name: input.name,
+        description: input.description,
+        type: input.type,
+        tax_category: input.tax_category,
+        image_url: input.image_url,
+        custom_data: jsonb(input.custom_data),
+        status: input.status,
+      },
+      "product.updated",
+      client,
+    );
+  });
+  if (!updated) throw notFound(id);
+  return updated;
+}
+
+export function listProducts(query: ListProductsQuery): Promise<JsonPage> {
+  const params = new Params();
+  // As in the API family: only active products unless `status` asks for others.
+  const filters = [params.oneOf("t.status", query.status ?? ["active"])];
+  if (query.id) filters.push(params.oneOf("t.id", query.id));
+  if (query.tax_category) filters.push(params.oneOf("t.tax_category", query.tax_category));
+  if (query.type) filters.push(`t.type = ${params.add(query.type)}`);
+  return listJson(entity(query.include), {
+    filters,
+    params,
+    orderBy: query.order_by,
+    after: query.after,
+    perPage: query.per_page,
+  });
+}
