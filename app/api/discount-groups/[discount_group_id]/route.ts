@@ -1,0 +1,14 @@
+import { route } from "@/lib/http/route";
+import { discountGroupParams, updateDiscountGroupBody } from "@/lib/schemas/discount-group";
+import { getDiscountGroup, updateDiscountGroup } from "@/lib/services/discount-groups";
+
+export const GET = route({ permission: "discount_group.read", params: discountGroupParams }, ({ input }) =>
+  getDiscountGroup(input.params.discount_group_id),
+);
+
+export const PATCH = route(
+  { permission: "discount_group.write", params: discountGroupParams, body: updateDiscountGroupBody },
+  ({ input }) => updateDiscountGroup(input.params.discount_group_id, input.body),
+);
+
+export { methodNotAllowed as PUT, methodNotAllowed as POST, methodNotAllowed as DELETE } from "@/lib/http/route";

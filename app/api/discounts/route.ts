@@ -1,0 +1,14 @@
+import { listOfJson } from "@/lib/http/pagination";
+import { route } from "@/lib/http/route";
+import { createDiscountBody, listDiscountsQuery } from "@/lib/schemas/discount";
+import { createDiscount, listDiscounts } from "@/lib/services/discounts";
+
+export const GET = route({ permission: "discount.read", query: listDiscountsQuery }, async ({ input }) =>
+  listOfJson(await listDiscounts(input.query)),
+);
+
+export const POST = route({ permission: "discount.write", body: createDiscountBody, status: 201 }, ({ input }) =>
+  createDiscount(input.body),
+);
+
+export { methodNotAllowed as PUT, methodNotAllowed as PATCH, methodNotAllowed as DELETE } from "@/lib/http/route";

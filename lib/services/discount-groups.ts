@@ -1,0 +1,99 @@
+import {
+  type EntityTable,
+  getJson,
+  insertJson,
+  type JsonPage,
+  listJson,
+  Params,
+  query,
+  type RawJson,
+  sqlTransaction,
+  ts,
+  updateJson,
+} from "../db/sql.ts";
+import { notFound } from "../http/errors.ts";
+import { newId } from "../ids.ts";
+import type {
+  CreateDiscountGroupInput,
+  DiscountGroup,
+  ListDiscountGroupsQuery,
+  UpdateDiscountGroupInput,
+} from "../schemas/discount-group.ts";
+import { assertChangeable } from "./archived.ts";
+
+/** The discount group's fields as SQL over the row alias `alias`, in the API family's order. */
+export function discountGroupFields(alias: string): [string, string][] {
+  return [
+    ["id", `${alias}.id`],
+    ["name", `${alias}.name`],
+    ["status", `${alias}.status`],
+    ["import_meta", `${alias}.import_meta`],
+    ["created_at", ts(`${alias}.created_at`)],
+    ["updated_at", ts(`${alias}.updated_at`)],
+  ];
+}
+
+/** The discount group's API shape. */
+export const DISCOUNT_GROUP: EntityTable<DiscountGroup> = {
+  table: "discount_groups",
+  fields: discountGroupFields("t"),
+};
+
+export async function getDiscountGroup(id: string): Promise<RawJson<DiscountGroup>> {
+  const group = await getJson(DISCOUNT_GROUP, "t.id = $1", [id]);
+  if (!group) throw notFound(id);
+  return group;
+}
+
+/** The IDs among `ids` that name no discount group. */
+export async function missingDiscountGroups(ids: readonly string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await query<{ id: string }>("SELECT id FROM discount_groups WHERE id = ANY($1)", [ids]);
+  const found = new Set(rows.map((row) => row.id));
+  return ids.filter((id) => !found.has(id));
+}
+
+export function createDiscountGroup(input: CreateDiscountGroupInput): Promise<RawJson<DiscountGroup>> {
+  return insertJson(DISCOUNT_GROUP, { id: newId("dsg"), name: input.name }, "discount_group.created");
+}
+
+export async function updateDiscountGroup(
+  id: string,
+  input: UpdateDiscountGroupInput,
+): Promise<RawJson<DiscountGroup>> {
+  const where = { sql: "t.id = $1", values: [id] };
+  const columns = { name: input.name, status: input.status };
+  let updated: RawJson<DiscountGroup> | null;
+  if (input.status === "active") {
+    // Unarchiving (with or without other changes) is allowed whatever the current status.
+    updated = await updateJson(DISCOUNT_GROUP, where, columns, "discount_group.updated");
+  } else {
+    // The archived rule needs the current status, locked until the update commits.
+    updated = await sqlTransaction(async (client) => {
+      const [current] = await query<{ status: string }>(
+        "SELECT t.status FROM discount_groups t WHERE t.id = $1 FOR UPDATE",
+        [id],
+        client,
+      );
+      if (!current) return null;
+      assertChangeable(id, current.status, input);
+      return updateJson(DISCOUNT_GROUP, where, columns, "discount_group.updated", client);
+    });
+  }
+  if (!updated) throw notFound(id);
+  return updated;
+}
+
+export function listDiscountGroups(query: ListDiscountGroupsQuery): Promise<JsonPage> {
+  const params = new Params();
+  // As in the API family: only active discount groups unless `status` asks for others.
+  const filters = [params.oneOf("t.status", query.status ?? ["active"])];
+  if (query.id) filters.push(params.oneOf("t.id", query.id));
+  return listJson(DISCOUNT_GROUP, {
+    filters,
+    params,
+    orderBy: query.order_by,
+    after: query.after,
+    perPage: query.per_page,
+  });
+}
