@@ -3,12 +3,20 @@
  * email already exists is left as it is, so running it twice adds nothing.
  * Goes through the services, so the demo data has its events like any other change.
  */
+
+import { query } from "../db/sql.ts";
 import { db } from "../db.ts";
 import type { CreateAddressInput } from "../schemas/address.ts";
 import type { CreateBusinessInput } from "../schemas/business.ts";
+import { createDiscountBody } from "../schemas/discount.ts";
+import { createPriceBody } from "../schemas/price.ts";
+import { createProductBody } from "../schemas/product.ts";
 import { createAddress } from "./addresses.ts";
 import { createBusiness } from "./businesses.ts";
 import { createCustomer } from "./customers.ts";
+import { createDiscount } from "./discounts.ts";
+import { createPrice } from "./prices.ts";
+import { createProduct } from "./products.ts";
 
 interface DemoCustomer {
   email: string;
@@ -86,6 +94,104 @@ const DEMO: DemoCustomer[] = [
   },
 ];
 
+interface DemoProduct {
+  name: string;
+  description: string;
+  tax_category: string;
+  prices: Record<string, unknown>[];
+}
+
+const MONTH = { interval: "month", frequency: 1 };
+const YEAR = { interval: "year", frequency: 1 };
+
+const CATALOGUE: DemoProduct[] = [
+  {
+    name: "AeroEdit Student",
+    description: "Essential tools for student pilots to manage flight logs, analyze performance, and plan routes.",
+    tax_category: "standard",
+    prices: [
+      {
+        description: "Monthly (per seat)",
+        name: "Monthly",
+        billing_cycle: MONTH,
+        unit_price: { amount: "800", currency_code: "USD" },
+      },
+      {
+        description: "Annual (per seat)",
+        name: "Annual",
+        billing_cycle: YEAR,
+        trial_period: { interval: "day", frequency: 14 },
+        unit_price: { amount: "8000", currency_code: "USD" },
+        unit_price_overrides: [
+          { country_codes: ["DE", "FR", "ES"], unit_price: { amount: "7500", currency_code: "EUR" } },
+        ],
+      },
+    ],
+  },
+  {
+    name: "AeroEdit Pro",
+    description: "Advanced tools for professional pilots, flight instructors and aviation businesses.",
+    tax_category: "saas",
+    prices: [
+      {
+        description: "Monthly (per seat)",
+        name: "Monthly",
+        billing_cycle: MONTH,
+        unit_price: { amount: "3000", currency_code: "USD" },
+        quantity: { minimum: 1, maximum: 999 },
+      },
+      {
+        description: "Annual (per seat), Japan",
+        name: "Annual",
+        billing_cycle: YEAR,
+        unit_price: { amount: "45000", currency_code: "JPY" },
+      },
+    ],
+  },
+  {
+    name: "Onboarding session",
+    description: "A one-hour remote onboarding session with a product specialist.",
+    tax_category: "professional-services",
+    prices: [
+      {
+        description: "One-time onboarding",
+        name: "Onboarding",
+        billing_cycle: null,
+        unit_price: { amount: "19900", currency_code: "USD" },
+      },
+    ],
+  },
+];
+
+async function seedCatalogue(): Promise<number> {
+  let created = 0;
+  for (const demo of CATALOGUE) {
+    if ((await query("SELECT 1 FROM products WHERE name = $1", [demo.name])).length > 0) continue;
+    const product = (
+      await createProduct(
+        createProductBody.parse({ name: demo.name, description: demo.description, tax_category: demo.tax_category }),
+      )
+    ).parse();
+    for (const price of demo.prices) await createPrice(createPriceBody.parse({ ...price, product_id: product.id }));
+    created++;
+  }
+  if ((await query("SELECT 1 FROM discounts WHERE lower(code) = 'welcome10'")).length === 0) {
+    await createDiscount(
+      createDiscountBody.parse({
+        description: "10% off the first three months for new customers",
+        type: "percentage",
+        amount: "10",
+        code: "WELCOME10",
+        enabled_for_checkout: true,
+        recur: true,
+        maximum_recurring_intervals: 3,
+        usage_limit: 1000,
+      }),
+    );
+  }
+  return created;
+}
+
 export async function seed(): Promise<string> {
   let created = 0;
   for (const demo of DEMO) {
@@ -106,7 +212,8 @@ export async function seed(): Promise<string> {
     if (demo.business) await createBusiness(customer.id, demo.business);
     created++;
   }
-  return created === 0
+  const products = await seedCatalogue();
+  return created === 0 && products === 0
     ? "The demo data is already there: nothing added."
-    : `Added ${created} demo customer(s) with their addresses and businesses.`;
+    : `Added ${created} demo customer(s) with their addresses and businesses, and ${products} product(s) with their prices.`;
 }
