@@ -34,13 +34,10 @@ export interface FieldProps {
  * hint and error and `aria-invalid` when there is an error.
  */
 export function Field({ label, hint, error, required, className = "", labelHidden = false, children }: FieldProps) {
-  const id = useId();
-  const hintId = hint ? `${id}-hint` : undefined;
-  const errorId = error ? `${id}-error` : undefined;
-  const describedBy = [errorId, hintId].filter(Boolean).join(" ") || undefined;
+  const ids = useDescriptionIds(hint, error);
   return (
     <div className={className}>
-      <label htmlFor={id} className={labelHidden ? "sr-only" : "block text-sm font-medium text-slate-700"}>
+      <label htmlFor={ids.id} className={labelHidden ? "sr-only" : "block text-sm font-medium text-slate-700"}>
         {label}
         {required && (
           <span aria-hidden="true" className="ml-0.5 text-red-600">
@@ -49,77 +46,97 @@ export function Field({ label, hint, error, required, className = "", labelHidde
         )}
       </label>
       <div className={labelHidden ? "" : "mt-1"}>
-        {children({ id, "aria-describedby": describedBy, "aria-invalid": error ? true : undefined, required })}
+        {children({
+          id: ids.id,
+          "aria-describedby": ids.describedBy,
+          "aria-invalid": error ? true : undefined,
+          required,
+        })}
       </div>
+      <FieldMessages ids={ids} hint={hint} error={error} />
+    </div>
+  );
+}
+
+/** A control's id, and the ids of its hint and error (when there are any) that describe it. */
+function useDescriptionIds(hint: ReactNode, error: string | null | undefined) {
+  const id = useId();
+  const hintId = hint ? `${id}-hint` : undefined;
+  const errorId = error ? `${id}-error` : undefined;
+  return { id, hintId, errorId, describedBy: [errorId, hintId].filter(Boolean).join(" ") || undefined };
+}
+
+/** A field's error, then its hint, under the control (`indent` lines them up with a checkbox's label). */
+function FieldMessages({
+  ids,
+  hint,
+  error,
+  indent = "",
+}: {
+  ids: { hintId?: string; errorId?: string };
+  hint?: ReactNode;
+  error?: string | null;
+  indent?: "" | "ml-6 ";
+}) {
+  return (
+    <>
       {error && (
-        <p id={errorId} className="mt-1 text-sm text-red-700">
+        <p id={ids.errorId} className={`mt-1 ${indent}text-sm text-red-700`}>
           {error}
         </p>
       )}
       {hint && (
-        <p id={hintId} className="mt-1 text-xs text-slate-500">
+        <p id={ids.hintId} className={`mt-1 ${indent}text-xs text-slate-500`}>
           {hint}
         </p>
       )}
-    </div>
+    </>
   );
 }
 
 type FieldChrome = Omit<FieldProps, "children">;
 
-export function TextField({
-  label,
-  hint,
-  error,
-  required,
-  className,
-  labelHidden,
-  ...input
-}: FieldChrome & Omit<ComponentProps<"input">, "id" | "className">) {
+/**
+ * A Field around the control that `render` makes: the field takes the label, hint, error and the
+ * rest of its chrome from `props`; the other props go to `render` for the control.
+ */
+function fieldWith<P extends FieldChrome>(
+  props: P,
+  render: (rest: Omit<P, keyof FieldChrome>, control: ControlProps, invalid: boolean) => ReactNode,
+) {
+  const { label, hint, error, required, className, labelHidden, ...rest } = props;
   return (
     <Field label={label} hint={hint} error={error} required={required} className={className} labelHidden={labelHidden}>
-      {(control) => <input type="text" {...input} {...control} className={controlClasses(Boolean(error))} />}
+      {(control) => render(rest, control, Boolean(error))}
     </Field>
   );
+}
+
+export function TextField(props: FieldChrome & Omit<ComponentProps<"input">, "id" | "className">) {
+  return fieldWith(props, (input, control, invalid) => (
+    <input type="text" {...input} {...control} className={controlClasses(invalid)} />
+  ));
 }
 
 export function TextAreaField({
-  label,
-  hint,
-  error,
-  required,
-  className,
-  labelHidden,
-  ...textarea
-}: FieldChrome & Omit<ComponentProps<"textarea">, "id" | "className">) {
-  return (
-    <Field label={label} hint={hint} error={error} required={required} className={className} labelHidden={labelHidden}>
-      {(control) => (
-        <textarea rows={4} {...textarea} {...control} className={controlClasses(Boolean(error), "font-mono")} />
-      )}
-    </Field>
-  );
+  mono = true,
+  ...props
+}: FieldChrome &
+  Omit<ComponentProps<"textarea">, "id" | "className"> & {
+    /** Monospace, for JSON (the default); false for prose such as a description. */
+    mono?: boolean;
+  }) {
+  return fieldWith(props, (textarea, control, invalid) => (
+    <textarea rows={4} {...textarea} {...control} className={controlClasses(invalid, mono ? "font-mono" : "")} />
+  ));
 }
 
-export function SelectField({
-  label,
-  hint,
-  error,
-  required,
-  className,
-  labelHidden,
-  children,
-  ...select
-}: FieldChrome & Omit<ComponentProps<"select">, "id" | "className">) {
-  return (
-    <Field label={label} hint={hint} error={error} required={required} className={className} labelHidden={labelHidden}>
-      {(control) => (
-        <select {...select} {...control} className={controlClasses(Boolean(error), "pr-8")}>
-          {children}
-        </select>
-      )}
-    </Field>
-  );
+export function SelectField(props: FieldChrome & Omit<ComponentProps<"select">, "id" | "className">) {
+  return fieldWith(props, ({ children, ...select }, control, invalid) => (
+    <select {...select} {...control} className={controlClasses(invalid, "pr-8")}>
+      {children}
+    </select>
+  ));
 }
 
 /**
@@ -179,4 +196,36 @@ export function useFocusOnError(form: RefObject<HTMLFormElement | null>, errors:
     const target = form.current?.querySelector<HTMLElement>('[aria-invalid="true"], [data-form-error]');
     target?.focus();
   }, [form, errors]);
+}
+
+/** A checkbox with its label on the right, a hint and an error beneath. */
+export function CheckboxField({
+  label,
+  hint,
+  error,
+  className = "",
+  ...input
+}: { label: ReactNode; hint?: ReactNode; error?: string | null; className?: string } & Omit<
+  ComponentProps<"input">,
+  "id" | "className" | "type"
+>) {
+  const ids = useDescriptionIds(hint, error);
+  return (
+    <div className={className}>
+      <div className="flex items-start gap-2">
+        <input
+          type="checkbox"
+          {...input}
+          id={ids.id}
+          aria-describedby={ids.describedBy}
+          aria-invalid={error ? true : undefined}
+          className="mt-0.5 h-4 w-4 shrink-0 rounded border-slate-300 accent-brand-600"
+        />
+        <label htmlFor={ids.id} className="cursor-pointer text-sm font-medium text-slate-700">
+          {label}
+        </label>
+      </div>
+      <FieldMessages ids={ids} hint={hint} error={error} indent="ml-6 " />
+    </div>
+  );
 }

@@ -1,9 +1,10 @@
 "use client";
 
-import { useEffect, useRef, useState } from "react";
+import { useState } from "react";
 import { Button } from "@/components/button";
-import { controlClasses, Field, FormActions, FormError, TextField, useFocusOnError } from "@/components/form";
-import { type FormErrorState, formErrors, textOrNull } from "@/lib/client/form";
+import { EntityForm, type EntityFormProps, useEntityForm } from "@/components/entity-form";
+import { controlClasses, Field, TextField } from "@/components/form";
+import { textOrNull } from "@/lib/client/form";
 import type { Business } from "@/lib/client/hooks";
 import type { BusinessContact, CreateBusinessInput, UpdateBusinessInput } from "@/lib/schemas/business";
 
@@ -16,16 +17,6 @@ interface ContactRow {
   email: string;
 }
 
-interface Values {
-  name: string;
-  company_number: string;
-  tax_identifier: string;
-}
-
-type Props =
-  | { business?: undefined; onSubmit: (body: CreateBusinessInput) => Promise<Business> }
-  | { business: Business; onSubmit: (body: UpdateBusinessInput) => Promise<Business> };
-
 let nextKey = 1;
 const contactRow = (contact?: BusinessContact): ContactRow => ({
   key: nextKey++,
@@ -34,27 +25,20 @@ const contactRow = (contact?: BusinessContact): ContactRow => ({
 });
 
 /** Adds or edits a business with its contacts (name and email each; blank rows are left out). */
-export function BusinessForm(props: Props & { onSaved: (business: Business | null) => void; onCancel: () => void }) {
-  const { business, onSaved, onCancel } = props;
-  const [values, setValues] = useState<Values>({
+export function BusinessForm(props: EntityFormProps<Business, CreateBusinessInput, UpdateBusinessInput>) {
+  const business = props.entity;
+  const state = useEntityForm(props, () => ({
     name: business?.name ?? "",
     company_number: business?.company_number ?? "",
     tax_identifier: business?.tax_identifier ?? "",
-  });
+  }));
+  const { values, error, bind } = state;
   const [contacts, setContacts] = useState<ContactRow[]>(() => (business?.contacts ?? []).map(contactRow));
-  const [errors, setErrors] = useState<FormErrorState | null>(null);
-  const [pending, setPending] = useState(false);
-  const form = useRef<HTMLFormElement>(null);
-  useFocusOnError(form, errors);
-  useEffect(() => form.current?.querySelector<HTMLElement>("input")?.focus(), []);
 
-  const set = (field: keyof Values) => (event: { target: { value: string } }) =>
-    setValues((v) => ({ ...v, [field]: event.target.value }));
   const setContact = (key: number, field: "name" | "email", value: string) =>
     setContacts((list) => list.map((c) => (c.key === key ? { ...c, [field]: value } : c)));
 
-  async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
-    event.preventDefault();
+  function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     // Blank rows are dropped; `sent[i]` is the row index of the i-th contact sent, so the server's
     // `contacts[i].email` errors land on the right row.
     const sent: number[] = [];
@@ -63,28 +47,25 @@ export function BusinessForm(props: Props & { onSaved: (business: Business | nul
       sent.push(row);
       return [{ name: textOrNull(c.name), email: c.email.trim() }];
     });
-    const fields = [
-      "name",
-      "company_number",
-      "tax_identifier",
-      "contacts",
-      ...contacts.flatMap((_, row) => [`contacts[${row}].name`, `contacts[${row}].email`]),
-    ];
-    const rename = (field: string) =>
-      field.replace(/^contacts\[(\d+)\]/, (_, i) => `contacts[${sent[Number(i)] ?? i}]`);
-    setPending(true);
-    setErrors(null);
-    try {
-      if (!props.business) {
+    return state.submit(event, {
+      fields: [
+        "name",
+        "company_number",
+        "tax_identifier",
+        "contacts",
+        ...contacts.flatMap((_, row) => [`contacts[${row}].name`, `contacts[${row}].email`]),
+      ],
+      rename: (field) => field.replace(/^contacts\[(\d+)\]/, (_, i) => `contacts[${sent[Number(i)] ?? i}]`),
+      create: () => {
         const body: CreateBusinessInput = { name: values.name.trim() };
         const companyNumber = textOrNull(values.company_number);
         const taxIdentifier = textOrNull(values.tax_identifier);
         if (companyNumber !== null) body.company_number = companyNumber;
         if (taxIdentifier !== null) body.tax_identifier = taxIdentifier;
         if (sentContacts.length > 0) body.contacts = sentContacts;
-        onSaved(await props.onSubmit(body));
-      } else {
-        const current = props.business;
+        return body;
+      },
+      update: (current) => {
         const body: UpdateBusinessInput = {};
         if (values.name.trim() !== current.name) body.name = values.name.trim();
         if (textOrNull(values.company_number) !== current.company_number)
@@ -92,34 +73,17 @@ export function BusinessForm(props: Props & { onSaved: (business: Business | nul
         if (textOrNull(values.tax_identifier) !== current.tax_identifier)
           body.tax_identifier = textOrNull(values.tax_identifier);
         if (JSON.stringify(sentContacts) !== JSON.stringify(current.contacts)) body.contacts = sentContacts;
-        onSaved(Object.keys(body).length === 0 ? null : await props.onSubmit(body));
-      }
-    } catch (caught) {
-      setErrors(formErrors(caught, fields, rename));
-    } finally {
-      setPending(false);
-    }
+        return body;
+      },
+    });
   }
 
-  const error = (field: string) => errors?.fields[field];
-  const title = business ? "Edit business" : "New business";
   return (
-    <form ref={form} onSubmit={onSubmit} noValidate aria-label={title} className="space-y-4">
+    <EntityForm noun="business" editing={Boolean(business)} state={state} onSubmit={onSubmit} onCancel={props.onCancel}>
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-3">
-        <TextField label="Business name" required value={values.name} onChange={set("name")} error={error("name")} />
-        <TextField
-          label="Company number"
-          value={values.company_number}
-          onChange={set("company_number")}
-          error={error("company_number")}
-        />
-        <TextField
-          label="Tax identifier"
-          value={values.tax_identifier}
-          onChange={set("tax_identifier")}
-          error={error("tax_identifier")}
-          hint="VAT or other tax number."
-        />
+        <TextField label="Business name" required {...bind("name")} />
+        <TextField label="Company number" {...bind("company_number")} />
+        <TextField label="Tax identifier" {...bind("tax_identifier")} hint="VAT or other tax number." />
       </div>
 
       <fieldset>
@@ -175,16 +139,6 @@ export function BusinessForm(props: Props & { onSaved: (business: Business | nul
           Add contact
         </Button>
       </fieldset>
-
-      {errors && <FormError message={errors.message} other={errors.other} requestId={errors.requestId} />}
-      <FormActions>
-        <Button type="submit" pending={pending} pendingLabel="Saving…">
-          {business ? "Save business" : "Add business"}
-        </Button>
-        <Button variant="secondary" onClick={onCancel} disabled={pending}>
-          Cancel
-        </Button>
-      </FormActions>
-    </form>
+    </EntityForm>
   );
 }
