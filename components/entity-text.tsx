@@ -4,6 +4,8 @@ import type { ReactNode } from "react";
 /** Dashboard pages of entities, by ID prefix. Later areas add theirs here. */
 const ENTITY_PAGES: Record<string, (id: string) => string> = {
   ctm: (id) => `/customers/${id}`,
+  pro: (id) => `/catalogue/products/${id}`,
+  dsc: (id) => `/catalogue/discounts/${id}`,
 };
 
 const ENTITY_ID = /\b([a-z]+)_[a-z0-9]{26}\b/g;

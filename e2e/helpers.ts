@@ -38,3 +38,43 @@ export async function createCustomerInUi(page: Page, values: { email: string; na
   await page.waitForURL(/\/customers\/ctm_[a-z0-9]{26}$/);
   return page.url().split("/").at(-1)!;
 }
+
+/** A short tag no other test (or earlier run on the same database) has used: letters and digits only. */
+export function uniqueTag(prefix = ""): string {
+  return `${prefix}${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`.toUpperCase();
+}
+
+/**
+ * Creates a product (and optionally prices) through the API with the dashboard's session, for
+ * tests that need a catalogue without going through its forms. Returns the product's ID.
+ */
+export async function createProductViaApi(
+  page: Page,
+  product: { name: string; tax_category?: string },
+  prices: { description: string; amount: string; currency_code: string; interval?: string }[] = [],
+): Promise<string> {
+  return page.evaluate(
+    async ({ product, prices }) => {
+      const send = async (path: string, body: unknown) => {
+        const response = await fetch(path, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(body),
+        });
+        if (response.status !== 201) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+        return (await response.json()).data as { id: string };
+      };
+      const created = await send("/api/products", { tax_category: "standard", ...product });
+      for (const price of prices) {
+        await send("/api/prices", {
+          product_id: created.id,
+          description: price.description,
+          unit_price: { amount: price.amount, currency_code: price.currency_code },
+          billing_cycle: price.interval ? { interval: price.interval, frequency: 1 } : null,
+        });
+      }
+      return created.id;
+    },
+    { product, prices },
+  );
+}

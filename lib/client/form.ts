@@ -70,3 +70,48 @@ export function textOrNull(value: string): string | null {
   const trimmed = value.trim();
   return trimmed === "" ? null : trimmed;
 }
+
+/** `contacts[0].email` from a zod path: the same field names the API's `errors[].field` uses. */
+function issuePath(path: readonly PropertyKey[]): string {
+  let out = "";
+  for (const part of path) {
+    if (typeof part === "number") out += `[${part}]`;
+    else out += out ? `.${String(part)}` : String(part);
+  }
+  return out || "(root)";
+}
+
+interface SchemaIssue {
+  code: string;
+  path: PropertyKey[];
+  message: string;
+  keys?: string[];
+}
+
+interface Schema<T> {
+  safeParse(value: unknown): { success: true; data: T } | { success: false; error: { issues: SchemaIssue[] } };
+}
+
+/**
+ * Checks a request body with the API's own zod schema before sending it. A refusal becomes the
+ * same `invalid_field` error the server would answer (an unknown key is reported under its own
+ * name, as lib/http/errors.ts does), so its messages land beside the same fields.
+ */
+export function checkBody<T>(
+  schema: Schema<T>,
+  body: unknown,
+  fields: readonly string[],
+  rename?: (field: string) => string,
+): { ok: true; data: T } | { ok: false; errors: FormErrorState } {
+  const result = schema.safeParse(body);
+  if (result.success) return { ok: true, data: result.data };
+  const errors = result.error.issues.flatMap((issue) =>
+    issue.code === "unrecognized_keys" && issue.keys
+      ? issue.keys.map((key) => ({ field: issuePath([...issue.path, key]), message: "is not a known field" }))
+      : [{ field: issuePath(issue.path), message: issue.message }],
+  );
+  return {
+    ok: false,
+    errors: formErrors(new ApiClientError(400, "invalid_field", "Invalid request.", errors), fields, rename),
+  };
+}

@@ -45,3 +45,32 @@ export function jsonText(value: unknown): string {
 export function pluralize(count: number, one: string, many = `${one}s`): string {
   return `${count} ${count === 1 ? one : many}`;
 }
+
+/** `digital-goods` → `Digital goods`, `saas` → `SaaS`. */
+export function taxCategoryLabel(category: string): string {
+  if (category === "saas") return "SaaS";
+  const text = category.replace(/-/g, " ");
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function pad(n: number): string {
+  return String(n).padStart(2, "0");
+}
+
+/** A date input's value (YYYY-MM-DD, the viewer's time zone) for a timestamp, or "" for none. */
+export function dateInputValue(value: string | null | undefined): string {
+  if (!value) return "";
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return "";
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
+/** Today in the viewer's time zone, as YYYY-MM-DD (the `min` of a future date input). */
+export function todayInputValue(): string {
+  return dateInputValue(new Date().toISOString());
+}
+
+/** The last instant of a date (YYYY-MM-DD) in the viewer's time zone, as RFC 3339 in UTC. */
+export function endOfDayIso(date: string): string {
+  return new Date(`${date}T23:59:59.999`).toISOString();
+}

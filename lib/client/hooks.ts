@@ -40,11 +40,11 @@ export function useList<T>(key: QueryKey, path: string, params: ListParams, enab
   });
 }
 
-function useEntity<T>(key: QueryKey, path: string) {
+export function useEntity<T>(key: QueryKey, path: string) {
   return useQuery({ queryKey: key, queryFn: async () => (await api<EntityResponse<T>>(path)).data });
 }
 
-function useSave<I, T>(
+export function useSave<I, T>(
   send: (input: I) => Promise<T>,
   invalidate: (result: T) => QueryKey[],
   setDetail?: (result: T) => QueryKey,
@@ -60,7 +60,7 @@ function useSave<I, T>(
   });
 }
 
-const enc = encodeURIComponent;
+export const enc = encodeURIComponent;
 
 // Customers
 

@@ -126,5 +126,7 @@ export const listProductsQuery = z.object({
   tax_category: csv(taxCategory).optional(),
   type: catalogType.optional(),
   include: productInclude.optional(),
+  /** Our addition to the API family's filters, for the dashboard: matches ID, name and description. */
+  search: z.string().max(100, "must be at most 100 characters").optional(),
 });
 export type ListProductsQuery = z.infer<typeof listProductsQuery>;

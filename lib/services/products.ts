@@ -134,6 +134,11 @@ export function listProducts(query: ListProductsQuery): Promise<JsonPage> {
   if (query.id) filters.push(params.oneOf("t.id", query.id));
   if (query.tax_category) filters.push(params.oneOf("t.tax_category", query.tax_category));
   if (query.type) filters.push(`t.type = ${params.add(query.type)}`);
+  if (query.search) {
+    const term = query.search.trim();
+    const like = params.add(`%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    filters.push(`(t.id = ${params.add(term)} OR t.name ILIKE ${like} OR t.description ILIKE ${like})`);
+  }
   return listJson(entity(query.include), {
     filters,
     params,

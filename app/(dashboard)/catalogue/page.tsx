@@ -1,9 +1,5 @@
-import { ComingSoon } from "@/components/coming-soon";
-
-export const metadata = { title: "Catalogue" };
+import { redirect } from "next/navigation";
 
 export default function CataloguePage() {
-  return (
-    <ComingSoon title="Catalogue" description="Products, prices, discounts and discount groups will be managed here." />
-  );
+  redirect("/catalogue/products");
 }

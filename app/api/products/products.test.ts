@@ -513,6 +513,19 @@ describe("GET /products", () => {
       expect(ids(await list(`?id=${b.id}`))).toEqual([b.id]);
     });
 
+    it("searches by name, description and ID (case-insensitive; % and _ are literal)", async () => {
+      const tag = `srch${Date.now()}`;
+      const byName = await createOk({ name: `Plan ${tag} Gold` });
+      const byDescription = await createOk({ description: `Includes ${tag.toUpperCase()} support` });
+      await createOk({ name: "Unrelated" });
+      expect(ids(await list(`?search=${tag}`)).sort()).toEqual([byName.id, byDescription.id].sort());
+      expect(ids(await list(`?search=${byName.id}`))).toEqual([byName.id]);
+      expect(ids(await list("?search=%25%25"))).toEqual([]);
+      const long = await list(`?search=${"x".repeat(101)}`);
+      expect(long.status).toBe(400);
+      expect(long.body.error.errors[0].field).toBe("search");
+    });
+
     it("filters by tax_category (comma-separated)", async () => {
       const ebook = await createOk({ tax_category: "ebooks" });
       const training = await createOk({ tax_category: "training-services" });

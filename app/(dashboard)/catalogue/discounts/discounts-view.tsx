@@ -1,0 +1,262 @@
+"use client";
+
+import Link from "next/link";
+import { useId, useMemo, useState } from "react";
+import { Button } from "@/components/button";
+import { type Column, DataTable } from "@/components/data-table";
+import { useFocusReturn } from "@/components/focus";
+import { PageHeader } from "@/components/page-header";
+import { PaginationControls, useCursorPagination } from "@/components/pagination";
+import { SearchInput } from "@/components/search-input";
+import { EmptyState } from "@/components/states";
+import { StatusBadge } from "@/components/status-badge";
+import { StatusFilter } from "@/components/status-filter";
+import { useToast } from "@/components/toast";
+import { type Discount, useCatalogue, useCreateDiscount, useDiscounts } from "@/lib/client/catalogue";
+import { formatDate, formatDateTime } from "@/lib/client/format";
+import { NEWEST_FIRST } from "@/lib/client/hooks";
+import { DiscountForm } from "./discount-form";
+import {
+  type CatalogueNames,
+  catalogueNames,
+  discountAmountText,
+  recurText,
+  restrictionName,
+  restrictionSummary,
+  usageText,
+} from "./discount-text";
+
+const PER_PAGE = 25;
+
+const STATUS_OPTIONS = [
+  { value: "active", label: "Active" },
+  { value: "expired", label: "Expired" },
+  { value: "used", label: "Used up" },
+  { value: "archived", label: "Archived" },
+  { value: "active,expired,used,archived", label: "All" },
+] as const;
+
+const dash = <span className="text-slate-400">—</span>;
+
+function columns(names: CatalogueNames | null): Column<Discount>[] {
+  return [
+    {
+      key: "discount",
+      header: "Discount",
+      cell: (d) => (
+        <div className="max-w-72">
+          <Link href={`/catalogue/discounts/${d.id}`} className="font-medium text-brand-700 hover:underline">
+            {d.code ? <span className="font-mono">{d.code}</span> : d.description}
+          </Link>
+          {d.code && (
+            <p className="truncate text-xs text-slate-500" title={d.description}>
+              {d.description}
+            </p>
+          )}
+          {!d.enabled_for_checkout && <p className="text-xs text-slate-500">Not offered at checkout</p>}
+        </div>
+      ),
+    },
+    {
+      key: "amount",
+      header: "Amount",
+      className: "whitespace-nowrap",
+      cell: (d) => (
+        <div>
+          <p className="font-medium text-slate-900 tabular-nums">{discountAmountText(d)}</p>
+          <p className="text-xs text-slate-500">{recurText(d)}</p>
+        </div>
+      ),
+    },
+    {
+      key: "used",
+      header: "Used",
+      className: "whitespace-nowrap tabular-nums",
+      cell: (d) => (
+        <span
+          title={d.usage_limit === null ? "No usage limit" : `${d.times_used} of ${d.usage_limit} redemptions used`}
+        >
+          {usageText(d)}
+        </span>
+      ),
+    },
+    {
+      key: "expires",
+      header: "Expires",
+      className: "whitespace-nowrap",
+      cell: (d) =>
+        d.expires_at ? (
+          <time dateTime={d.expires_at} title={formatDateTime(d.expires_at)}>
+            {formatDate(d.expires_at)}
+          </time>
+        ) : (
+          <span className="text-slate-500">Never</span>
+        ),
+    },
+    {
+      key: "applies_to",
+      header: "Applies to",
+      cell: (d) => (
+        <span
+          className="block max-w-48 truncate"
+          title={d.restrict_to?.map((ref) => restrictionName(ref, names)).join("\n") || "All products and prices"}
+        >
+          {restrictionSummary(d.restrict_to, names)}
+        </span>
+      ),
+    },
+    { key: "status", header: "Status", cell: (d) => <StatusBadge status={d.status} /> },
+    { key: "group", header: "Group", cell: (d) => d.discount_group?.name ?? dash },
+  ];
+}
+
+export function DiscountsView({ groupId }: { groupId?: string }) {
+  const [status, setStatus] = useState("active");
+  const [code, setCode] = useState("");
+  const [creating, setCreating] = useState(false);
+  const pagination = useCursorPagination();
+  const toast = useToast();
+  const create = useCreateDiscount();
+  const formId = useId();
+  const [opener, restoreFocus] = useFocusReturn();
+  const list = useDiscounts({
+    status,
+    code: code || undefined,
+    discount_group_id: groupId,
+    include: "discount_group",
+    after: pagination.after,
+    per_page: PER_PAGE,
+    order_by: NEWEST_FIRST,
+  });
+  // Names for the "Applies to" column: the catalogue's first page (names fall back to counts).
+  const catalogue = useCatalogue("active,archived");
+  const firstPage = catalogue.data?.pages[0]?.data;
+  const names = useMemo(() => (firstPage ? catalogueNames(firstPage) : null), [firstPage]);
+  const rows = list.data?.data;
+  const filtered = status !== "active" || Boolean(groupId) || code !== "";
+
+  const newDiscountButton = (withRef: boolean) => (
+    <Button
+      ref={withRef ? opener : undefined}
+      onClick={() => setCreating(true)}
+      aria-expanded={creating}
+      aria-controls={formId}
+      disabled={creating}
+    >
+      New discount
+    </Button>
+  );
+
+  return (
+    <div>
+      <PageHeader
+        title="Discounts"
+        description="Percentage or flat reductions, redeemed with a code at checkout or applied to transactions and subscriptions."
+        actions={newDiscountButton(true)}
+      />
+
+      {creating && (
+        <section
+          id={formId}
+          aria-labelledby={`${formId}-title`}
+          className="mb-6 rounded-lg border border-slate-200 bg-white p-5 shadow-sm"
+        >
+          <h2 id={`${formId}-title`} className="mb-4 text-base font-semibold">
+            New discount
+          </h2>
+          <DiscountForm
+            onSubmit={(body) => create.mutateAsync(body)}
+            onSaved={(discount) => {
+              setCreating(false);
+              restoreFocus();
+              pagination.reset();
+              if (discount) {
+                toast.show(
+                  <>
+                    Discount{" "}
+                    <Link href={`/catalogue/discounts/${discount.id}`} className="font-medium underline">
+                      {discount.code ?? discount.description}
+                    </Link>{" "}
+                    created.
+                  </>,
+                );
+              }
+            }}
+            onCancel={() => {
+              setCreating(false);
+              restoreFocus();
+            }}
+          />
+        </section>
+      )}
+
+      {groupId && (
+        <p className="mb-3 text-sm text-slate-700">
+          Discounts in the group <strong>{rows?.[0]?.discount_group?.name ?? groupId}</strong> ·{" "}
+          <Link href="/catalogue/discounts" className="font-medium text-brand-700 hover:underline">
+            Show all discounts
+          </Link>
+        </p>
+      )}
+      <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
+        <SearchInput
+          label="Find a discount by code"
+          placeholder="Find by code, such as SUMMER15"
+          maxLength={32}
+          onSearch={(term) => {
+            setCode(term);
+            pagination.reset();
+          }}
+        />
+        <StatusFilter
+          value={status}
+          options={STATUS_OPTIONS}
+          onChange={(value) => {
+            setStatus(value);
+            pagination.reset();
+          }}
+        />
+      </div>
+
+      <DataTable
+        caption="Discounts"
+        columns={columns(names)}
+        rows={rows}
+        rowKey={(d) => d.id}
+        isLoading={list.isLoading}
+        isRefreshing={list.isPlaceholderData}
+        error={list.error}
+        onRetry={() => list.refetch()}
+        empty={
+          filtered ? (
+            <EmptyState
+              title="No discounts match"
+              description={
+                code
+                  ? `No discount with this status has the code “${code}”.`
+                  : groupId
+                    ? "No discounts in this group have this status."
+                    : "No discounts have this status."
+              }
+            />
+          ) : (
+            <EmptyState
+              title="No discounts yet"
+              description="Create a discount here, or through the API with POST /discounts."
+              action={!creating && newDiscountButton(false)}
+            />
+          )
+        }
+        footer={
+          <PaginationControls
+            label="Discounts pages"
+            pagination={pagination}
+            meta={list.data?.meta.pagination}
+            shown={rows?.length ?? 0}
+            disabled={list.isFetching}
+          />
+        }
+      />
+    </div>
+  );
+}
