@@ -1,34 +1,26 @@
 "use client";
 
 import type { UseMutationResult, UseQueryResult } from "@tanstack/react-query";
-import { type ComponentType, useState } from "react";
+import { type ComponentType, type ReactNode, useState } from "react";
 import type { ListResponse } from "@/lib/client/api";
 import { type ListParams, NEWEST_FIRST } from "@/lib/client/hooks";
 import { Button } from "./button";
-import { ConfirmDialog } from "./confirm-dialog";
-import { type Column, DataTable } from "./data-table";
+import type { Column } from "./data-table";
 import type { EntityFormProps } from "./entity-form";
 import { useFocusReturn } from "./focus";
+import { ACTIVE_ARCHIVED_OPTIONS, PagedTable, useListFilters } from "./list-page";
 import { Section } from "./page-header";
-import { PaginationControls, useCursorPagination } from "./pagination";
+import { type Archivable, RowActions, useRowArchive } from "./row-actions";
 import { EmptyState } from "./states";
 import { StatusFilter } from "./status-filter";
 import { useToast } from "./toast";
 
 const PER_PAGE = 10;
-const STATUS_OPTIONS = [
-  { value: "active", label: "Active" },
-  { value: "archived", label: "Archived" },
-  { value: "active,archived", label: "All" },
-] as const;
 
 type Status = "active" | "archived";
 
 /** An entity that belongs to another (a customer's address) and is archived rather than deleted. */
-export interface ChildEntity {
-  id: string;
-  status: Status;
-}
+export type ChildEntity = Archivable;
 
 export interface ChildEntitySectionProps<T extends ChildEntity, C, U> {
   /** The owner's ID, passed to the hooks. */
@@ -37,6 +29,16 @@ export interface ChildEntitySectionProps<T extends ChildEntity, C, U> {
   noun: { one: string; many: string };
   /** Under the section's title. */
   description: string;
+  /** The button that opens the form for a new one; "New {one}" unless given. */
+  addLabel?: string;
+  /** The word for bringing an archived one back: "Restore" unless given. */
+  restoreVerb?: "Restore" | "Unarchive";
+  /** What the archive confirmation says after the entity's name. */
+  archiveText?: string;
+  /** Nothing can be added or changed (the parent is archived): no buttons. */
+  readOnly?: boolean;
+  /** Only active entities can be edited, and not while the form is open. */
+  editActiveOnly?: boolean;
   /** Under "No {many}" when there are none yet. */
   emptyDescription: string;
   /** How an entity is named in buttons, headings and dialogs. */
@@ -62,6 +64,11 @@ export function ChildEntitySection<T extends ChildEntity, C, U>({
   noun: { one, many },
   description,
   emptyDescription,
+  addLabel = `New ${one}`,
+  restoreVerb = "Restore",
+  archiveText = "will no longer be offered for new transactions. You can restore it later.",
+  readOnly = false,
+  editActiveOnly = false,
   label,
   columns,
   Form,
@@ -70,10 +77,8 @@ export function ChildEntitySection<T extends ChildEntity, C, U>({
   useUpdate,
 }: ChildEntitySectionProps<T, C, U>) {
   const [One, Many] = [capitalize(one), capitalize(many)];
-  const [status, setStatus] = useState("active");
+  const { status, setStatus, pagination } = useListFilters();
   const [editing, setEditing] = useState<T | "new" | null>(null);
-  const [archiving, setArchiving] = useState<T | null>(null);
-  const pagination = useCursorPagination();
   const [opener, restoreFocus] = useFocusReturn();
   const list = useList(parentId, {
     status,
@@ -83,20 +88,21 @@ export function ChildEntitySection<T extends ChildEntity, C, U>({
   });
   const create = useCreate(parentId);
   const update = useUpdate(parentId);
-  const statusChange = useUpdate(parentId);
   const toast = useToast();
-  const rows = list.data?.data;
-
-  async function setEntityStatus(entity: T, next: Status) {
-    try {
-      await statusChange.mutateAsync({ id: entity.id, input: { status: next } });
-      setArchiving(null);
-      toast.show(next === "archived" ? `${One} archived.` : `${One} restored.`);
-    } catch (error) {
-      if (next === "active")
-        toast.show(error instanceof Error ? error.message : `Could not restore the ${one}.`, "error");
-    }
-  }
+  const restored = restoreVerb === "Restore" ? "restored" : "unarchived";
+  const rows = useRowArchive<T>({
+    statusChange: useUpdate(parentId),
+    archived: () => `${One} archived.`,
+    restored: () => `${One} ${restored}.`,
+    restoreFailed: `Could not ${restoreVerb.toLowerCase()} the ${one}.`,
+    title: `Archive this ${one}?`,
+    confirmLabel: `Archive ${one}`,
+    description: (entity): ReactNode => (
+      <>
+        <strong>{label(entity)}</strong> {archiveText}
+      </>
+    ),
+  });
 
   const closeForm = () => {
     setEditing(null);
@@ -108,36 +114,19 @@ export function ChildEntitySection<T extends ChildEntity, C, U>({
     header: "",
     srHeader: "Actions",
     className: "text-right whitespace-nowrap",
-    cell: (entity) => (
-      <div className="flex justify-end gap-1">
-        <Button variant="ghost" size="sm" onClick={() => setEditing(entity)} aria-label={`Edit ${label(entity)}`}>
-          Edit
-        </Button>
-        {entity.status === "active" ? (
-          <Button
-            variant="ghost"
-            size="sm"
-            className="text-red-700 hover:bg-red-50"
-            onClick={() => {
-              statusChange.reset();
-              setArchiving(entity);
-            }}
-            aria-label={`Archive ${label(entity)}`}
-          >
-            Archive
-          </Button>
-        ) : (
-          <Button
-            variant="ghost"
-            size="sm"
-            onClick={() => setEntityStatus(entity, "active")}
-            aria-label={`Restore ${label(entity)}`}
-          >
-            Restore
-          </Button>
-        )}
-      </div>
-    ),
+    cell: (entity) =>
+      readOnly ? null : (
+        <RowActions
+          label={label(entity)}
+          archived={entity.status !== "active"}
+          onEdit={() => setEditing(entity)}
+          editDisabled={editActiveOnly && editing !== null}
+          editArchived={!editActiveOnly}
+          onArchive={() => rows.archive(entity)}
+          onRestore={() => rows.restore(entity)}
+          restoreVerb={restoreVerb}
+        />
+      ),
   };
 
   return (
@@ -151,15 +140,14 @@ export function ChildEntitySection<T extends ChildEntity, C, U>({
             label="Status"
             context={One}
             value={status}
-            options={STATUS_OPTIONS}
-            onChange={(value) => {
-              setStatus(value);
-              pagination.reset();
-            }}
+            options={ACTIVE_ARCHIVED_OPTIONS}
+            onChange={setStatus}
           />
-          <Button ref={opener} onClick={() => setEditing("new")} disabled={editing !== null}>
-            {`New ${one}`}
-          </Button>
+          {!readOnly && (
+            <Button ref={opener} onClick={() => setEditing("new")} disabled={editing !== null}>
+              {addLabel}
+            </Button>
+          )}
         </>
       }
     >
@@ -192,15 +180,12 @@ export function ChildEntitySection<T extends ChildEntity, C, U>({
           )}
         </div>
       )}
-      <DataTable
+      <PagedTable
         caption={Many}
         columns={[...columns, actions]}
-        rows={rows}
         rowKey={(entity) => entity.id}
-        isLoading={list.isLoading}
-        isRefreshing={list.isPlaceholderData}
-        error={list.error}
-        onRetry={() => list.refetch()}
+        list={list}
+        pagination={pagination}
         skeletonRows={2}
         empty={
           status === "active" ? (
@@ -208,6 +193,7 @@ export function ChildEntitySection<T extends ChildEntity, C, U>({
               title={`No ${many}`}
               description={emptyDescription}
               action={
+                !readOnly &&
                 editing === null && (
                   <Button variant="secondary" onClick={() => setEditing("new")}>
                     {`Add the first ${one}`}
@@ -219,33 +205,8 @@ export function ChildEntitySection<T extends ChildEntity, C, U>({
             <EmptyState title={`No ${many} with this status`} />
           )
         }
-        footer={
-          <PaginationControls
-            label={`${Many} pages`}
-            pagination={pagination}
-            meta={list.data?.meta.pagination}
-            shown={rows?.length ?? 0}
-            disabled={list.isFetching}
-          />
-        }
       />
-      <ConfirmDialog
-        open={archiving !== null}
-        title={`Archive this ${one}?`}
-        description={
-          archiving && (
-            <>
-              <strong>{label(archiving)}</strong> will no longer be offered for new transactions. You can restore it
-              later.
-            </>
-          )
-        }
-        confirmLabel={`Archive ${one}`}
-        pending={statusChange.isPending}
-        error={statusChange.error?.message}
-        onConfirm={() => archiving && setEntityStatus(archiving, "archived")}
-        onCancel={() => setArchiving(null)}
-      />
+      {rows.dialog}
     </Section>
   );
 }

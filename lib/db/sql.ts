@@ -58,6 +58,31 @@ export function relatedJson(entity: EntityTable, where: string, many: boolean): 
   return `(SELECT ${value} FROM (SELECT t.*) parent, ${entity.table} t WHERE ${where}${many ? "" : " LIMIT 1"})`;
 }
 
+/**
+ * The entity `base` for a request's `include`: with `include` naming `name`, `base` with one more
+ * field, `name`, holding the related entity (`many`: every related entity, as an array) as JSON.
+ * The extended entity is built on first use: entity modules that include each other import each
+ * other, so `related` is read late.
+ */
+export function includable<T, R>(
+  base: EntityTable<T>,
+  name: string,
+  related: () => EntityTable,
+  where: string,
+  many: boolean,
+): (include: readonly string[] | undefined) => EntityTable<T | R> {
+  let extended: EntityTable<R> | undefined;
+  return (include) => {
+    if (!include?.includes(name)) return base;
+    extended ??= {
+      table: base.table,
+      fields: [...base.fields, [name, relatedJson(related(), where, many)]],
+      orderColumns: base.orderColumns,
+    };
+    return extended;
+  };
+}
+
 // Named statements are parsed and planned once per connection: the statement text names itself.
 const statementNames = new Map<string, string>();
 function statementName(text: string): string {

@@ -1,8 +1,6 @@
 import {
   type EntityTable,
-  foreignKeyViolation,
   getJson,
-  insertJson,
   type JsonPage,
   jsonb,
   listJson,

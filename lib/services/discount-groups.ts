@@ -19,7 +19,7 @@ import type {
   ListDiscountGroupsQuery,
   UpdateDiscountGroupInput,
 } from "../schemas/discount-group.ts";
-import { assertChangeable } from "./archived.ts";
+import { lockChangeable } from "./archived.ts";
 
 /** The discount group's fields as SQL over the row alias `alias`, in the API family's order. */
 export function discountGroupFields(alias: string): [string, string][] {
@@ -70,13 +70,7 @@ export async function updateDiscountGroup(
   } else {
     // The archived rule needs the current status, locked until the update commits.
     updated = await sqlTransaction(async (client) => {
-      const [current] = await query<{ status: string }>(
-        "SELECT t.status FROM discount_groups t WHERE t.id = $1 FOR UPDATE",
-        [id],
-        client,
-      );
-      if (!current) return null;
-      assertChangeable(id, current.status, input);
+      if (!(await lockChangeable(client, "discount_groups", id, input))) return null;
       return updateJson(DISCOUNT_GROUP, where, columns, "discount_group.updated", client);
     });
   }

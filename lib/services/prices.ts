@@ -3,6 +3,7 @@ import {
   type Columns,
   type EntityTable,
   getJson,
+  includable,
   insertJson,
   type JsonPage,
   jsonb,
@@ -10,7 +11,6 @@ import {
   Params,
   query,
   type RawJson,
-  relatedJson,
   sqlTransaction,
   ts,
   updateJson,
@@ -29,7 +29,7 @@ import {
   type UnitPriceOverrideInput,
   type UpdatePriceInput,
 } from "../schemas/price.ts";
-import { assertChangeable } from "./archived.ts";
+import { lockChangeable } from "./archived.ts";
 import { PRODUCT } from "./products.ts";
 
 /** `billing_cycle` / `trial_period` from their two columns: null when the interval is. */
@@ -85,20 +85,8 @@ export const PRICE: EntityTable<Price> = {
   },
 };
 
-/** The price with `include=product`. Built on first use: this module and products.ts import each other. */
-let priceWithProduct: EntityTable<PriceWithProduct> | undefined;
-function withProduct(): EntityTable<PriceWithProduct> {
-  priceWithProduct ??= {
-    table: PRICE.table,
-    fields: [...PRICE.fields, ["product", relatedJson(PRODUCT, "t.id = parent.product_id", false)]],
-    orderColumns: PRICE.orderColumns,
-  };
-  return priceWithProduct;
-}
-
-function entity(include: readonly string[] | undefined): EntityTable<Price | PriceWithProduct> {
-  return include?.includes("product") ? withProduct() : PRICE;
-}
+/** The price with `include=product`. */
+const entity = includable<Price, PriceWithProduct>(PRICE, "product", () => PRODUCT, "t.id = parent.product_id", false);
 
 export async function getPrice(id: string, options: GetPriceQuery = {}): Promise<RawJson<Price>> {
   const price = await getJson(entity(options.include), "t.id = $1", [id]);
@@ -173,14 +161,14 @@ export async function updatePrice(id: string, input: UpdatePriceInput): Promise<
   // The archived rule and the trial rule hold for the price as it will be, so they need the
   // stored price, locked until the update commits.
   const updated = await sqlTransaction(async (client) => {
-    const [current] = await query<{ status: string; recurring: boolean; has_trial: boolean }>(
-      `SELECT t.status, t.billing_cycle_interval IS NOT NULL AS recurring, t.trial_period_interval IS NOT NULL AS has_trial
-       FROM prices t WHERE t.id = $1 FOR UPDATE`,
-      [id],
+    const current = await lockChangeable<{ recurring: boolean; has_trial: boolean }>(
       client,
+      "prices",
+      id,
+      input,
+      "t.billing_cycle_interval IS NOT NULL AS recurring, t.trial_period_interval IS NOT NULL AS has_trial",
     );
     if (!current) return null;
-    assertChangeable(id, current.status, input);
     const recurring = input.billing_cycle !== undefined ? input.billing_cycle !== null : current.recurring;
     const hasTrial = input.trial_period !== undefined ? input.trial_period !== null : current.has_trial;
     if (hasTrial && !recurring) {

@@ -1,14 +1,13 @@
 import {
   type EntityTable,
   getJson,
+  includable,
   insertJson,
   type JsonPage,
   jsonb,
   listJson,
   Params,
-  query,
   type RawJson,
-  relatedJson,
   sqlTransaction,
   ts,
   updateJson,
@@ -23,7 +22,7 @@ import type {
   Product,
   UpdateProductInput,
 } from "../schemas/product.ts";
-import { assertChangeable } from "./archived.ts";
+import { lockChangeable } from "./archived.ts";
 import { PRICE } from "./prices.ts";
 
 /** The product's API shape (spec: Product), in the spec's field order. */
@@ -57,22 +56,9 @@ export const PRODUCT: EntityTable<Product> = {
 
 /**
  * The product with `include=prices`: every price of the product, archived ones too, ordered by ID
- * and not paginated, as the API family includes related entities. Built on first use: this module
- * and prices.ts import each other.
+ * and not paginated, as the API family includes related entities.
  */
-let productWithPrices: EntityTable<ProductWithPrices> | undefined;
-function withPrices(): EntityTable<ProductWithPrices> {
-  productWithPrices ??= {
-    table: PRODUCT.table,
-    fields: [...PRODUCT.fields, ["prices", relatedJson(PRICE, "t.product_id = parent.id", true)]],
-    orderColumns: PRODUCT.orderColumns,
-  };
-  return productWithPrices;
-}
-
-function entity(include: readonly string[] | undefined): EntityTable<Product | ProductWithPrices> {
-  return include?.includes("prices") ? withPrices() : PRODUCT;
-}
+const entity = includable<Product, ProductWithPrices>(PRODUCT, "prices", () => PRICE, "t.product_id = parent.id", true);
 
 export async function getProduct(id: string, options: GetProductQuery = {}): Promise<RawJson<Product>> {
   const product = await getJson(entity(options.include), "t.id = $1", [id]);
@@ -100,13 +86,7 @@ export async function updateProduct(id: string, input: UpdateProductInput): Prom
   // The archived rule needs the stored status, locked until the update commits, so that a
   // concurrent archive cannot slip between the check and the change.
   const updated = await sqlTransaction(async (client) => {
-    const [current] = await query<{ status: string }>(
-      "SELECT t.status FROM products t WHERE t.id = $1 FOR UPDATE",
-      [id],
-      client,
-    );
-    if (!current) return null;
-    assertChangeable(id, current.status, input);
+    if (!(await lockChangeable(client, "products", id, input))) return null;
     return updateJson(
       PRODUCT,
       { sql: "t.id = $1", values: [id] },

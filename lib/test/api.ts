@@ -5,7 +5,7 @@ import { expect } from "vitest";
 import { PERMISSIONS } from "../auth/permissions.ts";
 import { createApiKey } from "../services/api-keys.ts";
 
-type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
+export type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
 
 export interface CallOptions {
   key?: string | null;
@@ -96,4 +96,21 @@ export function expectError(result: ApiResult, status: number, code: string): Er
 /** The field names of an invalid_field error. */
 export function errorFields(result: ApiResult): string[] {
   return ((result.body as ErrorBody).error.errors ?? []).map((e) => e.field);
+}
+
+/**
+ * Checks a 400 invalid_field error (with everything `expectError` checks) that names `field` among
+ * its errors. Returns the `error` object for further checks.
+ */
+export function expectFieldError(result: ApiResult, field: string): ErrorBody["error"] {
+  const error = expectError(result, 400, "invalid_field");
+  expect(errorFields(result)).toContain(field);
+  return error;
+}
+
+/** Checks a 404 not_found error; with `id`, that the detail names it. */
+export function expectNotFound(result: ApiResult, id?: string): ErrorBody["error"] {
+  const error = expectError(result, 404, "not_found");
+  if (id !== undefined) expect(error.detail).toContain(id);
+  return error;
 }

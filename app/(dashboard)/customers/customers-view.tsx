@@ -1,28 +1,24 @@
 "use client";
 
 import Link from "next/link";
-import { useId, useState } from "react";
-import { Button } from "@/components/button";
-import { type Column, DataTable } from "@/components/data-table";
-import { useFocusReturn } from "@/components/focus";
+import type { Column } from "@/components/data-table";
+import {
+  ACTIVE_ARCHIVED_OPTIONS,
+  createdColumn,
+  createdToast,
+  ListFilters,
+  PagedTable,
+  PanelSection,
+  PER_PAGE,
+  useListFilters,
+  usePanel,
+} from "@/components/list-page";
 import { PageHeader } from "@/components/page-header";
-import { PaginationControls, useCursorPagination } from "@/components/pagination";
-import { SearchInput } from "@/components/search-input";
 import { EmptyState } from "@/components/states";
 import { StatusBadge } from "@/components/status-badge";
-import { StatusFilter } from "@/components/status-filter";
 import { useToast } from "@/components/toast";
-import { formatDate, formatDateTime } from "@/lib/client/format";
 import { type Customer, NEWEST_FIRST, useCreateCustomer, useCustomers } from "@/lib/client/hooks";
 import { CustomerForm } from "./customer-form";
-
-const PER_PAGE = 25;
-
-const STATUS_OPTIONS = [
-  { value: "active", label: "Active" },
-  { value: "archived", label: "Archived" },
-  { value: "active,archived", label: "All" },
-] as const;
 
 const COLUMNS: Column<Customer>[] = [
   {
@@ -36,116 +32,55 @@ const COLUMNS: Column<Customer>[] = [
   },
   { key: "name", header: "Name", cell: (c) => c.name ?? <span className="text-slate-400">—</span> },
   { key: "status", header: "Status", cell: (c) => <StatusBadge status={c.status} /> },
-  {
-    key: "created",
-    header: "Created",
-    className: "whitespace-nowrap",
-    cell: (c) => (
-      <time dateTime={c.created_at} title={formatDateTime(c.created_at)}>
-        {formatDate(c.created_at)}
-      </time>
-    ),
-  },
+  createdColumn(),
 ];
 
 export function CustomersView() {
-  const [search, setSearch] = useState("");
-  const [status, setStatus] = useState("active");
-  const [creating, setCreating] = useState(false);
-  const pagination = useCursorPagination();
+  const { search, setSearch, status, setStatus, pagination } = useListFilters();
+  const panel = usePanel();
   const toast = useToast();
   const create = useCreateCustomer();
-  const formId = useId();
-  const [opener, restoreFocus] = useFocusReturn();
-
   const list = useCustomers({ search, status, after: pagination.after, per_page: PER_PAGE, order_by: NEWEST_FIRST });
-  const rows = list.data?.data;
   const filtered = search !== "" || status !== "active";
-
-  const newCustomerButton = (withRef: boolean) => (
-    <Button
-      ref={withRef ? opener : undefined}
-      onClick={() => setCreating(true)}
-      aria-expanded={creating}
-      aria-controls={formId}
-      disabled={creating}
-    >
-      New customer
-    </Button>
-  );
 
   return (
     <div className="mx-auto max-w-6xl">
       <PageHeader
         title="Customers"
         description="The people and companies you bill. Customers hold addresses and businesses used on transactions."
-        actions={newCustomerButton(true)}
+        actions={panel.newButton("New customer", true)}
       />
 
-      {creating && (
-        <section
-          id={formId}
-          aria-labelledby={`${formId}-title`}
-          className="mb-6 rounded-lg border border-slate-200 bg-white p-5 shadow-sm"
-        >
-          <h2 id={`${formId}-title`} className="mb-4 text-base font-semibold">
-            New customer
-          </h2>
+      {panel.editing && (
+        <PanelSection id={panel.id} title="New customer">
           <CustomerForm
             mode="create"
             onSubmit={(body) => create.mutateAsync(body)}
             onSaved={(customer) => {
-              setCreating(false);
-              restoreFocus();
+              panel.close();
               pagination.reset();
               if (customer) {
-                toast.show(
-                  <>
-                    Customer{" "}
-                    <Link href={`/customers/${customer.id}`} className="font-medium underline">
-                      {customer.email}
-                    </Link>{" "}
-                    created.
-                  </>,
-                );
+                toast.show(createdToast("Customer", `/customers/${customer.id}`, customer.email));
               }
             }}
-            onCancel={() => {
-              setCreating(false);
-              restoreFocus();
-            }}
+            onCancel={panel.close}
           />
-        </section>
+        </PanelSection>
       )}
 
-      <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
-        <SearchInput
-          label="Search customers"
-          placeholder="Search by email, name or ID"
-          onSearch={(term) => {
-            setSearch(term);
-            pagination.reset();
-          }}
-        />
-        <StatusFilter
-          value={status}
-          options={STATUS_OPTIONS}
-          onChange={(value) => {
-            setStatus(value);
-            pagination.reset();
-          }}
-        />
-      </div>
+      <ListFilters
+        search={{ label: "Search customers", placeholder: "Search by email, name or ID", onSearch: setSearch }}
+        status={status}
+        options={ACTIVE_ARCHIVED_OPTIONS}
+        onStatus={setStatus}
+      />
 
-      <DataTable
+      <PagedTable
         caption="Customers"
         columns={COLUMNS}
-        rows={rows}
         rowKey={(c) => c.id}
-        isLoading={list.isLoading}
-        isRefreshing={list.isPlaceholderData}
-        error={list.error}
-        onRetry={() => list.refetch()}
+        list={list}
+        pagination={pagination}
         empty={
           filtered ? (
             <EmptyState
@@ -156,18 +91,9 @@ export function CustomersView() {
             <EmptyState
               title="No customers yet"
               description="Create a customer here, or through the API with POST /customers."
-              action={!creating && newCustomerButton(false)}
+              action={!panel.editing && panel.newButton("New customer", false)}
             />
           )
-        }
-        footer={
-          <PaginationControls
-            label="Customers pages"
-            pagination={pagination}
-            meta={list.data?.meta.pagination}
-            shown={rows?.length ?? 0}
-            disabled={list.isFetching}
-          />
         }
       />
     </div>

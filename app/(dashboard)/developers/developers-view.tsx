@@ -1,22 +1,19 @@
 "use client";
 
-import { useId, useState } from "react";
+import { useState } from "react";
 import { Button } from "@/components/button";
 import { ConfirmDialog } from "@/components/confirm-dialog";
-import { type Column, DataTable } from "@/components/data-table";
-import { useFocusReturn } from "@/components/focus";
+import type { Column } from "@/components/data-table";
+import { DateCell, PagedTable, PanelSection, PER_PAGE, useListFilters, usePanel } from "@/components/list-page";
 import { PageHeader, Section } from "@/components/page-header";
-import { PaginationControls, useCursorPagination } from "@/components/pagination";
 import { EmptyState } from "@/components/states";
 import { StatusBadge } from "@/components/status-badge";
 import { StatusFilter } from "@/components/status-filter";
 import { useToast } from "@/components/toast";
-import { formatDate, formatDateTime, pluralize } from "@/lib/client/format";
+import { pluralize } from "@/lib/client/format";
 import { type ApiKey, NEWEST_FIRST, useApiKeys, useUpdateApiKey } from "@/lib/client/hooks";
 import { CreateApiKeyForm } from "./create-api-key-form";
 import { NewKeyPanel } from "./new-key-panel";
-
-const PER_PAGE = 25;
 
 const STATUS_OPTIONS = [
   { value: "", label: "All" },
@@ -28,26 +25,17 @@ const STATUS_OPTIONS = [
 const never = <span className="text-slate-400">Never</span>;
 
 function When({ value, fallback }: { value: string | null; fallback: React.ReactNode }) {
-  if (!value) return <>{fallback}</>;
-  return (
-    <time dateTime={value} title={formatDateTime(value)}>
-      {formatDate(value)}
-    </time>
-  );
+  return value ? <DateCell value={value} /> : <>{fallback}</>;
 }
 
 export function DevelopersView() {
-  const [status, setStatus] = useState("");
-  const [creating, setCreating] = useState(false);
+  const { status, setStatus, pagination } = useListFilters("");
+  const panel = usePanel();
   const [created, setCreated] = useState<ApiKey | null>(null);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
-  const pagination = useCursorPagination();
   const list = useApiKeys({ status, after: pagination.after, per_page: PER_PAGE, order_by: NEWEST_FIRST });
   const revoke = useUpdateApiKey();
   const toast = useToast();
-  const formId = useId();
-  const [opener, restoreFocus] = useFocusReturn();
-  const rows = list.data?.data;
 
   async function confirmRevoke() {
     if (!revoking) return;
@@ -60,20 +48,7 @@ export function DevelopersView() {
     }
   }
 
-  const createButton = (withRef: boolean) => (
-    <Button
-      ref={withRef ? opener : undefined}
-      onClick={() => {
-        setCreated(null);
-        setCreating(true);
-      }}
-      disabled={creating}
-      aria-expanded={creating}
-      aria-controls={formId}
-    >
-      Create API key
-    </Button>
-  );
+  const createButton = (focusReturn: boolean) => panel.newButton("Create API key", focusReturn, () => setCreated(null));
 
   const columns: Column<ApiKey>[] = [
     {
@@ -166,27 +141,17 @@ export function DevelopersView() {
         />
       )}
 
-      {creating && (
-        <section
-          id={formId}
-          aria-labelledby={`${formId}-title`}
-          className="mb-6 rounded-lg border border-slate-200 bg-white p-5 shadow-sm"
-        >
-          <h2 id={`${formId}-title`} className="mb-4 text-base font-semibold">
-            Create API key
-          </h2>
+      {panel.editing && (
+        <PanelSection id={panel.id} title="Create API key">
           <CreateApiKeyForm
             onCreated={(key) => {
-              setCreating(false);
+              panel.setEditing(null);
               setCreated(key);
               pagination.reset();
             }}
-            onCancel={() => {
-              setCreating(false);
-              restoreFocus();
-            }}
+            onCancel={panel.close}
           />
-        </section>
+        </PanelSection>
       )}
 
       <Section
@@ -194,27 +159,17 @@ export function DevelopersView() {
         description="Keys are stored as hashes: after creation only their last characters are shown."
         actions={
           <>
-            <StatusFilter
-              value={status}
-              options={STATUS_OPTIONS}
-              onChange={(value) => {
-                setStatus(value);
-                pagination.reset();
-              }}
-            />
+            <StatusFilter value={status} options={STATUS_OPTIONS} onChange={setStatus} />
             {createButton(true)}
           </>
         }
       >
-        <DataTable
+        <PagedTable
           caption="API keys"
           columns={columns}
-          rows={rows}
           rowKey={(k) => k.id}
-          isLoading={list.isLoading}
-          isRefreshing={list.isPlaceholderData}
-          error={list.error}
-          onRetry={() => list.refetch()}
+          list={list}
+          pagination={pagination}
           empty={
             status ? (
               <EmptyState title={`No ${status} API keys`} />
@@ -222,18 +177,9 @@ export function DevelopersView() {
               <EmptyState
                 title="No API keys yet"
                 description="Create a key to call the API from your backend."
-                action={!creating && createButton(false)}
+                action={!panel.editing && createButton(false)}
               />
             )
-          }
-          footer={
-            <PaginationControls
-              label="API keys pages"
-              pagination={pagination}
-              meta={list.data?.meta.pagination}
-              shown={rows?.length ?? 0}
-              disabled={list.isFetching}
-            />
           }
         />
       </Section>

@@ -6,7 +6,9 @@ import { parseApiKey } from "@/lib/auth/api-key-format";
 import { PERMISSIONS } from "@/lib/auth/permissions";
 import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
-import { type ApiResult, call, errorFields, expectError, nextPath, testKey } from "@/lib/test/api";
+import { call, errorFields, expectError, nextPath, testKey } from "@/lib/test/api";
+import { expectAllowed, expectForbidden, permissionsWithout } from "@/lib/test/checks";
+import { admin, type Key, resource } from "@/lib/test/resource";
 import * as item from "./[api_key_id]/route";
 import * as collection from "./route";
 
@@ -25,36 +27,14 @@ const FIELDS = [
 ];
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
-let adminKey: string | undefined;
-async function admin(): Promise<string> {
-  adminKey ??= await testKey();
-  return adminKey;
-}
-
-async function create(body: unknown, key?: string): Promise<ApiResult> {
-  return call(collection.POST, "POST", "/api-keys", { key: key ?? (await admin()), body });
-}
+const api = resource("/api-keys", "api_key_id", collection, item);
+const { create, update, list } = api;
+const get = (id: string, key?: Key) => api.get(id, "", key);
 
 async function createOk(body: Record<string, unknown> = {}): Promise<Record<string, any>> {
   const res = await create({ name: "integration", permissions: ["customer.read"], ...body });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.data;
-}
-
-async function get(id: string, key?: string): Promise<ApiResult> {
-  return call(item.GET, "GET", `/api-keys/${id}`, { key: key ?? (await admin()), params: { api_key_id: id } });
-}
-
-async function update(id: string, body: unknown, key?: string): Promise<ApiResult> {
-  return call(item.PATCH, "PATCH", `/api-keys/${id}`, {
-    key: key ?? (await admin()),
-    body,
-    params: { api_key_id: id },
-  });
-}
-
-async function list(query = "", key?: string): Promise<ApiResult> {
-  return call(collection.GET, "GET", `/api-keys${query}`, { key: key ?? (await admin()) });
 }
 
 /** The secret part of a full key (between the ID and the checksum). */
@@ -307,21 +287,19 @@ describe("GET /api-keys", () => {
 });
 
 describe("permissions", () => {
-  const WITHOUT_API_KEY = PERMISSIONS.filter((p) => !p.startsWith("api_key."));
+  const WITHOUT_API_KEY = permissionsWithout("api_key.");
 
   it("GET /api-keys needs api_key.read", async () => {
     const error = expectError(await list("", await testKey(WITHOUT_API_KEY)), 403, "forbidden");
     expect(error.detail).toContain("api_key.read");
-    expect((await list("", await testKey(["api_key.read"]))).status).toBe(200);
-    expect((await list("", await testKey(["api_key.write"]))).status).toBe(200);
+    await expectAllowed((key) => list("", key), [["api_key.read"], ["api_key.write"]], 200);
   });
 
   it("GET /api-keys/{id} needs api_key.read", async () => {
     const k = await createOk();
     const error = expectError(await get(k.id, await testKey(WITHOUT_API_KEY)), 403, "forbidden");
     expect(error.detail).toContain("api_key.read");
-    expect((await get(k.id, await testKey(["api_key.read"]))).status).toBe(200);
-    expect((await get(k.id, await testKey(["api_key.write"]))).status).toBe(200);
+    await expectAllowed((key) => get(k.id, key), [["api_key.read"], ["api_key.write"]], 200);
   });
 
   it("POST /api-keys needs api_key.write", async () => {
@@ -338,10 +316,11 @@ describe("permissions", () => {
 
   it("PATCH /api-keys/{id} needs api_key.write", async () => {
     const k = await createOk();
-    for (const perms of [WITHOUT_API_KEY, ["api_key.read"]]) {
-      const error = expectError(await update(k.id, { status: "revoked" }, await testKey(perms)), 403, "forbidden");
-      expect(error.detail).toContain("api_key.write");
-    }
+    await expectForbidden(
+      (key) => update(k.id, { status: "revoked" }, key),
+      [WITHOUT_API_KEY, ["api_key.read"]],
+      "api_key.write",
+    );
     expect((await get(k.id)).body.data.status).toBe("active");
     const ok = await update(k.id, { name: "by writer" }, await testKey(["api_key.write"]));
     expect(ok.status).toBe(200);

@@ -1,9 +1,17 @@
 /** Every customer endpoint, through the real route handlers on a real database. */
 import { describe, expect, it } from "vitest";
-import { PERMISSIONS } from "@/lib/auth/permissions";
 import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
-import { type ApiResult, call, errorFields, expectError, nextPath, testKey } from "@/lib/test/api";
+import { errorFields, expectError, nextPath, testKey } from "@/lib/test/api";
+import {
+  events,
+  expectAllowed,
+  expectForbidden,
+  expectOnlyEvent,
+  expectPermission,
+  permissionsWithout,
+} from "@/lib/test/checks";
+import { ids, type Key, resource } from "@/lib/test/resource";
 import * as item from "./[customer_id]/route";
 import * as collection from "./route";
 
@@ -27,40 +35,14 @@ function uniqueEmail(tag = "ctm"): string {
   return `${tag}-${seq}-${Date.now()}@example.com`;
 }
 
-let adminKey: string | undefined;
-async function admin(): Promise<string> {
-  adminKey ??= await testKey();
-  return adminKey;
-}
-
-async function create(body: unknown, key?: string): Promise<ApiResult> {
-  return call(collection.POST, "POST", "/customers", { key: key ?? (await admin()), body });
-}
+const api = resource("/customers", "customer_id", collection, item);
+const { create, update, list, follow, walk } = api;
+const get = (id: string, key?: Key) => api.get(id, "", key);
 
 async function createOk(body: Record<string, unknown> = {}): Promise<Record<string, any>> {
   const res = await create({ email: uniqueEmail(), ...body });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.data;
-}
-
-async function get(id: string, key?: string): Promise<ApiResult> {
-  return call(item.GET, "GET", `/customers/${id}`, { key: key ?? (await admin()), params: { customer_id: id } });
-}
-
-async function update(id: string, body: unknown, key?: string): Promise<ApiResult> {
-  return call(item.PATCH, "PATCH", `/customers/${id}`, {
-    key: key ?? (await admin()),
-    body,
-    params: { customer_id: id },
-  });
-}
-
-async function list(query = "", key?: string): Promise<ApiResult> {
-  return call(collection.GET, "GET", `/customers${query}`, { key: key ?? (await admin()) });
-}
-
-function ids(res: ApiResult): string[] {
-  return (res.body.data as { id: string }[]).map((c) => c.id);
 }
 
 describe("POST /customers", () => {
@@ -605,9 +587,7 @@ describe("GET /customers", () => {
       expect(next.searchParams.get("search")).toBe(DOMAIN);
       expect(next.searchParams.get("per_page")).toBe("200");
 
-      const second = await call(collection.GET, "GET", nextPath(first.body.meta.pagination.next), {
-        key: await admin(),
-      });
+      const second = await follow(first);
       expect(second.status).toBe(200);
       expect(second.body.data).toHaveLength(50);
       expect(second.body.meta.pagination.has_more).toBe(false);
@@ -620,9 +600,7 @@ describe("GET /customers", () => {
       expect(new Set(seen).size).toBe(250);
       expect(seen).toEqual([...all].sort());
 
-      const third = await call(collection.GET, "GET", nextPath(second.body.meta.pagination.next), {
-        key: await admin(),
-      });
+      const third = await follow(second);
       expect(third.status).toBe(200);
       expect(third.body.data).toEqual([]);
       expect(third.body.meta.pagination.has_more).toBe(false);
@@ -641,17 +619,9 @@ describe("GET /customers", () => {
 
     it("walks all 250 with the default page size in 5 pages", async () => {
       await seed();
-      let res = await list(`?search=${DOMAIN}`);
-      const seen = [...ids(res)];
-      let pages = 1;
-      while (res.body.meta.pagination.has_more) {
-        res = await call(collection.GET, "GET", nextPath(res.body.meta.pagination.next), { key: await admin() });
-        seen.push(...ids(res));
-        pages += 1;
-        expect(pages).toBeLessThanOrEqual(6);
-      }
-      expect(pages).toBe(5);
-      expect(seen).toEqual([...all].sort());
+      const walked = await walk(`?search=${DOMAIN}`, 6);
+      expect(walked.pages).toBe(5);
+      expect(walked.ids).toEqual([...all].sort());
     });
 
     it("caps per_page=500 to 200 and reports it", async () => {
@@ -687,15 +657,14 @@ describe("GET /customers", () => {
 });
 
 describe("permissions", () => {
-  const WITHOUT_CUSTOMER = PERMISSIONS.filter((p) => !p.startsWith("customer."));
+  const WITHOUT_CUSTOMER = permissionsWithout("customer.");
 
   it("GET /customers needs customer.read", async () => {
-    for (const perms of [WITHOUT_CUSTOMER, ["address.write"]]) {
-      const error = expectError(await list("", await testKey(perms)), 403, "forbidden");
-      expect(error.detail).toContain("customer.read");
-    }
-    expect((await list("", await testKey(["customer.read"]))).status).toBe(200);
-    expect((await list("", await testKey(["customer.write"]))).status).toBe(200);
+    await expectPermission((key) => list("", key), {
+      permission: "customer.read",
+      denied: [WITHOUT_CUSTOMER, ["address.write"]],
+      allowed: [["customer.read"], ["customer.write"]],
+    });
   });
 
   it("POST /customers needs customer.write", async () => {
@@ -705,25 +674,25 @@ describe("permissions", () => {
       expect(error.detail).toContain("customer.write");
       expect(await db().customer.count({ where: { email } })).toBe(0);
     }
-    expect((await create({ email: uniqueEmail("perm") }, await testKey(["customer.write"]))).status).toBe(201);
+    await expectAllowed((key) => create({ email: uniqueEmail("perm") }, key), [["customer.write"]], 201);
   });
 
   it("GET /customers/{id} needs customer.read", async () => {
     const c = await createOk();
-    for (const perms of [WITHOUT_CUSTOMER, ["product.read"]]) {
-      const error = expectError(await get(c.id, await testKey(perms)), 403, "forbidden");
-      expect(error.detail).toContain("customer.read");
-    }
-    expect((await get(c.id, await testKey(["customer.read"]))).status).toBe(200);
-    expect((await get(c.id, await testKey(["customer.write"]))).status).toBe(200);
+    await expectPermission((key) => get(c.id, key), {
+      permission: "customer.read",
+      denied: [WITHOUT_CUSTOMER, ["product.read"]],
+      allowed: [["customer.read"], ["customer.write"]],
+    });
   });
 
   it("PATCH /customers/{id} needs customer.write", async () => {
     const c = await createOk({ name: "Before" });
-    for (const perms of [WITHOUT_CUSTOMER, ["customer.read"]]) {
-      const error = expectError(await update(c.id, { name: "After" }, await testKey(perms)), 403, "forbidden");
-      expect(error.detail).toContain("customer.write");
-    }
+    await expectForbidden(
+      (key) => update(c.id, { name: "After" }, key),
+      [WITHOUT_CUSTOMER, ["customer.read"]],
+      "customer.write",
+    );
     expect((await get(c.id)).body.data.name).toBe("Before");
     const ok = await update(c.id, { name: "After" }, await testKey(["customer.write"]));
     expect(ok.status).toBe(200);
@@ -741,11 +710,7 @@ describe("events", () => {
     const res = await create({ email: uniqueEmail("evt"), name: "Evented", custom_data: { k: "v" } });
     expect(res.status).toBe(201);
     const id = res.body.data.id as string;
-    const events = await db().event.findMany({ where: { entityId: id } });
-    expect(events).toHaveLength(1);
-    expect(events[0].eventType).toBe("customer.created");
-    expect(events[0].id).toMatch(/^evt_[a-z0-9]{26}$/);
-    expect(events[0].data).toEqual(res.body.data);
+    await expectOnlyEvent(id, "customer.created", res.body.data);
   });
 
   it("writes one customer.updated event per update, with the updated entity", async () => {
@@ -756,7 +721,7 @@ describe("events", () => {
     expect(updated).toHaveLength(1);
     expect(updated[0].data).toEqual(res.body.data);
     const archived = await update(c.id, { status: "archived" });
-    const after = await db().event.findMany({ where: { entityId: c.id }, orderBy: { id: "asc" } });
+    const after = await events(c.id);
     expect(after.map((e) => e.eventType)).toEqual(["customer.created", "customer.updated", "customer.updated"]);
     expect(after[2].data).toEqual(archived.body.data);
   });

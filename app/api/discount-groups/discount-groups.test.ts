@@ -4,53 +4,32 @@
  *   GET/PATCH /discount-groups/{discount_group_id}
  */
 import { describe, expect, it } from "vitest";
-import { PERMISSIONS } from "@/lib/auth/permissions";
 import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
-import { type ApiResult, call, errorFields, expectError, nextPath, testKey } from "@/lib/test/api";
+import { call, errorFields, expectError, nextPath, testKey } from "@/lib/test/api";
+import {
+  events,
+  expectAllowed,
+  expectForbidden,
+  expectMethodsNotAllowed,
+  expectPermission,
+  permissionsWithout,
+} from "@/lib/test/checks";
+import { admin, ids, type Key, resource } from "@/lib/test/resource";
 import * as item from "./[discount_group_id]/route";
 import * as collection from "./route";
 
 const FIELDS = ["id", "name", "status", "import_meta", "created_at", "updated_at"];
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
-let adminKey: string | undefined;
-async function admin(): Promise<string> {
-  adminKey ??= await testKey();
-  return adminKey;
-}
-
-async function create(body: unknown, key?: string): Promise<ApiResult> {
-  return call(collection.POST, "POST", "/discount-groups", { key: key ?? (await admin()), body });
-}
+const api = resource("/discount-groups", "discount_group_id", collection, item);
+const { create, update, list } = api;
+const get = (id: string, key?: Key) => api.get(id, "", key);
 
 async function createOk(name = "Spring sale"): Promise<Record<string, any>> {
   const res = await create({ name });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.data;
-}
-
-async function get(id: string, key?: string): Promise<ApiResult> {
-  return call(item.GET, "GET", `/discount-groups/${id}`, {
-    key: key ?? (await admin()),
-    params: { discount_group_id: id },
-  });
-}
-
-async function update(id: string, body: unknown, key?: string): Promise<ApiResult> {
-  return call(item.PATCH, "PATCH", `/discount-groups/${id}`, {
-    key: key ?? (await admin()),
-    body,
-    params: { discount_group_id: id },
-  });
-}
-
-async function list(query = "", key?: string): Promise<ApiResult> {
-  return call(collection.GET, "GET", `/discount-groups${query}`, { key: key ?? (await admin()) });
-}
-
-function ids(res: ApiResult): string[] {
-  return (res.body.data as { id: string }[]).map((g) => g.id);
 }
 
 describe("POST /discount-groups", () => {
@@ -261,42 +240,40 @@ describe("GET /discount-groups", () => {
 });
 
 describe("permissions", () => {
-  const WITHOUT = PERMISSIONS.filter((p) => !p.startsWith("discount_group."));
+  const WITHOUT = permissionsWithout("discount_group.");
 
   it("GET /discount-groups needs discount_group.read; write implies read", async () => {
-    for (const perms of [WITHOUT, ["discount.write"]]) {
-      const error = expectError(await list("", await testKey(perms)), 403, "forbidden");
-      expect(error.detail).toContain("discount_group.read");
-    }
-    expect((await list("", await testKey(["discount_group.read"]))).status).toBe(200);
-    expect((await list("", await testKey(["discount_group.write"]))).status).toBe(200);
+    await expectPermission((key) => list("", key), {
+      permission: "discount_group.read",
+      denied: [WITHOUT, ["discount.write"]],
+      allowed: [["discount_group.read"], ["discount_group.write"]],
+    });
   });
 
   it("POST /discount-groups needs discount_group.write", async () => {
     const before = await db().discountGroup.count();
-    for (const perms of [WITHOUT, ["discount_group.read"]]) {
-      const error = expectError(await create({ name: "No" }, await testKey(perms)), 403, "forbidden");
-      expect(error.detail).toContain("discount_group.write");
-    }
+    await expectForbidden(
+      (key) => create({ name: "No" }, key),
+      [WITHOUT, ["discount_group.read"]],
+      "discount_group.write",
+    );
     expect(await db().discountGroup.count()).toBe(before);
-    expect((await create({ name: "Yes" }, await testKey(["discount_group.write"]))).status).toBe(201);
+    await expectAllowed((key) => create({ name: "Yes" }, key), [["discount_group.write"]], 201);
   });
 
   it("GET /discount-groups/{id} needs discount_group.read; write implies read", async () => {
     const g = await createOk();
-    for (const perms of [WITHOUT, ["discount.read"]]) {
-      expectError(await get(g.id, await testKey(perms)), 403, "forbidden");
-    }
-    expect((await get(g.id, await testKey(["discount_group.read"]))).status).toBe(200);
-    expect((await get(g.id, await testKey(["discount_group.write"]))).status).toBe(200);
+    await expectForbidden((key) => get(g.id, key), [WITHOUT, ["discount.read"]]);
+    await expectAllowed((key) => get(g.id, key), [["discount_group.read"], ["discount_group.write"]], 200);
   });
 
   it("PATCH /discount-groups/{id} needs discount_group.write", async () => {
     const g = await createOk("Before");
-    for (const perms of [WITHOUT, ["discount_group.read"]]) {
-      const error = expectError(await update(g.id, { name: "After" }, await testKey(perms)), 403, "forbidden");
-      expect(error.detail).toContain("discount_group.write");
-    }
+    await expectForbidden(
+      (key) => update(g.id, { name: "After" }, key),
+      [WITHOUT, ["discount_group.read"]],
+      "discount_group.write",
+    );
     expect((await get(g.id)).body.data.name).toBe("Before");
     expect((await update(g.id, { name: "After" }, await testKey(["discount_group.write"]))).body.data.name).toBe(
       "After",
@@ -312,15 +289,9 @@ describe("permissions", () => {
 
 describe("methods", () => {
   it("answers 405 for methods the paths do not have", async () => {
-    const key = await admin();
-    expectError(await call(collection.PUT, "PUT", "/discount-groups", { key }), 405, "method_not_allowed");
-    expectError(await call(collection.DELETE, "DELETE", "/discount-groups", { key }), 405, "method_not_allowed");
-    expectError(
-      await call(item.DELETE, "DELETE", `/discount-groups/${newId("dsg")}`, { key }),
-      405,
-      "method_not_allowed",
-    );
-    expectError(await call(item.POST, "POST", `/discount-groups/${newId("dsg")}`, { key }), 405, "method_not_allowed");
+    await expectMethodsNotAllowed(collection, ["PUT", "DELETE"], "/discount-groups");
+    await expectMethodsNotAllowed(item, ["DELETE"], `/discount-groups/${newId("dsg")}`);
+    await expectMethodsNotAllowed(item, ["POST"], `/discount-groups/${newId("dsg")}`);
   });
 });
 
@@ -329,16 +300,16 @@ describe("events", () => {
     const g = await createOk("Evented");
     const renamed = await update(g.id, { name: "Renamed" });
     const archived = await update(g.id, { status: "archived" });
-    const events = await db().event.findMany({ where: { entityId: g.id }, orderBy: { id: "asc" } });
-    expect(events.map((e) => e.eventType)).toEqual([
+    const rows = await events(g.id);
+    expect(rows.map((e) => e.eventType)).toEqual([
       "discount_group.created",
       "discount_group.updated",
       "discount_group.updated",
     ]);
-    expect(events[0].id).toMatch(/^evt_[a-z0-9]{26}$/);
-    expect(events[0].data).toEqual(g);
-    expect(events[1].data).toEqual(renamed.body.data);
-    expect(events[2].data).toEqual(archived.body.data);
+    expect(rows[0].id).toMatch(/^evt_[a-z0-9]{26}$/);
+    expect(rows[0].data).toEqual(g);
+    expect(rows[1].data).toEqual(renamed.body.data);
+    expect(rows[2].data).toEqual(archived.body.data);
   });
 
   it("writes no event for a refused create or update", async () => {

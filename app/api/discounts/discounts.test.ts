@@ -4,10 +4,18 @@
  *   GET/PATCH /discounts/{discount_id}   (PATCH also as /discounts/{dsc_…}@{dscrev_…})
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { PERMISSIONS } from "@/lib/auth/permissions";
 import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { type ApiResult, call, errorFields, expectError, nextPath, testKey } from "@/lib/test/api";
+import {
+  events,
+  expectAllowed,
+  expectForbidden,
+  expectMethodsNotAllowed,
+  expectPermission,
+  permissionsWithout,
+} from "@/lib/test/checks";
+import { admin, ids as listIds, resource } from "@/lib/test/resource";
 import * as item from "./[discount_id]/route";
 import * as collection from "./route";
 
@@ -40,12 +48,6 @@ const REVISION = /^dscrev_[a-z0-9]{26}$/;
 const MAX_INT = 2_147_483_647;
 const FUTURE = "2099-12-31T23:59:59Z";
 
-let adminKey: string | undefined;
-async function admin(): Promise<string> {
-  adminKey ??= await testKey();
-  return adminKey;
-}
-
 let seq = 0;
 /** A code no other test uses. */
 function uniqueCode(tag = "C"): string {
@@ -56,9 +58,7 @@ function uniqueCode(tag = "C"): string {
 const PERCENT = { description: "Ten percent", type: "percentage", amount: "10" };
 const FLAT = { description: "Five dollars", type: "flat", amount: "500", currency_code: "USD" };
 
-async function create(body: unknown, key?: string): Promise<ApiResult> {
-  return call(collection.POST, "POST", "/discounts", { key: key ?? (await admin()), body });
-}
+const { create, get, update, list } = resource("/discounts", "discount_id", collection, item);
 
 async function createOk(body: Record<string, unknown> = {}): Promise<Record<string, any>> {
   const res = await create({ ...PERCENT, ...body });
@@ -66,28 +66,9 @@ async function createOk(body: Record<string, unknown> = {}): Promise<Record<stri
   return res.body.data;
 }
 
-async function get(id: string, query = "", key?: string): Promise<ApiResult> {
-  return call(item.GET, "GET", `/discounts/${id}${query}`, {
-    key: key ?? (await admin()),
-    params: { discount_id: id },
-  });
-}
-
-async function update(id: string, body: unknown, key?: string): Promise<ApiResult> {
-  return call(item.PATCH, "PATCH", `/discounts/${id}`, {
-    key: key ?? (await admin()),
-    body,
-    params: { discount_id: id },
-  });
-}
-
-async function list(query = "", key?: string): Promise<ApiResult> {
-  return call(collection.GET, "GET", `/discounts${query}`, { key: key ?? (await admin()) });
-}
-
 function ids(res: ApiResult): string[] {
   expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return (res.body.data as { id: string }[]).map((d) => d.id);
+  return listIds(res);
 }
 
 /** Expects a 400 invalid_field naming exactly `fields` (in any order). */
@@ -114,10 +95,6 @@ async function newGroup(name = "Group", status = "active"): Promise<string> {
   const id = newId("dsg");
   await db().discountGroup.create({ data: { id, name, status } });
   return id;
-}
-
-async function events(entityId: string) {
-  return db().event.findMany({ where: { entityId }, orderBy: { id: "asc" } });
 }
 
 let productId: string;
@@ -1133,25 +1110,21 @@ describe("GET /discounts", () => {
 });
 
 describe("permissions", () => {
-  const WITHOUT = PERMISSIONS.filter((p) => !p.startsWith("discount."));
+  const WITHOUT = permissionsWithout("discount.");
 
   it("GET /discounts needs discount.read; write implies read", async () => {
-    for (const perms of [WITHOUT, ["discount_group.write"]]) {
-      const error = expectError(await list("", await testKey(perms)), 403, "forbidden");
-      expect(error.detail).toContain("discount.read");
-    }
-    expect((await list("", await testKey(["discount.read"]))).status).toBe(200);
-    expect((await list("", await testKey(["discount.write"]))).status).toBe(200);
+    await expectPermission((key) => list("", key), {
+      permission: "discount.read",
+      denied: [WITHOUT, ["discount_group.write"]],
+      allowed: [["discount.read"], ["discount.write"]],
+    });
   });
 
   it("POST /discounts needs discount.write", async () => {
     const before = await db().discount.count();
-    for (const perms of [WITHOUT, ["discount.read"]]) {
-      const error = expectError(await create(PERCENT, await testKey(perms)), 403, "forbidden");
-      expect(error.detail).toContain("discount.write");
-    }
+    await expectForbidden((key) => create(PERCENT, key), [WITHOUT, ["discount.read"]], "discount.write");
     expect(await db().discount.count()).toBe(before);
-    expect((await create(PERCENT, await testKey(["discount.write"]))).status).toBe(201);
+    await expectAllowed((key) => create(PERCENT, key), [["discount.write"]], 201);
   });
 
   it("restrict_to and discount_group_id need no product, price or discount group permission", async () => {
@@ -1165,19 +1138,17 @@ describe("permissions", () => {
 
   it("GET /discounts/{id} needs discount.read; write implies read", async () => {
     const d = await createOk();
-    for (const perms of [WITHOUT, ["discount_group.read"]]) {
-      expectError(await get(d.id, "", await testKey(perms)), 403, "forbidden");
-    }
-    expect((await get(d.id, "", await testKey(["discount.read"]))).status).toBe(200);
-    expect((await get(d.id, "", await testKey(["discount.write"]))).status).toBe(200);
+    await expectForbidden((key) => get(d.id, "", key), [WITHOUT, ["discount_group.read"]]);
+    await expectAllowed((key) => get(d.id, "", key), [["discount.read"], ["discount.write"]], 200);
   });
 
   it("PATCH /discounts/{id} needs discount.write", async () => {
     const d = await createOk({ description: "Before" });
-    for (const perms of [WITHOUT, ["discount.read"]]) {
-      const error = expectError(await update(d.id, { description: "After" }, await testKey(perms)), 403, "forbidden");
-      expect(error.detail).toContain("discount.write");
-    }
+    await expectForbidden(
+      (key) => update(d.id, { description: "After" }, key),
+      [WITHOUT, ["discount.read"]],
+      "discount.write",
+    );
     expect((await get(d.id)).body.data).toEqual(d);
     const ok = await update(`${d.id}@${d.revision_id}`, { description: "After" }, await testKey(["discount.write"]));
     expect(ok.status).toBe(200);
@@ -1192,14 +1163,9 @@ describe("permissions", () => {
 
 describe("methods", () => {
   it("answers 405 for methods the paths do not have", async () => {
-    const key = await admin();
     const id = newId("dsc");
-    expectError(await call(collection.PUT, "PUT", "/discounts", { key }), 405, "method_not_allowed");
-    expectError(await call(collection.PATCH, "PATCH", "/discounts", { key }), 405, "method_not_allowed");
-    expectError(await call(collection.DELETE, "DELETE", "/discounts", { key }), 405, "method_not_allowed");
-    expectError(await call(item.DELETE, "DELETE", `/discounts/${id}`, { key }), 405, "method_not_allowed");
-    expectError(await call(item.POST, "POST", `/discounts/${id}`, { key }), 405, "method_not_allowed");
-    expectError(await call(item.PUT, "PUT", `/discounts/${id}`, { key }), 405, "method_not_allowed");
+    await expectMethodsNotAllowed(collection, ["PUT", "PATCH", "DELETE"], "/discounts");
+    await expectMethodsNotAllowed(item, ["DELETE", "POST", "PUT"], `/discounts/${id}`);
   });
 });
 

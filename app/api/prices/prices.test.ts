@@ -1,12 +1,21 @@
 /** Every price endpoint, through the real route handlers on a real database. */
 import { describe, expect, it } from "vitest";
-import { PERMISSIONS } from "@/lib/auth/permissions";
 import { CURRENCY_CODES } from "@/lib/billing/currencies";
 import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { COUNTRY_CODES } from "@/lib/schemas/countries";
 import { createPriceObject } from "@/lib/schemas/price";
-import { type ApiResult, call, errorFields, expectError, nextPath, testKey } from "@/lib/test/api";
+import { type ApiResult, call, errorFields, expectError, testKey } from "@/lib/test/api";
+import {
+  events,
+  expectAllowed,
+  expectForbidden,
+  expectMethodsNotAllowed,
+  expectOnlyEvent,
+  expectPermission,
+  permissionsWithout,
+} from "@/lib/test/checks";
+import { admin, ids, resource } from "@/lib/test/resource";
 import * as productItem from "../products/[product_id]/route";
 import * as productCollection from "../products/route";
 import * as item from "./[price_id]/route";
@@ -47,12 +56,6 @@ const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const USD_10 = { amount: "1000", currency_code: "USD" };
 const MONTHLY = { interval: "month", frequency: 1 };
 
-let adminKey: string | undefined;
-async function admin(): Promise<string> {
-  adminKey ??= await testKey();
-  return adminKey;
-}
-
 async function createProduct(body: Record<string, unknown> = {}): Promise<Record<string, any>> {
   const res = await call(productCollection.POST, "POST", "/products", {
     key: await admin(),
@@ -72,9 +75,7 @@ async function product(): Promise<string> {
   return sharedProduct;
 }
 
-async function create(body: unknown, key?: string): Promise<ApiResult> {
-  return call(collection.POST, "POST", "/prices", { key: key ?? (await admin()), body });
-}
+const { create, get, update, list, follow, walk } = resource("/prices", "price_id", collection, item);
 
 /** A valid create body for the shared product, with `body` over it. */
 async function valid(body: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
@@ -85,42 +86,6 @@ async function createOk(body: Record<string, unknown> = {}): Promise<Record<stri
   const res = await create(await valid(body));
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.data;
-}
-
-async function get(id: string, query = "", key?: string): Promise<ApiResult> {
-  return call(item.GET, "GET", `/prices/${id}${query}`, { key: key ?? (await admin()), params: { price_id: id } });
-}
-
-async function update(id: string, body: unknown, key?: string): Promise<ApiResult> {
-  return call(item.PATCH, "PATCH", `/prices/${id}`, { key: key ?? (await admin()), body, params: { price_id: id } });
-}
-
-async function list(query = "", key?: string): Promise<ApiResult> {
-  return call(collection.GET, "GET", `/prices${query}`, { key: key ?? (await admin()) });
-}
-
-async function follow(res: ApiResult): Promise<ApiResult> {
-  return call(collection.GET, "GET", nextPath(res.body.meta.pagination.next), { key: await admin() });
-}
-
-function ids(res: ApiResult): string[] {
-  return (res.body.data as { id: string }[]).map((p) => p.id);
-}
-
-/** Every page of a list, following `next`. */
-async function walk(query: string): Promise<{ ids: string[]; pages: number }> {
-  let res = await list(query);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  const seen = [...ids(res)];
-  let pages = 1;
-  while (res.body.meta.pagination.has_more) {
-    res = await follow(res);
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    seen.push(...ids(res));
-    pages += 1;
-    expect(pages).toBeLessThan(50);
-  }
-  return { ids: seen, pages };
 }
 
 describe("POST /prices", () => {
@@ -921,43 +886,39 @@ describe("GET /prices", () => {
 });
 
 describe("permissions", () => {
-  const WITHOUT_PRICE = PERMISSIONS.filter((p) => !p.startsWith("price."));
+  const WITHOUT_PRICE = permissionsWithout("price.");
 
   it("GET /prices needs price.read (price.write implies it)", async () => {
-    for (const perms of [WITHOUT_PRICE, ["product.write"]]) {
-      const error = expectError(await list("", await testKey(perms)), 403, "forbidden");
-      expect(error.detail).toContain("price.read");
-    }
-    expect((await list("", await testKey(["price.read"]))).status).toBe(200);
-    expect((await list("", await testKey(["price.write"]))).status).toBe(200);
+    await expectPermission((key) => list("", key), {
+      permission: "price.read",
+      denied: [WITHOUT_PRICE, ["product.write"]],
+      allowed: [["price.read"], ["price.write"]],
+    });
   });
 
   it("POST /prices needs price.write (and nothing of the product)", async () => {
     const body = await valid({ description: "Permission probe" });
-    for (const perms of [WITHOUT_PRICE, ["price.read"]]) {
-      const error = expectError(await create(body, await testKey(perms)), 403, "forbidden");
-      expect(error.detail).toContain("price.write");
-    }
+    await expectForbidden((key) => create(body, key), [WITHOUT_PRICE, ["price.read"]], "price.write");
     expect(await db().price.count({ where: { description: "Permission probe" } })).toBe(0);
-    expect((await create(body, await testKey(["price.write"]))).status).toBe(201);
+    await expectAllowed((key) => create(body, key), [["price.write"]], 201);
   });
 
   it("GET /prices/{id} needs price.read (price.write implies it)", async () => {
     const p = await createOk();
-    for (const perms of [WITHOUT_PRICE, ["product.read"]]) {
-      const error = expectError(await get(p.id, "", await testKey(perms)), 403, "forbidden");
-      expect(error.detail).toContain("price.read");
-    }
-    expect((await get(p.id, "", await testKey(["price.read"]))).status).toBe(200);
-    expect((await get(p.id, "", await testKey(["price.write"]))).status).toBe(200);
+    await expectPermission((key) => get(p.id, "", key), {
+      permission: "price.read",
+      denied: [WITHOUT_PRICE, ["product.read"]],
+      allowed: [["price.read"], ["price.write"]],
+    });
   });
 
   it("PATCH /prices/{id} needs price.write", async () => {
     const p = await createOk({ description: "Before" });
-    for (const perms of [WITHOUT_PRICE, ["price.read"]]) {
-      const error = expectError(await update(p.id, { description: "After" }, await testKey(perms)), 403, "forbidden");
-      expect(error.detail).toContain("price.write");
-    }
+    await expectForbidden(
+      (key) => update(p.id, { description: "After" }, key),
+      [WITHOUT_PRICE, ["price.read"]],
+      "price.write",
+    );
     expect((await get(p.id)).body.data.description).toBe("Before");
     const ok = await update(p.id, { description: "After" }, await testKey(["price.write"]));
     expect(ok.status).toBe(200);
@@ -972,17 +933,8 @@ describe("permissions", () => {
 describe("unsupported methods", () => {
   it("answers 405 method_not_allowed for the methods a path does not have", async () => {
     const id = newId("pri");
-    const cases = [
-      [collection.PUT, "PUT", "/prices"],
-      [collection.PATCH, "PATCH", "/prices"],
-      [collection.DELETE, "DELETE", "/prices"],
-      [item.PUT, "PUT", `/prices/${id}`],
-      [item.POST, "POST", `/prices/${id}`],
-      [item.DELETE, "DELETE", `/prices/${id}`],
-    ] as const;
-    for (const [handler, method, path] of cases) {
-      expectError(await call(handler, method, path, { key: await admin() }), 405, "method_not_allowed");
-    }
+    await expectMethodsNotAllowed(collection, ["PUT", "PATCH", "DELETE"], "/prices");
+    await expectMethodsNotAllowed(item, ["PUT", "POST", "DELETE"], `/prices/${id}`);
   });
 });
 
@@ -992,21 +944,17 @@ describe("events", () => {
       billing_cycle: MONTHLY,
       unit_price_overrides: [{ country_codes: ["DE"], unit_price: { amount: "900", currency_code: "EUR" } }],
     });
-    const events = await db().event.findMany({ where: { entityId: p.id } });
-    expect(events).toHaveLength(1);
-    expect(events[0].eventType).toBe("price.created");
-    expect(events[0].id).toMatch(/^evt_[a-z0-9]{26}$/);
-    expect(events[0].data).toEqual(p);
-    expect(Object.keys(events[0].data as object)).toEqual(FIELDS);
+    const event = await expectOnlyEvent(p.id, "price.created", p);
+    expect(Object.keys(event.data as object)).toEqual(FIELDS);
   });
 
   it("writes one price.updated event per update, with the updated entity", async () => {
     const p = await createOk();
     const changed = await update(p.id, { description: "Evented" });
     const archived = await update(p.id, { status: "archived" });
-    const events = await db().event.findMany({ where: { entityId: p.id }, orderBy: { id: "asc" } });
-    expect(events.map((e) => e.eventType)).toEqual(["price.created", "price.updated", "price.updated"]);
-    expect(events.slice(1).map((e) => e.data)).toEqual([changed.body.data, archived.body.data]);
+    const rows = await events(p.id);
+    expect(rows.map((e) => e.eventType)).toEqual(["price.created", "price.updated", "price.updated"]);
+    expect(rows.slice(1).map((e) => e.data)).toEqual([changed.body.data, archived.body.data]);
   });
 
   it("writes no event for a refused create or update", async () => {

@@ -1,10 +1,18 @@
 /** Every product endpoint, through the real route handlers on a real database. */
 import { describe, expect, it } from "vitest";
-import { PERMISSIONS } from "@/lib/auth/permissions";
 import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { TAX_CATEGORIES } from "@/lib/schemas/product";
-import { type ApiResult, call, errorFields, expectError, nextPath, testKey } from "@/lib/test/api";
+import { call, errorFields, expectError, testKey } from "@/lib/test/api";
+import {
+  events,
+  expectForbidden,
+  expectMethodsNotAllowed,
+  expectOnlyEvent,
+  expectPermission,
+  permissionsWithout,
+} from "@/lib/test/checks";
+import { admin, ids, resource } from "@/lib/test/resource";
 import * as priceItem from "../prices/[price_id]/route";
 import * as priceCollection from "../prices/route";
 import * as item from "./[product_id]/route";
@@ -43,47 +51,18 @@ const PRICE_FIELDS = [
 ];
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
-let adminKey: string | undefined;
-async function admin(): Promise<string> {
-  adminKey ??= await testKey();
-  return adminKey;
-}
-
 let seq = 0;
 function uniqueName(tag = "Product"): string {
   seq += 1;
   return `${tag} ${seq} ${Date.now()}`;
 }
 
-async function create(body: unknown, key?: string): Promise<ApiResult> {
-  return call(collection.POST, "POST", "/products", { key: key ?? (await admin()), body });
-}
+const { create, get, update, list, follow, walk } = resource("/products", "product_id", collection, item);
 
 async function createOk(body: Record<string, unknown> = {}): Promise<Record<string, any>> {
   const res = await create({ name: uniqueName(), tax_category: "standard", ...body });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.data;
-}
-
-async function get(id: string, query = "", key?: string): Promise<ApiResult> {
-  return call(item.GET, "GET", `/products/${id}${query}`, { key: key ?? (await admin()), params: { product_id: id } });
-}
-
-async function update(id: string, body: unknown, key?: string): Promise<ApiResult> {
-  return call(item.PATCH, "PATCH", `/products/${id}`, {
-    key: key ?? (await admin()),
-    body,
-    params: { product_id: id },
-  });
-}
-
-async function list(query = "", key?: string): Promise<ApiResult> {
-  return call(collection.GET, "GET", `/products${query}`, { key: key ?? (await admin()) });
-}
-
-/** The next page, from `meta.pagination.next`. */
-async function follow(res: ApiResult): Promise<ApiResult> {
-  return call(collection.GET, "GET", nextPath(res.body.meta.pagination.next), { key: await admin() });
 }
 
 async function createPrice(productId: string, body: Record<string, unknown> = {}): Promise<Record<string, any>> {
@@ -108,26 +87,6 @@ async function archivePrice(id: string): Promise<Record<string, any>> {
   });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.data;
-}
-
-function ids(res: ApiResult): string[] {
-  return (res.body.data as { id: string }[]).map((p) => p.id);
-}
-
-/** Every page of a list, following `next`. */
-async function walk(query: string): Promise<{ ids: string[]; pages: number }> {
-  let res = await list(query);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  const seen = [...ids(res)];
-  let pages = 1;
-  while (res.body.meta.pagination.has_more) {
-    res = await follow(res);
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    seen.push(...ids(res));
-    pages += 1;
-    expect(pages).toBeLessThan(50);
-  }
-  return { ids: seen, pages };
 }
 
 describe("POST /products", () => {
@@ -717,15 +676,14 @@ describe("GET /products", () => {
 });
 
 describe("permissions", () => {
-  const WITHOUT_PRODUCT = PERMISSIONS.filter((p) => !p.startsWith("product."));
+  const WITHOUT_PRODUCT = permissionsWithout("product.");
 
   it("GET /products needs product.read (product.write implies it)", async () => {
-    for (const perms of [WITHOUT_PRODUCT, ["price.write"]]) {
-      const error = expectError(await list("", await testKey(perms)), 403, "forbidden");
-      expect(error.detail).toContain("product.read");
-    }
-    expect((await list("", await testKey(["product.read"]))).status).toBe(200);
-    expect((await list("", await testKey(["product.write"]))).status).toBe(200);
+    await expectPermission((key) => list("", key), {
+      permission: "product.read",
+      denied: [WITHOUT_PRODUCT, ["price.write"]],
+      allowed: [["product.read"], ["product.write"]],
+    });
   });
 
   it("POST /products needs product.write", async () => {
@@ -745,20 +703,20 @@ describe("permissions", () => {
 
   it("GET /products/{id} needs product.read (product.write implies it)", async () => {
     const p = await createOk();
-    for (const perms of [WITHOUT_PRODUCT, ["price.read"]]) {
-      const error = expectError(await get(p.id, "", await testKey(perms)), 403, "forbidden");
-      expect(error.detail).toContain("product.read");
-    }
-    expect((await get(p.id, "", await testKey(["product.read"]))).status).toBe(200);
-    expect((await get(p.id, "", await testKey(["product.write"]))).status).toBe(200);
+    await expectPermission((key) => get(p.id, "", key), {
+      permission: "product.read",
+      denied: [WITHOUT_PRODUCT, ["price.read"]],
+      allowed: [["product.read"], ["product.write"]],
+    });
   });
 
   it("PATCH /products/{id} needs product.write", async () => {
     const p = await createOk({ name: "Before" });
-    for (const perms of [WITHOUT_PRODUCT, ["product.read"]]) {
-      const error = expectError(await update(p.id, { name: "After" }, await testKey(perms)), 403, "forbidden");
-      expect(error.detail).toContain("product.write");
-    }
+    await expectForbidden(
+      (key) => update(p.id, { name: "After" }, key),
+      [WITHOUT_PRODUCT, ["product.read"]],
+      "product.write",
+    );
     expect((await get(p.id)).body.data.name).toBe("Before");
     const ok = await update(p.id, { name: "After" }, await testKey(["product.write"]));
     expect(ok.status).toBe(200);
@@ -778,17 +736,8 @@ describe("permissions", () => {
 describe("unsupported methods", () => {
   it("answers 405 method_not_allowed for the methods a path does not have", async () => {
     const id = newId("pro");
-    const cases = [
-      [collection.PUT, "PUT", "/products"],
-      [collection.PATCH, "PATCH", "/products"],
-      [collection.DELETE, "DELETE", "/products"],
-      [item.PUT, "PUT", `/products/${id}`],
-      [item.POST, "POST", `/products/${id}`],
-      [item.DELETE, "DELETE", `/products/${id}`],
-    ] as const;
-    for (const [handler, method, path] of cases) {
-      expectError(await call(handler, method, path, { key: await admin() }), 405, "method_not_allowed");
-    }
+    await expectMethodsNotAllowed(collection, ["PUT", "PATCH", "DELETE"], "/products");
+    await expectMethodsNotAllowed(item, ["PUT", "POST", "DELETE"], `/products/${id}`);
   });
 });
 
@@ -796,12 +745,8 @@ describe("events", () => {
   it("writes one product.created event whose data is the response entity", async () => {
     const res = await create({ name: uniqueName("Evented"), tax_category: "saas", custom_data: { k: "v" } });
     expect(res.status).toBe(201);
-    const events = await db().event.findMany({ where: { entityId: res.body.data.id } });
-    expect(events).toHaveLength(1);
-    expect(events[0].eventType).toBe("product.created");
-    expect(events[0].id).toMatch(/^evt_[a-z0-9]{26}$/);
-    expect(events[0].data).toEqual(res.body.data);
-    expect(Object.keys(events[0].data as object)).toEqual(FIELDS);
+    const event = await expectOnlyEvent(res.body.data.id, "product.created", res.body.data);
+    expect(Object.keys(event.data as object)).toEqual(FIELDS);
   });
 
   it("writes one product.updated event per update, with the updated entity", async () => {
@@ -809,14 +754,14 @@ describe("events", () => {
     const renamed = await update(p.id, { name: "Evented rename" });
     const archived = await update(p.id, { status: "archived" });
     const unarchived = await update(p.id, { status: "active" });
-    const events = await db().event.findMany({ where: { entityId: p.id }, orderBy: { id: "asc" } });
-    expect(events.map((e) => e.eventType)).toEqual([
+    const rows = await events(p.id);
+    expect(rows.map((e) => e.eventType)).toEqual([
       "product.created",
       "product.updated",
       "product.updated",
       "product.updated",
     ]);
-    expect(events.slice(1).map((e) => e.data)).toEqual([renamed.body.data, archived.body.data, unarchived.body.data]);
+    expect(rows.slice(1).map((e) => e.data)).toEqual([renamed.body.data, archived.body.data, unarchived.body.data]);
   });
 
   it("writes no event for a refused create or update", async () => {

@@ -1,17 +1,22 @@
 "use client";
 
 import Link from "next/link";
-import { useId, useState } from "react";
-import { Button } from "@/components/button";
-import { ConfirmDialog } from "@/components/confirm-dialog";
-import { type Column, DataTable } from "@/components/data-table";
+import type { Column } from "@/components/data-table";
 import { EntityId } from "@/components/entity-text";
-import { useFocusReturn } from "@/components/focus";
+import {
+  ACTIVE_ARCHIVED_OPTIONS,
+  createdColumn,
+  ListFilters,
+  PagedTable,
+  PanelSection,
+  PER_PAGE,
+  useListFilters,
+  usePanel,
+} from "@/components/list-page";
 import { PageHeader } from "@/components/page-header";
-import { PaginationControls, useCursorPagination } from "@/components/pagination";
+import { RowActions, useRowArchive } from "@/components/row-actions";
 import { EmptyState } from "@/components/states";
 import { StatusBadge } from "@/components/status-badge";
-import { StatusFilter } from "@/components/status-filter";
 import { useToast } from "@/components/toast";
 import {
   type DiscountGroup,
@@ -19,61 +24,31 @@ import {
   useDiscountGroups,
   useUpdateDiscountGroup,
 } from "@/lib/client/catalogue";
-import { formatDate, formatDateTime } from "@/lib/client/format";
 import { NEWEST_FIRST } from "@/lib/client/hooks";
 import { DiscountGroupForm } from "./discount-group-form";
 
-const PER_PAGE = 25;
-const STATUS_OPTIONS = [
-  { value: "active", label: "Active" },
-  { value: "archived", label: "Archived" },
-  { value: "active,archived", label: "All" },
-] as const;
-
 export function DiscountGroupsView() {
-  const [status, setStatus] = useState("active");
-  const [editing, setEditing] = useState<DiscountGroup | "new" | null>(null);
-  const [archiving, setArchiving] = useState<DiscountGroup | null>(null);
-  const pagination = useCursorPagination();
+  const { status, setStatus, pagination } = useListFilters();
+  const panel = usePanel<DiscountGroup>();
+  const { editing, close } = panel;
   const list = useDiscountGroups({ status, after: pagination.after, per_page: PER_PAGE, order_by: NEWEST_FIRST });
   const create = useCreateDiscountGroup();
   const update = useUpdateDiscountGroup();
-  const statusChange = useUpdateDiscountGroup();
+  const rows = useRowArchive<DiscountGroup>({
+    statusChange: useUpdateDiscountGroup(),
+    archived: (group) => `Discount group “${group.name}” archived.`,
+    restored: (group) => `Discount group “${group.name}” unarchived.`,
+    restoreFailed: "Could not unarchive the group.",
+    title: "Archive this discount group?",
+    confirmLabel: "Archive group",
+    description: (group) => (
+      <>
+        <strong>{group.name}</strong> will no longer be offered when discounts are created or edited. Discounts already
+        in it stay in it and keep working. You can unarchive it later.
+      </>
+    ),
+  });
   const toast = useToast();
-  const formId = useId();
-  const [opener, restoreFocus] = useFocusReturn();
-  const rows = list.data?.data;
-
-  async function setGroupStatus(group: DiscountGroup, next: "active" | "archived") {
-    try {
-      await statusChange.mutateAsync({ id: group.id, input: { status: next } });
-      setArchiving(null);
-      toast.show(
-        next === "archived" ? `Discount group “${group.name}” archived.` : `Discount group “${group.name}” unarchived.`,
-      );
-    } catch (error) {
-      if (next === "active") {
-        toast.show(error instanceof Error ? error.message : "Could not unarchive the group.", "error");
-      }
-    }
-  }
-
-  const close = () => {
-    setEditing(null);
-    restoreFocus();
-  };
-
-  const newGroupButton = (withRef: boolean) => (
-    <Button
-      ref={withRef ? opener : undefined}
-      onClick={() => setEditing("new")}
-      disabled={editing !== null}
-      aria-expanded={editing === "new"}
-      aria-controls={formId}
-    >
-      New discount group
-    </Button>
-  );
 
   const columns: Column<DiscountGroup>[] = [
     {
@@ -100,58 +75,23 @@ export function DiscountGroupsView() {
       ),
     },
     { key: "status", header: "Status", cell: (g) => <StatusBadge status={g.status} /> },
-    {
-      key: "created",
-      header: "Created",
-      className: "whitespace-nowrap",
-      cell: (g) => (
-        <time dateTime={g.created_at} title={formatDateTime(g.created_at)}>
-          {formatDate(g.created_at)}
-        </time>
-      ),
-    },
+    createdColumn(),
     {
       key: "actions",
       header: "",
       srHeader: "Actions",
       className: "text-right whitespace-nowrap",
       cell: (g) => (
-        <div className="flex justify-end gap-1">
-          {g.status === "active" ? (
-            <>
-              <Button
-                variant="ghost"
-                size="sm"
-                onClick={() => setEditing(g)}
-                disabled={editing !== null}
-                aria-label={`Edit ${g.name}`}
-              >
-                Edit
-              </Button>
-              <Button
-                variant="ghost"
-                size="sm"
-                className="text-red-700 hover:bg-red-50"
-                onClick={() => {
-                  statusChange.reset();
-                  setArchiving(g);
-                }}
-                aria-label={`Archive ${g.name}`}
-              >
-                Archive
-              </Button>
-            </>
-          ) : (
-            <Button
-              variant="ghost"
-              size="sm"
-              onClick={() => setGroupStatus(g, "active")}
-              aria-label={`Unarchive ${g.name}`}
-            >
-              Unarchive
-            </Button>
-          )}
-        </div>
+        <RowActions
+          label={g.name}
+          archived={g.status !== "active"}
+          onEdit={() => panel.setEditing(g)}
+          editDisabled={editing !== null}
+          editArchived={false}
+          onArchive={() => rows.archive(g)}
+          onRestore={() => rows.restore(g)}
+          restoreVerb="Unarchive"
+        />
       ),
     },
   ];
@@ -161,18 +101,11 @@ export function DiscountGroupsView() {
       <PageHeader
         title="Discount groups"
         description="Groups keep related discounts together, such as the codes of one campaign."
-        actions={newGroupButton(true)}
+        actions={panel.newButton("New discount group", true)}
       />
 
       {editing && (
-        <section
-          id={formId}
-          aria-labelledby={`${formId}-title`}
-          className="mb-6 rounded-lg border border-slate-200 bg-white p-5 shadow-sm"
-        >
-          <h2 id={`${formId}-title`} className="mb-4 text-base font-semibold">
-            {editing === "new" ? "New discount group" : `Edit ${editing.name}`}
-          </h2>
+        <PanelSection id={panel.id} title={editing === "new" ? "New discount group" : `Edit ${editing.name}`}>
           {editing === "new" ? (
             <DiscountGroupForm
               onSubmit={(body) => create.mutateAsync(body)}
@@ -195,68 +128,31 @@ export function DiscountGroupsView() {
               onCancel={close}
             />
           )}
-        </section>
+        </PanelSection>
       )}
 
-      <div className="mb-4 flex flex-wrap items-center justify-end gap-3">
-        <StatusFilter
-          value={status}
-          options={STATUS_OPTIONS}
-          onChange={(value) => {
-            setStatus(value);
-            pagination.reset();
-          }}
-        />
-      </div>
+      <ListFilters status={status} options={ACTIVE_ARCHIVED_OPTIONS} onStatus={setStatus} />
 
-      <DataTable
+      <PagedTable
         caption="Discount groups"
         columns={columns}
-        rows={rows}
         rowKey={(g) => g.id}
-        isLoading={list.isLoading}
-        isRefreshing={list.isPlaceholderData}
-        error={list.error}
-        onRetry={() => list.refetch()}
+        list={list}
+        pagination={pagination}
         empty={
           status === "active" ? (
             <EmptyState
               title="No discount groups yet"
               description="Create a group, then choose it when you create or edit discounts."
-              action={editing === null && newGroupButton(false)}
+              action={editing === null && panel.newButton("New discount group", false)}
             />
           ) : (
             <EmptyState title="No discount groups with this status" />
           )
         }
-        footer={
-          <PaginationControls
-            label="Discount groups pages"
-            pagination={pagination}
-            meta={list.data?.meta.pagination}
-            shown={rows?.length ?? 0}
-            disabled={list.isFetching}
-          />
-        }
       />
 
-      <ConfirmDialog
-        open={archiving !== null}
-        title="Archive this discount group?"
-        description={
-          archiving && (
-            <>
-              <strong>{archiving.name}</strong> will no longer be offered when discounts are created or edited.
-              Discounts already in it stay in it and keep working. You can unarchive it later.
-            </>
-          )
-        }
-        confirmLabel="Archive group"
-        pending={statusChange.isPending}
-        error={statusChange.error?.message}
-        onConfirm={() => archiving && setGroupStatus(archiving, "archived")}
-        onCancel={() => setArchiving(null)}
-      />
+      {rows.dialog}
     </div>
   );
 }

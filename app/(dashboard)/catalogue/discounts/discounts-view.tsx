@@ -1,19 +1,23 @@
 "use client";
 
 import Link from "next/link";
-import { useId, useMemo, useState } from "react";
-import { Button } from "@/components/button";
-import { type Column, DataTable } from "@/components/data-table";
-import { useFocusReturn } from "@/components/focus";
+import { useMemo } from "react";
+import type { Column } from "@/components/data-table";
+import {
+  createdToast,
+  DateCell,
+  ListFilters,
+  PagedTable,
+  PanelSection,
+  PER_PAGE,
+  useListFilters,
+  usePanel,
+} from "@/components/list-page";
 import { PageHeader } from "@/components/page-header";
-import { PaginationControls, useCursorPagination } from "@/components/pagination";
-import { SearchInput } from "@/components/search-input";
 import { EmptyState } from "@/components/states";
 import { StatusBadge } from "@/components/status-badge";
-import { StatusFilter } from "@/components/status-filter";
 import { useToast } from "@/components/toast";
 import { type Discount, useCatalogue, useCreateDiscount, useDiscounts } from "@/lib/client/catalogue";
-import { formatDate, formatDateTime } from "@/lib/client/format";
 import { NEWEST_FIRST } from "@/lib/client/hooks";
 import { DiscountForm } from "./discount-form";
 import {
@@ -25,8 +29,6 @@ import {
   restrictionSummary,
   usageText,
 } from "./discount-text";
-
-const PER_PAGE = 25;
 
 const STATUS_OPTIONS = [
   { value: "active", label: "Active" },
@@ -84,14 +86,7 @@ function columns(names: CatalogueNames | null): Column<Discount>[] {
       key: "expires",
       header: "Expires",
       className: "whitespace-nowrap",
-      cell: (d) =>
-        d.expires_at ? (
-          <time dateTime={d.expires_at} title={formatDateTime(d.expires_at)}>
-            {formatDate(d.expires_at)}
-          </time>
-        ) : (
-          <span className="text-slate-500">Never</span>
-        ),
+      cell: (d) => (d.expires_at ? <DateCell value={d.expires_at} /> : <span className="text-slate-500">Never</span>),
     },
     {
       key: "applies_to",
@@ -111,14 +106,10 @@ function columns(names: CatalogueNames | null): Column<Discount>[] {
 }
 
 export function DiscountsView({ groupId }: { groupId?: string }) {
-  const [status, setStatus] = useState("active");
-  const [code, setCode] = useState("");
-  const [creating, setCreating] = useState(false);
-  const pagination = useCursorPagination();
+  const { search: code, setSearch: setCode, status, setStatus, pagination } = useListFilters();
+  const panel = usePanel();
   const toast = useToast();
   const create = useCreateDiscount();
-  const formId = useId();
-  const [opener, restoreFocus] = useFocusReturn();
   const list = useDiscounts({
     status,
     code: code || undefined,
@@ -135,59 +126,34 @@ export function DiscountsView({ groupId }: { groupId?: string }) {
   const rows = list.data?.data;
   const filtered = status !== "active" || Boolean(groupId) || code !== "";
 
-  const newDiscountButton = (withRef: boolean) => (
-    <Button
-      ref={withRef ? opener : undefined}
-      onClick={() => setCreating(true)}
-      aria-expanded={creating}
-      aria-controls={formId}
-      disabled={creating}
-    >
-      New discount
-    </Button>
-  );
-
   return (
     <div>
       <PageHeader
         title="Discounts"
         description="Percentage or flat reductions, redeemed with a code at checkout or applied to transactions and subscriptions."
-        actions={newDiscountButton(true)}
+        actions={panel.newButton("New discount", true)}
       />
 
-      {creating && (
-        <section
-          id={formId}
-          aria-labelledby={`${formId}-title`}
-          className="mb-6 rounded-lg border border-slate-200 bg-white p-5 shadow-sm"
-        >
-          <h2 id={`${formId}-title`} className="mb-4 text-base font-semibold">
-            New discount
-          </h2>
+      {panel.editing && (
+        <PanelSection id={panel.id} title="New discount">
           <DiscountForm
             onSubmit={(body) => create.mutateAsync(body)}
             onSaved={(discount) => {
-              setCreating(false);
-              restoreFocus();
+              panel.close();
               pagination.reset();
               if (discount) {
                 toast.show(
-                  <>
-                    Discount{" "}
-                    <Link href={`/catalogue/discounts/${discount.id}`} className="font-medium underline">
-                      {discount.code ?? discount.description}
-                    </Link>{" "}
-                    created.
-                  </>,
+                  createdToast(
+                    "Discount",
+                    `/catalogue/discounts/${discount.id}`,
+                    discount.code ?? discount.description,
+                  ),
                 );
               }
             }}
-            onCancel={() => {
-              setCreating(false);
-              restoreFocus();
-            }}
+            onCancel={panel.close}
           />
-        </section>
+        </PanelSection>
       )}
 
       {groupId && (
@@ -198,35 +164,24 @@ export function DiscountsView({ groupId }: { groupId?: string }) {
           </Link>
         </p>
       )}
-      <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
-        <SearchInput
-          label="Find a discount by code"
-          placeholder="Find by code, such as SUMMER15"
-          maxLength={32}
-          onSearch={(term) => {
-            setCode(term);
-            pagination.reset();
-          }}
-        />
-        <StatusFilter
-          value={status}
-          options={STATUS_OPTIONS}
-          onChange={(value) => {
-            setStatus(value);
-            pagination.reset();
-          }}
-        />
-      </div>
+      <ListFilters
+        search={{
+          label: "Find a discount by code",
+          placeholder: "Find by code, such as SUMMER15",
+          maxLength: 32,
+          onSearch: setCode,
+        }}
+        status={status}
+        options={STATUS_OPTIONS}
+        onStatus={setStatus}
+      />
 
-      <DataTable
+      <PagedTable
         caption="Discounts"
         columns={columns(names)}
-        rows={rows}
         rowKey={(d) => d.id}
-        isLoading={list.isLoading}
-        isRefreshing={list.isPlaceholderData}
-        error={list.error}
-        onRetry={() => list.refetch()}
+        list={list}
+        pagination={pagination}
         empty={
           filtered ? (
             <EmptyState
@@ -243,18 +198,9 @@ export function DiscountsView({ groupId }: { groupId?: string }) {
             <EmptyState
               title="No discounts yet"
               description="Create a discount here, or through the API with POST /discounts."
-              action={!creating && newDiscountButton(false)}
+              action={!panel.editing && panel.newButton("New discount", false)}
             />
           )
-        }
-        footer={
-          <PaginationControls
-            label="Discounts pages"
-            pagination={pagination}
-            meta={list.data?.meta.pagination}
-            shown={rows?.length ?? 0}
-            disabled={list.isFetching}
-          />
         }
       />
     </div>

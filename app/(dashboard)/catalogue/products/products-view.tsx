@@ -1,31 +1,28 @@
 "use client";
 
 import Link from "next/link";
-import { useId, useState } from "react";
-import { Button } from "@/components/button";
-import { type Column, DataTable } from "@/components/data-table";
-import { useFocusReturn } from "@/components/focus";
+import type { Column } from "@/components/data-table";
+import {
+  ACTIVE_ARCHIVED_OPTIONS,
+  createdColumn,
+  createdToast,
+  ListFilters,
+  PagedTable,
+  PanelSection,
+  PER_PAGE,
+  useListFilters,
+  usePanel,
+} from "@/components/list-page";
 import { PageHeader } from "@/components/page-header";
-import { PaginationControls, useCursorPagination } from "@/components/pagination";
 import { ProductImage } from "@/components/product-image";
-import { SearchInput } from "@/components/search-input";
 import { EmptyState } from "@/components/states";
 import { StatusBadge } from "@/components/status-badge";
-import { StatusFilter } from "@/components/status-filter";
 import { useToast } from "@/components/toast";
 import { type ProductWithPrices, useCreateProduct, useProducts } from "@/lib/client/catalogue";
-import { formatDate, formatDateTime, pluralize, taxCategoryLabel } from "@/lib/client/format";
+import { pluralize, taxCategoryLabel } from "@/lib/client/format";
 import { NEWEST_FIRST } from "@/lib/client/hooks";
 import { billingCycleText, formatMoney } from "@/lib/client/money";
 import { ProductForm } from "./product-form";
-
-const PER_PAGE = 25;
-
-const STATUS_OPTIONS = [
-  { value: "active", label: "Active" },
-  { value: "archived", label: "Archived" },
-  { value: "active,archived", label: "All" },
-] as const;
 
 /** "$10.50 / month", the first active price, and how many more. */
 function pricesSummary(product: ProductWithPrices) {
@@ -67,28 +64,14 @@ const COLUMNS: Column<ProductWithPrices>[] = [
   { key: "tax_category", header: "Tax category", cell: (p) => taxCategoryLabel(p.tax_category) },
   { key: "type", header: "Type", cell: (p) => (p.type === "standard" ? "Standard" : "Custom") },
   { key: "status", header: "Status", cell: (p) => <StatusBadge status={p.status} /> },
-  {
-    key: "created",
-    header: "Created",
-    className: "whitespace-nowrap",
-    cell: (p) => (
-      <time dateTime={p.created_at} title={formatDateTime(p.created_at)}>
-        {formatDate(p.created_at)}
-      </time>
-    ),
-  },
+  createdColumn(),
 ];
 
 export function ProductsView() {
-  const [search, setSearch] = useState("");
-  const [status, setStatus] = useState("active");
-  const [creating, setCreating] = useState(false);
-  const pagination = useCursorPagination();
+  const { search, setSearch, status, setStatus, pagination } = useListFilters();
+  const panel = usePanel();
   const toast = useToast();
   const create = useCreateProduct();
-  const formId = useId();
-  const [opener, restoreFocus] = useFocusReturn();
-
   const list = useProducts({
     status,
     search: search || undefined,
@@ -97,93 +80,53 @@ export function ProductsView() {
     per_page: PER_PAGE,
     order_by: NEWEST_FIRST,
   });
-  const rows = list.data?.data;
   const filtered = search !== "" || status !== "active";
-
-  const newProductButton = (withRef: boolean) => (
-    <Button
-      ref={withRef ? opener : undefined}
-      onClick={() => setCreating(true)}
-      aria-expanded={creating}
-      aria-controls={formId}
-      disabled={creating}
-    >
-      New product
-    </Button>
-  );
 
   return (
     <div>
       <PageHeader
         title="Products"
         description="What you sell. Each product has prices: one-time or recurring, in any currency, with prices per country."
-        actions={newProductButton(true)}
+        actions={panel.newButton("New product", true)}
       />
 
-      {creating && (
-        <section
-          id={formId}
-          aria-labelledby={`${formId}-title`}
-          className="mb-6 rounded-lg border border-slate-200 bg-white p-5 shadow-sm"
-        >
-          <h2 id={`${formId}-title`} className="mb-4 text-base font-semibold">
-            New product
-          </h2>
+      {panel.editing && (
+        <PanelSection id={panel.id} title="New product">
           <ProductForm
             mode="create"
             onSubmit={(body) => create.mutateAsync(body)}
             onSaved={(product) => {
-              setCreating(false);
-              restoreFocus();
+              panel.close();
               pagination.reset();
               if (product) {
                 toast.show(
-                  <>
-                    Product{" "}
-                    <Link href={`/catalogue/products/${product.id}`} className="font-medium underline">
-                      {product.name}
-                    </Link>{" "}
-                    created. Add its prices on its page.
-                  </>,
+                  createdToast(
+                    "Product",
+                    `/catalogue/products/${product.id}`,
+                    product.name,
+                    " Add its prices on its page.",
+                  ),
                 );
               }
             }}
-            onCancel={() => {
-              setCreating(false);
-              restoreFocus();
-            }}
+            onCancel={panel.close}
           />
-        </section>
+        </PanelSection>
       )}
 
-      <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
-        <SearchInput
-          label="Search products"
-          placeholder="Name, description or product ID"
-          onSearch={(term) => {
-            setSearch(term);
-            pagination.reset();
-          }}
-        />
-        <StatusFilter
-          value={status}
-          options={STATUS_OPTIONS}
-          onChange={(value) => {
-            setStatus(value);
-            pagination.reset();
-          }}
-        />
-      </div>
+      <ListFilters
+        search={{ label: "Search products", placeholder: "Name, description or product ID", onSearch: setSearch }}
+        status={status}
+        options={ACTIVE_ARCHIVED_OPTIONS}
+        onStatus={setStatus}
+      />
 
-      <DataTable
+      <PagedTable
         caption="Products"
         columns={COLUMNS}
-        rows={rows}
         rowKey={(p) => p.id}
-        isLoading={list.isLoading}
-        isRefreshing={list.isPlaceholderData}
-        error={list.error}
-        onRetry={() => list.refetch()}
+        list={list}
+        pagination={pagination}
         empty={
           filtered ? (
             <EmptyState
@@ -200,18 +143,9 @@ export function ProductsView() {
             <EmptyState
               title="No products yet"
               description="Create a product, then give it prices. Or use the API: POST /products."
-              action={!creating && newProductButton(false)}
+              action={!panel.editing && panel.newButton("New product", false)}
             />
           )
-        }
-        footer={
-          <PaginationControls
-            label="Products pages"
-            pagination={pagination}
-            meta={list.data?.meta.pagination}
-            shown={rows?.length ?? 0}
-            disabled={list.isFetching}
-          />
         }
       />
     </div>

@@ -2,15 +2,10 @@
 
 import Link from "next/link";
 import { useMemo, useState } from "react";
-import { Button } from "@/components/button";
-import { ConfirmDialog } from "@/components/confirm-dialog";
-import { CopyButton } from "@/components/copy-button";
 import { DescriptionList, JsonBlock } from "@/components/description-list";
-import { EntityText } from "@/components/entity-text";
-import { PageHeader, Section } from "@/components/page-header";
-import { ErrorState, LoadingBlock } from "@/components/states";
-import { StatusBadge } from "@/components/status-badge";
-import { InlineMessage, useToast } from "@/components/toast";
+import { DetailLoader, EntityHeader } from "@/components/entity-detail";
+import { Section } from "@/components/page-header";
+import { useToast } from "@/components/toast";
 import { type Discount, useCatalogue, useDiscount, useUpdateDiscount } from "@/lib/client/catalogue";
 import { formatDateTime } from "@/lib/client/format";
 import { DiscountForm } from "../discount-form";
@@ -28,31 +23,10 @@ const dash = <span className="text-slate-500">—</span>;
 
 export function DiscountDetail({ discountId }: { discountId: string }) {
   const discount = useDiscount(discountId);
-
-  if (discount.isLoading) {
-    return (
-      <div>
-        <PageHeader title="Discount" back={BACK} />
-        <div className="rounded-lg border border-slate-200 bg-white p-5">
-          <LoadingBlock label="Loading discount…" lines={6} />
-        </div>
-      </div>
-    );
-  }
-  if (!discount.data) {
-    return (
-      <div>
-        <PageHeader title="Discount" back={BACK} />
-        <ErrorState error={discount.error} title="Could not load this discount" onRetry={() => discount.refetch()} />
-      </div>
-    );
-  }
   return (
-    <DiscountPage
-      key={discount.data.id}
-      discount={discount.data}
-      reload={async () => (await discount.refetch()).data}
-    />
+    <DetailLoader query={discount} noun="discount" back={BACK}>
+      {(data) => <DiscountPage key={data.id} discount={data} reload={async () => (await discount.refetch()).data} />}
+    </DetailLoader>
   );
 }
 
@@ -62,68 +36,35 @@ function DiscountPage({ discount, reload }: { discount: Discount; reload: () => 
   const [editingFrom, setEditingFrom] = useState<Discount | null>(null);
   const editing = editingFrom !== null;
   const setEditing = (on: boolean) => setEditingFrom(on ? discount : null);
-  const [confirming, setConfirming] = useState(false);
   const update = useUpdateDiscount(discount.id);
   const statusChange = useUpdateDiscount(discount.id);
   const toast = useToast();
-  const archived = discount.status === "archived";
   const catalogue = useCatalogue("active,archived", Boolean(discount.restrict_to?.length));
   const names = useMemo(
     () => (catalogue.data ? catalogueNames(catalogue.data.pages.flatMap((page) => page.data)) : null),
     [catalogue.data],
   );
 
-  async function changeStatus() {
-    try {
-      await statusChange.mutateAsync({ revision: null, input: { status: archived ? "active" : "archived" } });
-      setConfirming(false);
-      setEditing(false);
-      toast.show(archived ? "Discount unarchived." : "Discount archived.");
-    } catch {
-      // The dialog shows the error and stays open.
-    }
-  }
-
   return (
     <div>
-      <PageHeader
+      <EntityHeader
+        entity={discount}
+        noun="discount"
         back={BACK}
         title={discount.code ?? discount.description}
-        badges={<StatusBadge status={discount.status} />}
-        description={
-          <span className="flex flex-wrap items-center gap-x-3 gap-y-1">
-            {discount.code && <span>{discount.description}</span>}
-            <span className="inline-flex items-center gap-1.5">
-              <code className="font-mono text-xs text-slate-500">{discount.id}</code>
-              <CopyButton value={discount.id} label="Copy discount ID" variant="ghost" />
-            </span>
-          </span>
-        }
-        actions={
-          <>
-            {!editing && !archived && (
-              <Button variant="secondary" onClick={() => setEditing(true)}>
-                Edit
-              </Button>
-            )}
-            <Button
-              variant={archived ? "secondary" : "danger"}
-              onClick={() => {
-                statusChange.reset();
-                setConfirming(true);
-              }}
-            >
-              {archived ? "Unarchive" : "Archive"}
-            </Button>
-          </>
-        }
+        subtitle={discount.code && discount.description}
+        editing={editing}
+        canEdit={discount.status !== "archived"}
+        onEdit={() => setEditing(true)}
+        statusChange={{
+          ...statusChange,
+          run: (status) => statusChange.mutateAsync({ revision: null, input: { status } }),
+        }}
+        onStatusChanged={() => setEditing(false)}
+        archiveText="Archived discounts cannot be redeemed at checkout or applied to new transactions. What was already billed does not change. You can unarchive it later."
+        unarchiveText="The discount becomes active again and can be redeemed (unless it has expired or reached its usage limit)."
+        archivedNotice="It cannot be redeemed or changed. Unarchive it to edit it."
       />
-
-      {archived && (
-        <InlineMessage tone="warning" className="mb-6" title="This discount is archived">
-          It cannot be redeemed or changed. Unarchive it to edit it.
-        </InlineMessage>
-      )}
 
       <Section title="Details">
         {editingFrom ? (
@@ -199,22 +140,6 @@ function DiscountPage({ discount, reload }: { discount: Discount; reload: () => 
           />
         )}
       </Section>
-
-      <ConfirmDialog
-        open={confirming}
-        title={archived ? "Unarchive this discount?" : "Archive this discount?"}
-        description={
-          archived
-            ? "The discount becomes active again and can be redeemed (unless it has expired or reached its usage limit)."
-            : "Archived discounts cannot be redeemed at checkout or applied to new transactions. What was already billed does not change. You can unarchive it later."
-        }
-        confirmLabel={archived ? "Unarchive discount" : "Archive discount"}
-        tone={archived ? "primary" : "danger"}
-        pending={statusChange.isPending}
-        error={statusChange.error ? <EntityText text={statusChange.error.message} /> : undefined}
-        onConfirm={changeStatus}
-        onCancel={() => setConfirming(false)}
-      />
     </div>
   );
 }

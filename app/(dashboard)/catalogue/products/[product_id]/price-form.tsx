@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from "react";
 import { Button } from "@/components/button";
 import { CountryListPicker } from "@/components/country-list-picker";
 import { CurrencySelectField } from "@/components/currency-select";
+import type { EntityFormProps } from "@/components/entity-form";
 import { FormActions, FormError, SelectField, TextAreaField, TextField, useFocusOnError } from "@/components/form";
 import { MoneyField } from "@/components/money-input";
 import {
@@ -123,9 +124,7 @@ const BASE_FIELDS = [
   "custom_data",
 ];
 
-type Props =
-  | { productId: string; price?: undefined; onSubmit: (body: CreatePriceInput) => Promise<Price> }
-  | { productId: string; price: Price; onSubmit: (body: UpdatePriceInput) => Promise<Price> };
+type Props = EntityFormProps<Price, CreatePriceInput, UpdatePriceInput> & { productId: string };
 
 /**
  * Creates or edits a price: amounts typed in the currency's major unit and sent in minor units, a
@@ -133,8 +132,8 @@ type Props =
  * mode, quantity limits and prices per country. The API's schema checks the body first; field
  * errors (the form's or the server's) appear beside their inputs, and nothing typed is lost.
  */
-export function PriceForm(props: Props & { onSaved: (price: Price | null) => void; onCancel: () => void }) {
-  const { price, onSaved, onCancel } = props;
+export function PriceForm(props: Props) {
+  const { entity: price, onSaved, onCancel } = props;
   const [values, setValues] = useState<Values>(() => initialValues(price));
   const [overrides, setOverrides] = useState<OverrideRow[]>(() => initialOverrides(price));
   const [errors, setErrors] = useState<FormErrorState | null>(null);
@@ -210,13 +209,13 @@ export function PriceForm(props: Props & { onSaved: (price: Price | null) => voi
 
     let body: Record<string, unknown>;
     let checked: ReturnType<typeof checkBody>;
-    if (!props.price) {
+    if (!props.entity) {
       body = { product_id: props.productId, ...full };
       if (full.name === null) delete body.name;
       if (full.custom_data === null) delete body.custom_data;
       checked = checkBody(createPriceBody, body, fields, rename);
     } else {
-      const current = props.price;
+      const current = props.entity;
       body = {};
       const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
       if (full.description !== current.description) body.description = full.description;
@@ -250,7 +249,7 @@ export function PriceForm(props: Props & { onSaved: (price: Price | null) => voi
     setErrors(null);
     try {
       onSaved(
-        props.price ? await props.onSubmit(body as UpdatePriceInput) : await props.onSubmit(body as CreatePriceInput),
+        props.entity ? await props.onSubmit(body as UpdatePriceInput) : await props.onSubmit(body as CreatePriceInput),
       );
     } catch (error) {
       setErrors(formErrors(error, fields, rename));

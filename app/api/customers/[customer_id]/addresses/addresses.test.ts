@@ -7,7 +7,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { POSTAL_CODE_REQUIRED } from "@/lib/schemas/countries";
 import { createCustomer } from "@/lib/services/customers";
-import { type ApiResult, call, testKey } from "@/lib/test/api";
+import { type ApiResult, call, expectError, expectFieldError } from "@/lib/test/api";
+import { events, expectMaxLength } from "@/lib/test/checks";
+import { describeChildEntityAccess } from "@/lib/test/child-entity";
+import { admin, childResource } from "@/lib/test/resource";
 import * as one from "./[address_id]/route";
 import * as many from "./route";
 
@@ -27,11 +30,19 @@ const ADDRESS_FIELDS = [
   "updated_at",
   "import_meta",
 ];
+/** The length limits of the address's text fields. */
+const LIMITS: [string, number][] = [
+  ["description", 1024],
+  ["first_line", 1024],
+  ["second_line", 1024],
+  ["city", 200],
+  ["postal_code", 200],
+  ["region", 200],
+];
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const UNKNOWN_CUSTOMER = "ctm_01aaaaaaaaaaaaaaaaaaaaaaaa";
 const UNKNOWN_ADDRESS = "add_01aaaaaaaaaaaaaaaaaaaaaaaa";
 
-let key: string;
 let customerId: string;
 let counter = 0;
 
@@ -41,35 +52,7 @@ async function newCustomer(): Promise<string> {
   return customer.parse().id;
 }
 
-function create(customer: string, body: unknown, options: { key?: string | null } = {}) {
-  return call(many.POST, "POST", `/customers/${customer}/addresses`, {
-    key: options.key === undefined ? key : options.key,
-    body,
-    params: { customer_id: customer },
-  });
-}
-
-function list(customer: string, query = "", options: { key?: string | null } = {}) {
-  return call(many.GET, "GET", `/customers/${customer}/addresses${query}`, {
-    key: options.key === undefined ? key : options.key,
-    params: { customer_id: customer },
-  });
-}
-
-function get(customer: string, id: string, options: { key?: string | null } = {}) {
-  return call(one.GET, "GET", `/customers/${customer}/addresses/${id}`, {
-    key: options.key === undefined ? key : options.key,
-    params: { customer_id: customer, address_id: id },
-  });
-}
-
-function update(customer: string, id: string, body: unknown, options: { key?: string | null } = {}) {
-  return call(one.PATCH, "PATCH", `/customers/${customer}/addresses/${id}`, {
-    key: options.key === undefined ? key : options.key,
-    body,
-    params: { customer_id: customer, address_id: id },
-  });
-}
+const { create, list, get, update } = childResource("/customers", "customer_id", "addresses", "address_id", many, one);
 
 /** Creates an address and returns it (fails the test when creation fails). */
 async function address(customer: string, body: Record<string, unknown> = { country_code: "SE" }) {
@@ -78,26 +61,7 @@ async function address(customer: string, body: Record<string, unknown> = { count
   return res.body.data as Record<string, any>;
 }
 
-function expectFieldError(res: ApiResult, field: string) {
-  expect(res.status).toBe(400);
-  expect(res.body.error.type).toBe("request_error");
-  expect(res.body.error.code).toBe("invalid_field");
-  expect(res.body.error.errors.map((e: { field: string }) => e.field)).toContain(field);
-  expect(typeof res.body.meta.request_id).toBe("string");
-}
-
-function expectError(res: ApiResult, status: number, code: string) {
-  expect(res.status).toBe(status);
-  expect(res.body.error.code).toBe(code);
-  expect(typeof res.body.meta.request_id).toBe("string");
-}
-
-function events(entityId: string) {
-  return db().event.findMany({ where: { entityId }, orderBy: { id: "asc" } });
-}
-
 beforeAll(async () => {
-  key = await testKey();
   customerId = await newCustomer();
 });
 
@@ -169,28 +133,19 @@ describe("POST /customers/{customer_id}/addresses", () => {
   });
 
   describe("length limits", () => {
-    const limits: [string, number][] = [
-      ["description", 1024],
-      ["first_line", 1024],
-      ["second_line", 1024],
-      ["city", 200],
-      ["postal_code", 200],
-      ["region", 200],
-    ];
-
-    it.each(limits)("accepts %s of %i characters", async (field, max) => {
+    it.each(LIMITS)("accepts %s of %i characters", async (field, max) => {
       const res = await create(customerId, { country_code: "US", postal_code: "10001", [field]: "x".repeat(max) });
       expect(res.status).toBe(201);
       expect(res.body.data[field]).toBe("x".repeat(max));
     });
 
-    it.each(limits)("rejects %s of one more than %i characters, naming the field", async (field, max) => {
+    it.each(LIMITS)("rejects %s of one more than %i characters, naming the field", async (field, max) => {
       const res = await create(customerId, { country_code: "US", postal_code: "10001", [field]: "x".repeat(max + 1) });
       expectFieldError(res, field);
       expect(res.body.error.errors).toHaveLength(1);
     });
 
-    it.each(limits.map(([field]) => field))("rejects a non-string %s", async (field) => {
+    it.each(LIMITS.map(([field]) => field))("rejects a non-string %s", async (field) => {
       expectFieldError(await create(customerId, { country_code: "US", postal_code: "10001", [field]: 12 }), field);
     });
   });
@@ -249,7 +204,7 @@ describe("POST /customers/{customer_id}/addresses", () => {
 
   it("rejects a body that is not a JSON object", async () => {
     const res = await call(many.POST, "POST", `/customers/${customerId}/addresses`, {
-      key,
+      key: await admin(),
       rawBody: "[]",
       headers: { "content-type": "application/json" },
       params: { customer_id: customerId },
@@ -344,21 +299,12 @@ describe("PATCH /customers/{customer_id}/addresses/{address_id}", () => {
   });
 
   describe("length limits", () => {
-    const limits: [string, number][] = [
-      ["description", 1024],
-      ["first_line", 1024],
-      ["second_line", 1024],
-      ["city", 200],
-      ["postal_code", 200],
-      ["region", 200],
-    ];
-
-    it.each(limits)("accepts %s of %i characters and rejects one more", async (field, max) => {
+    it.each(LIMITS)("accepts %s of %i characters and rejects one more", async (field, max) => {
       const created = await address(customerId);
-      const ok = await update(customerId, created.id, { [field]: "y".repeat(max) });
-      expect(ok.status).toBe(200);
-      expect(ok.body.data[field]).toBe("y".repeat(max));
-      expectFieldError(await update(customerId, created.id, { [field]: "y".repeat(max + 1) }), field);
+      await expectMaxLength((value) => update(customerId, created.id, { [field]: value }), field, max, {
+        status: 200,
+        char: "y",
+      });
     });
   });
 
@@ -554,129 +500,24 @@ describe("GET /customers/{customer_id}/addresses", () => {
   });
 });
 
-describe("permissions", () => {
-  let created: Record<string, any>;
-  let readKey: string;
-  let writeKey: string;
-  let otherKey: string;
-
-  beforeAll(async () => {
-    created = await address(customerId);
-    readKey = await testKey(["address.read"]);
-    writeKey = await testKey(["address.write"]);
-    otherKey = await testKey(["customer.read", "customer.write", "business.write"]);
-  });
-
-  it("GET list needs address.read", async () => {
-    const res = await list(customerId, "", { key: otherKey });
-    expectError(res, 403, "forbidden");
-    expect(res.body.error.detail).toContain("address.read");
-    expect((await list(customerId, "", { key: readKey })).status).toBe(200);
-    expect((await list(customerId, "", { key: writeKey })).status).toBe(200);
-  });
-
-  it("GET one needs address.read", async () => {
-    expectError(await get(customerId, created.id, { key: otherKey }), 403, "forbidden");
-    expect((await get(customerId, created.id, { key: readKey })).status).toBe(200);
-    expect((await get(customerId, created.id, { key: writeKey })).status).toBe(200);
-  });
-
-  it("POST needs address.write", async () => {
-    const denied = await create(customerId, { country_code: "SE" }, { key: readKey });
-    expectError(denied, 403, "forbidden");
-    expect(denied.body.error.detail).toContain("address.write");
-    expectError(await create(customerId, { country_code: "SE" }, { key: otherKey }), 403, "forbidden");
-    expect((await create(customerId, { country_code: "SE" }, { key: writeKey })).status).toBe(201);
-  });
-
-  it("PATCH needs address.write", async () => {
-    expectError(await update(customerId, created.id, { city: "x" }, { key: readKey }), 403, "forbidden");
-    expectError(await update(customerId, created.id, { city: "x" }, { key: otherKey }), 403, "forbidden");
-    expect((await update(customerId, created.id, { city: "x" }, { key: writeKey })).status).toBe(200);
-  });
-
-  it("every endpoint needs an API key", async () => {
-    for (const res of [
-      await list(customerId, "", { key: null }),
-      await get(customerId, created.id, { key: null }),
-      await create(customerId, { country_code: "SE" }, { key: null }),
-      await update(customerId, created.id, { city: "x" }, { key: null }),
-    ]) {
-      expectError(res, 401, "invalid_token");
-    }
-  });
-});
-
-describe("not found", () => {
-  let otherCustomer: string;
-  let foreign: Record<string, any>;
-  let own: Record<string, any>;
-
-  beforeAll(async () => {
-    otherCustomer = await newCustomer();
-    foreign = await address(otherCustomer);
-    own = await address(customerId);
-  });
-
-  it("an unknown customer on every endpoint", async () => {
-    for (const res of [
-      await list(UNKNOWN_CUSTOMER),
-      await create(UNKNOWN_CUSTOMER, { country_code: "SE" }),
-      await get(UNKNOWN_CUSTOMER, own.id),
-      await update(UNKNOWN_CUSTOMER, own.id, { city: "x" }),
-    ]) {
-      expectError(res, 404, "not_found");
-      expect(res.body.error.detail).toContain(UNKNOWN_CUSTOMER);
-    }
-  });
-
-  it("an unknown address", async () => {
-    expectError(await get(customerId, UNKNOWN_ADDRESS), 404, "not_found");
-    expectError(await update(customerId, UNKNOWN_ADDRESS, { city: "x" }), 404, "not_found");
-  });
-
-  it("an address of another customer, which stays unchanged", async () => {
-    const read = await get(customerId, foreign.id);
-    expectError(read, 404, "not_found");
-    expect(read.body.error.detail).toContain(foreign.id);
-    expectError(await update(customerId, foreign.id, { city: "Hijacked" }), 404, "not_found");
-    expect((await get(otherCustomer, foreign.id)).body.data).toEqual(foreign);
-    expect((await events(foreign.id)).map((row) => row.eventType)).toEqual(["address.created"]);
-  });
-
-  it.each([
-    ["ctm_123", "customer"],
-    ["CTM_01AAAAAAAAAAAAAAAAAAAAAAAA", "customer"],
-    ["add_01aaaaaaaaaaaaaaaaaaaaaaaa", "customer"],
-  ])("a malformed customer ID %s", async (bad) => {
-    expectError(await list(bad), 404, "not_found");
-    expectError(await create(bad, { country_code: "SE" }), 404, "not_found");
-    expectError(await get(bad, own.id), 404, "not_found");
-    expectError(await update(bad, own.id, { city: "x" }), 404, "not_found");
-  });
-
-  it.each([["add_123"], ["biz_01aaaaaaaaaaaaaaaaaaaaaaaa"], ["ADD_01AAAAAAAAAAAAAAAAAAAAAAAA"]])(
-    "a malformed address ID %s",
-    async (bad) => {
-      expectError(await get(customerId, bad), 404, "not_found");
-      expectError(await update(customerId, bad, { city: "x" }), 404, "not_found");
-    },
-  );
-});
-
-describe("methods", () => {
-  it("answers 405 for methods the paths lack", async () => {
-    const params = { customer_id: customerId, address_id: UNKNOWN_ADDRESS };
-    for (const [handler, method] of [
-      [many.PUT, "PUT"],
-      [many.PATCH, "PATCH"],
-      [many.DELETE, "DELETE"],
-      [one.PUT, "PUT"],
-      [one.POST, "POST"],
-      [one.DELETE, "DELETE"],
-    ] as const) {
-      const res = await call(handler, method, `/customers/${customerId}/addresses`, { key, params });
-      expectError(res, 405, "method_not_allowed");
-    }
-  });
+describeChildEntityAccess({
+  entity: "address",
+  named: "an address",
+  path: "addresses",
+  idParam: "address_id",
+  api: { create, list, get, update },
+  collection: many,
+  item: one,
+  customer: () => customerId,
+  newCustomer,
+  make: (customer) => address(customer),
+  makeForeign: (customer) => address(customer),
+  createBody: { country_code: "SE" },
+  updateBody: { city: "x" },
+  hijackBody: { city: "Hijacked" },
+  otherPermissions: ["customer.read", "customer.write", "business.write"],
+  unknownCustomer: UNKNOWN_CUSTOMER,
+  unknownId: UNKNOWN_ADDRESS,
+  malformedCustomers: ["ctm_123", "CTM_01AAAAAAAAAAAAAAAAAAAAAAAA", "add_01aaaaaaaaaaaaaaaaaaaaaaaa"],
+  malformedIds: ["add_123", "biz_01aaaaaaaaaaaaaaaaaaaaaaaa", "ADD_01AAAAAAAAAAAAAAAAAAAAAAAA"],
 });

@@ -6,7 +6,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { createCustomer } from "@/lib/services/customers";
-import { type ApiResult, call, testKey } from "@/lib/test/api";
+import { type ApiResult, expectError, expectFieldError } from "@/lib/test/api";
+import { events, expectMaxLength } from "@/lib/test/checks";
+import { describeChildEntityAccess } from "@/lib/test/child-entity";
+import { childResource } from "@/lib/test/resource";
 import * as one from "./[business_id]/route";
 import * as many from "./route";
 
@@ -27,7 +30,6 @@ const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const UNKNOWN_CUSTOMER = "ctm_01aaaaaaaaaaaaaaaaaaaaaaaa";
 const UNKNOWN_BUSINESS = "biz_01aaaaaaaaaaaaaaaaaaaaaaaa";
 
-let key: string;
 let customerId: string;
 let counter = 0;
 
@@ -37,35 +39,14 @@ async function newCustomer(): Promise<string> {
   return customer.parse().id;
 }
 
-function create(customer: string, body: unknown, options: { key?: string | null } = {}) {
-  return call(many.POST, "POST", `/customers/${customer}/businesses`, {
-    key: options.key === undefined ? key : options.key,
-    body,
-    params: { customer_id: customer },
-  });
-}
-
-function list(customer: string, query = "", options: { key?: string | null } = {}) {
-  return call(many.GET, "GET", `/customers/${customer}/businesses${query}`, {
-    key: options.key === undefined ? key : options.key,
-    params: { customer_id: customer },
-  });
-}
-
-function get(customer: string, id: string, options: { key?: string | null } = {}) {
-  return call(one.GET, "GET", `/customers/${customer}/businesses/${id}`, {
-    key: options.key === undefined ? key : options.key,
-    params: { customer_id: customer, business_id: id },
-  });
-}
-
-function update(customer: string, id: string, body: unknown, options: { key?: string | null } = {}) {
-  return call(one.PATCH, "PATCH", `/customers/${customer}/businesses/${id}`, {
-    key: options.key === undefined ? key : options.key,
-    body,
-    params: { customer_id: customer, business_id: id },
-  });
-}
+const { create, list, get, update } = childResource(
+  "/customers",
+  "customer_id",
+  "businesses",
+  "business_id",
+  many,
+  one,
+);
 
 /** Creates a business and returns it (fails the test when creation fails). */
 async function business(customer: string, body: Record<string, unknown> = { name: "Acme Ltd" }) {
@@ -78,26 +59,7 @@ function contactList(n: number, domain = "example.com") {
   return Array.from({ length: n }, (_, i) => ({ name: `Contact ${i}`, email: `contact${i}@${domain}` }));
 }
 
-function expectFieldError(res: ApiResult, field: string) {
-  expect(res.status).toBe(400);
-  expect(res.body.error.type).toBe("request_error");
-  expect(res.body.error.code).toBe("invalid_field");
-  expect(res.body.error.errors.map((e: { field: string }) => e.field)).toContain(field);
-  expect(typeof res.body.meta.request_id).toBe("string");
-}
-
-function expectError(res: ApiResult, status: number, code: string) {
-  expect(res.status).toBe(status);
-  expect(res.body.error.code).toBe(code);
-  expect(typeof res.body.meta.request_id).toBe("string");
-}
-
-function events(entityId: string) {
-  return db().event.findMany({ where: { entityId }, orderBy: { id: "asc" } });
-}
-
 beforeAll(async () => {
-  key = await testKey();
   customerId = await newCustomer();
 });
 
@@ -186,12 +148,9 @@ describe("POST /customers/{customer_id}/businesses", () => {
 
   describe.each(["company_number", "tax_identifier"])("%s", (field) => {
     it("accepts 1024 characters and rejects 1025", async () => {
-      const ok = await create(customerId, { name: "Acme", [field]: "9".repeat(1024) });
-      expect(ok.status).toBe(201);
-      expect(ok.body.data[field]).toBe("9".repeat(1024));
-      const res = await create(customerId, { name: "Acme", [field]: "9".repeat(1025) });
-      expectFieldError(res, field);
-      expect(res.body.error.errors).toHaveLength(1);
+      const send = (value: string) => create(customerId, { name: "Acme", [field]: value });
+      const { refused } = await expectMaxLength(send, field, 1024, { status: 201, char: "9" });
+      expect(refused.body.error.errors).toHaveLength(1);
     });
 
     it("rejects a non-string", async () => {
@@ -377,14 +336,12 @@ describe("PATCH /customers/{customer_id}/businesses/{business_id}", () => {
 
   it("applies the same limits as creation", async () => {
     const created = await business(customerId);
-    expect((await update(customerId, created.id, { name: "m".repeat(1024) })).status).toBe(200);
-    expectFieldError(await update(customerId, created.id, { name: "m".repeat(1025) }), "name");
+    const send = (field: string) => (value: string) => update(customerId, created.id, { [field]: value });
+    await expectMaxLength(send("name"), "name", 1024, { status: 200, char: "m" });
     expectFieldError(await update(customerId, created.id, { name: " " }), "name");
     expectFieldError(await update(customerId, created.id, { name: null }), "name");
-    expect((await update(customerId, created.id, { company_number: "1".repeat(1024) })).status).toBe(200);
-    expectFieldError(await update(customerId, created.id, { company_number: "1".repeat(1025) }), "company_number");
-    expect((await update(customerId, created.id, { tax_identifier: "1".repeat(1024) })).status).toBe(200);
-    expectFieldError(await update(customerId, created.id, { tax_identifier: "1".repeat(1025) }), "tax_identifier");
+    await expectMaxLength(send("company_number"), "company_number", 1024, { status: 200, char: "1" });
+    await expectMaxLength(send("tax_identifier"), "tax_identifier", 1024, { status: 200, char: "1" });
     expect((await update(customerId, created.id, { contacts: contactList(100) })).status).toBe(200);
     expectFieldError(await update(customerId, created.id, { contacts: contactList(101) }), "contacts");
     expectFieldError(
@@ -526,128 +483,24 @@ describe("GET /customers/{customer_id}/businesses", () => {
   });
 });
 
-describe("permissions", () => {
-  let created: Record<string, any>;
-  let readKey: string;
-  let writeKey: string;
-  let otherKey: string;
-
-  beforeAll(async () => {
-    created = await business(customerId);
-    readKey = await testKey(["business.read"]);
-    writeKey = await testKey(["business.write"]);
-    otherKey = await testKey(["customer.read", "customer.write", "address.write"]);
-  });
-
-  it("GET list needs business.read", async () => {
-    const res = await list(customerId, "", { key: otherKey });
-    expectError(res, 403, "forbidden");
-    expect(res.body.error.detail).toContain("business.read");
-    expect((await list(customerId, "", { key: readKey })).status).toBe(200);
-    expect((await list(customerId, "", { key: writeKey })).status).toBe(200);
-  });
-
-  it("GET one needs business.read", async () => {
-    expectError(await get(customerId, created.id, { key: otherKey }), 403, "forbidden");
-    expect((await get(customerId, created.id, { key: readKey })).status).toBe(200);
-    expect((await get(customerId, created.id, { key: writeKey })).status).toBe(200);
-  });
-
-  it("POST needs business.write", async () => {
-    const denied = await create(customerId, { name: "Denied" }, { key: readKey });
-    expectError(denied, 403, "forbidden");
-    expect(denied.body.error.detail).toContain("business.write");
-    expectError(await create(customerId, { name: "Denied" }, { key: otherKey }), 403, "forbidden");
-    expect((await create(customerId, { name: "Allowed" }, { key: writeKey })).status).toBe(201);
-  });
-
-  it("PATCH needs business.write", async () => {
-    expectError(await update(customerId, created.id, { name: "x" }, { key: readKey }), 403, "forbidden");
-    expectError(await update(customerId, created.id, { name: "x" }, { key: otherKey }), 403, "forbidden");
-    expect((await update(customerId, created.id, { name: "x" }, { key: writeKey })).status).toBe(200);
-  });
-
-  it("every endpoint needs an API key", async () => {
-    for (const res of [
-      await list(customerId, "", { key: null }),
-      await get(customerId, created.id, { key: null }),
-      await create(customerId, { name: "x" }, { key: null }),
-      await update(customerId, created.id, { name: "x" }, { key: null }),
-    ]) {
-      expectError(res, 401, "invalid_token");
-    }
-  });
-});
-
-describe("not found", () => {
-  let otherCustomer: string;
-  let foreign: Record<string, any>;
-  let own: Record<string, any>;
-
-  beforeAll(async () => {
-    otherCustomer = await newCustomer();
-    foreign = await business(otherCustomer, { name: "Foreign Co" });
-    own = await business(customerId);
-  });
-
-  it("an unknown customer on every endpoint", async () => {
-    for (const res of [
-      await list(UNKNOWN_CUSTOMER),
-      await create(UNKNOWN_CUSTOMER, { name: "x" }),
-      await get(UNKNOWN_CUSTOMER, own.id),
-      await update(UNKNOWN_CUSTOMER, own.id, { name: "x" }),
-    ]) {
-      expectError(res, 404, "not_found");
-      expect(res.body.error.detail).toContain(UNKNOWN_CUSTOMER);
-    }
-  });
-
-  it("an unknown business", async () => {
-    expectError(await get(customerId, UNKNOWN_BUSINESS), 404, "not_found");
-    expectError(await update(customerId, UNKNOWN_BUSINESS, { name: "x" }), 404, "not_found");
-  });
-
-  it("a business of another customer, which stays unchanged", async () => {
-    const read = await get(customerId, foreign.id);
-    expectError(read, 404, "not_found");
-    expect(read.body.error.detail).toContain(foreign.id);
-    expectError(await update(customerId, foreign.id, { name: "Hijacked" }), 404, "not_found");
-    expect((await get(otherCustomer, foreign.id)).body.data).toEqual(foreign);
-    expect((await events(foreign.id)).map((row) => row.eventType)).toEqual(["business.created"]);
-  });
-
-  it.each([["ctm_123"], ["CTM_01AAAAAAAAAAAAAAAAAAAAAAAA"], ["biz_01aaaaaaaaaaaaaaaaaaaaaaaa"]])(
-    "a malformed customer ID %s",
-    async (bad) => {
-      expectError(await list(bad), 404, "not_found");
-      expectError(await create(bad, { name: "x" }), 404, "not_found");
-      expectError(await get(bad, own.id), 404, "not_found");
-      expectError(await update(bad, own.id, { name: "x" }), 404, "not_found");
-    },
-  );
-
-  it.each([["biz_123"], ["add_01aaaaaaaaaaaaaaaaaaaaaaaa"], ["BIZ_01AAAAAAAAAAAAAAAAAAAAAAAA"]])(
-    "a malformed business ID %s",
-    async (bad) => {
-      expectError(await get(customerId, bad), 404, "not_found");
-      expectError(await update(customerId, bad, { name: "x" }), 404, "not_found");
-    },
-  );
-});
-
-describe("methods", () => {
-  it("answers 405 for methods the paths lack", async () => {
-    const params = { customer_id: customerId, business_id: UNKNOWN_BUSINESS };
-    for (const [handler, method] of [
-      [many.PUT, "PUT"],
-      [many.PATCH, "PATCH"],
-      [many.DELETE, "DELETE"],
-      [one.PUT, "PUT"],
-      [one.POST, "POST"],
-      [one.DELETE, "DELETE"],
-    ] as const) {
-      const res = await call(handler, method, `/customers/${customerId}/businesses`, { key, params });
-      expectError(res, 405, "method_not_allowed");
-    }
-  });
+describeChildEntityAccess({
+  entity: "business",
+  named: "a business",
+  path: "businesses",
+  idParam: "business_id",
+  api: { create, list, get, update },
+  collection: many,
+  item: one,
+  customer: () => customerId,
+  newCustomer,
+  make: (customer) => business(customer),
+  makeForeign: (customer) => business(customer, { name: "Foreign Co" }),
+  createBody: { name: "x" },
+  updateBody: { name: "x" },
+  hijackBody: { name: "Hijacked" },
+  otherPermissions: ["customer.read", "customer.write", "address.write"],
+  unknownCustomer: UNKNOWN_CUSTOMER,
+  unknownId: UNKNOWN_BUSINESS,
+  malformedCustomers: ["ctm_123", "CTM_01AAAAAAAAAAAAAAAAAAAAAAAA", "biz_01aaaaaaaaaaaaaaaaaaaaaaaa"],
+  malformedIds: ["biz_123", "add_01aaaaaaaaaaaaaaaaaaaaaaaa", "BIZ_01AAAAAAAAAAAAAAAAAAAAAAAA"],
 });

@@ -1,0 +1,186 @@
+"use client";
+
+import type { UseQueryResult } from "@tanstack/react-query";
+import Link from "next/link";
+import { type ReactNode, useCallback, useId, useState } from "react";
+import type { ListResponse } from "@/lib/client/api";
+import { formatDate, formatDateTime } from "@/lib/client/format";
+import { Button } from "./button";
+import { type Column, DataTable } from "./data-table";
+import { useFocusReturn } from "./focus";
+import { type CursorPagination, PaginationControls, useCursorPagination } from "./pagination";
+import { SearchInput } from "./search-input";
+import { type FilterOption, StatusFilter } from "./status-filter";
+
+/** Rows per page of a list page. */
+export const PER_PAGE = 25;
+
+/** The status filter of entities that are archived rather than deleted. */
+export const ACTIVE_ARCHIVED_OPTIONS = [
+  { value: "active", label: "Active" },
+  { value: "archived", label: "Archived" },
+  { value: "active,archived", label: "All" },
+] as const;
+
+/** A list's status filter, search term and pages: changing a filter goes back to the first page. */
+export function useListFilters(initialStatus = "active") {
+  const [status, setStatusValue] = useState(initialStatus);
+  const [search, setSearchValue] = useState("");
+  const pagination = useCursorPagination();
+  const setStatus = (value: string) => {
+    setStatusValue(value);
+    pagination.reset();
+  };
+  const setSearch = (term: string) => {
+    setSearchValue(term);
+    pagination.reset();
+  };
+  return { status, setStatus, search, setSearch, pagination };
+}
+
+/**
+ * An inline panel to add an entity ("new") or edit one, opened by a button that gets focus back
+ * when the panel closes.
+ */
+export function usePanel<T = never>() {
+  const [editing, setEditing] = useState<T | "new" | null>(null);
+  const id = useId();
+  const [opener, restoreFocus] = useFocusReturn();
+  const close = useCallback(() => {
+    setEditing(null);
+    restoreFocus();
+  }, [restoreFocus]);
+  /** The button that opens the "new" panel; the one with `focusReturn` gets focus back on close. */
+  const newButton = (label: string, focusReturn: boolean, onClick?: () => void) => (
+    <Button
+      ref={focusReturn ? opener : undefined}
+      onClick={() => {
+        onClick?.();
+        setEditing("new");
+      }}
+      aria-expanded={editing === "new"}
+      aria-controls={id}
+      disabled={editing !== null}
+    >
+      {label}
+    </Button>
+  );
+  return { id, editing, setEditing, close, newButton };
+}
+
+/** The card of a panel opened by `usePanel`, titled. */
+export function PanelSection({ id, title, children }: { id: string; title: ReactNode; children: ReactNode }) {
+  return (
+    <section
+      id={id}
+      aria-labelledby={`${id}-title`}
+      className="mb-6 rounded-lg border border-slate-200 bg-white p-5 shadow-sm"
+    >
+      <h2 id={`${id}-title`} className="mb-4 text-base font-semibold">
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
+/** The row above a list: a search box on the left (if any), the status filter on the right. */
+export function ListFilters({
+  search,
+  status,
+  options,
+  onStatus,
+}: {
+  search?: { label: string; placeholder: string; maxLength?: number; onSearch: (term: string) => void };
+  status: string;
+  options: readonly FilterOption[];
+  onStatus: (value: string) => void;
+}) {
+  return (
+    <div className={`mb-4 flex flex-wrap items-center ${search ? "justify-between" : "justify-end"} gap-3`}>
+      {search && <SearchInput {...search} />}
+      <StatusFilter value={status} options={options} onChange={onStatus} />
+    </div>
+  );
+}
+
+type ListQuery<T> = Pick<
+  UseQueryResult<ListResponse<T>>,
+  "data" | "isLoading" | "isPlaceholderData" | "isFetching" | "error" | "refetch"
+>;
+
+/** A table of one page of a list query, with "{caption} pages" controls beneath. */
+export function PagedTable<T>({
+  caption,
+  columns,
+  rowKey,
+  list,
+  pagination,
+  empty,
+  skeletonRows,
+}: {
+  caption: string;
+  columns: Column<T>[];
+  rowKey: (row: T) => string;
+  list: ListQuery<T>;
+  pagination: CursorPagination;
+  empty: ReactNode;
+  skeletonRows?: number;
+}) {
+  const rows = list.data?.data;
+  return (
+    <DataTable
+      caption={caption}
+      columns={columns}
+      rows={rows}
+      rowKey={rowKey}
+      isLoading={list.isLoading}
+      isRefreshing={list.isPlaceholderData}
+      error={list.error}
+      onRetry={() => list.refetch()}
+      skeletonRows={skeletonRows}
+      empty={empty}
+      footer={
+        <PaginationControls
+          label={`${caption} pages`}
+          pagination={pagination}
+          meta={list.data?.meta.pagination}
+          shown={rows?.length ?? 0}
+          disabled={list.isFetching}
+        />
+      }
+    />
+  );
+}
+
+/** A date, with the date and time on hover. */
+export function DateCell({ value }: { value: string }) {
+  return (
+    <time dateTime={value} title={formatDateTime(value)}>
+      {formatDate(value)}
+    </time>
+  );
+}
+
+/** The "Created" column. */
+export function createdColumn<T extends { created_at: string }>(): Column<T> {
+  return {
+    key: "created",
+    header: "Created",
+    className: "whitespace-nowrap",
+    cell: (row) => <DateCell value={row.created_at} />,
+  };
+}
+
+/** The toast after a create: "{Noun} <link> created.{after}". */
+export function createdToast(noun: string, href: string, name: ReactNode, after = "") {
+  return (
+    <>
+      {noun}{" "}
+      <Link href={href} className="font-medium underline">
+        {name}
+      </Link>{" "}
+      created.{after}
+    </>
+  );
+}
