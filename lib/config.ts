@@ -9,6 +9,36 @@ function environment(): Environment {
   return value;
 }
 
+/** "30s", "5m", "2h", "1d" or plain seconds, to milliseconds. */
+export function parseDuration(text: string): number {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$/.exec(text);
+  if (!match) throw new Error(`"${text}" is not a duration (e.g. 30s, 5m, 2h, 1d)`);
+  const unit = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }[match[2] ?? "s"] ?? 1_000;
+  return Math.round(Number(match[1]) * unit);
+}
+
+/**
+ * Delays before each retry of a failed delivery. Sandbox: 3 retries within 15 minutes. Live: 60
+ * retries over 3 days (doubling from 30 s to 64 min, then every 80 min). Each delay gets ±10% jitter.
+ */
+function retrySchedule(): number[] {
+  const custom = process.env.BILLING_WEBHOOK_RETRY_SCHEDULE;
+  if (custom)
+    return custom
+      .split(",")
+      .filter((part) => part.trim() !== "")
+      .map(parseDuration);
+  if (environment() === "sandbox") return [30_000, 120_000, 480_000];
+  const doubling = Array.from({ length: 8 }, (_, i) => 30_000 * 2 ** i);
+  return [...doubling, ...Array.from({ length: 52 }, () => 80 * 60_000)];
+}
+
+function flag(name: string, fallback: boolean): boolean {
+  const value = process.env[name];
+  if (value === undefined || value === "") return fallback;
+  return !["0", "false", "no", "off"].includes(value.toLowerCase());
+}
+
 export const config = {
   get environment(): Environment {
     return environment();
@@ -23,4 +53,35 @@ export const config = {
   },
   /** Largest request body accepted, in bytes. */
   maxBodyBytes: 1024 * 1024,
+  webhooks: {
+    /** Time allowed for one delivery attempt (BILLING_WEBHOOK_TIMEOUT, default 5s). */
+    get timeoutMs(): number {
+      return parseDuration(process.env.BILLING_WEBHOOK_TIMEOUT ?? "5s");
+    },
+    /** BILLING_WEBHOOK_RETRY_SCHEDULE: comma-separated delays, e.g. "30s,2m,8m". */
+    get retrySchedule(): number[] {
+      return retrySchedule();
+    },
+    /**
+     * Whether destinations may be loopback or private addresses (for local development). Never in
+     * live; in the sandbox by default, unless BILLING_WEBHOOK_ALLOW_PRIVATE=false.
+     */
+    get allowPrivateDestinations(): boolean {
+      return environment() === "sandbox" && flag("BILLING_WEBHOOK_ALLOW_PRIVATE", true);
+    },
+    /** Longest response body kept in a delivery log, in characters. */
+    responseBodyLimit: 10_000,
+    /** Notifications older than this are purged. */
+    retentionDays: 90,
+  },
+  worker: {
+    /** Whether the web process runs the background worker too (BILLING_WORKER=off: web only). */
+    get inProcess(): boolean {
+      return flag("BILLING_WORKER", true);
+    },
+    /** Deliveries in flight at once per worker process (BILLING_WORKER_CONCURRENCY, default 20). */
+    get concurrency(): number {
+      return Number(process.env.BILLING_WORKER_CONCURRENCY ?? 20);
+    },
+  },
 };

@@ -19,6 +19,7 @@ export const ID_PREFIX = {
   adjustmentItem: "adjitm",
   clientToken: "ctkn",
   notification: "ntf",
+  notificationLog: "ntflog",
   notificationSetting: "ntfset",
   simulation: "ntfsim",
   simulationRun: "ntfsimrun",

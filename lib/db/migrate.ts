@@ -9,6 +9,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
+import { Logger } from "graphile-worker";
 import pg from "pg";
 
 export const PRISMA_DIR = path.resolve(import.meta.dirname, "../../prisma");
@@ -36,13 +37,30 @@ function loadWasm() {
   return wasmReady;
 }
 
+/**
+ * @prisma/adapter-pg runs a migration script by splitting it on every ";", which breaks any
+ * function body (`$$ ... ; ... $$`). PostgreSQL takes a whole multi-statement script in one simple
+ * query, which also makes each migration atomic (one implicit transaction), as the native engine does.
+ */
+function wholeScripts(factory: PrismaPg, pool: pg.Pool): PrismaPg {
+  const connect = factory.connect.bind(factory);
+  factory.connect = async () => {
+    const adapter = await connect();
+    adapter.executeScript = async (script: string) => {
+      await pool.query(script);
+    };
+    return adapter;
+  };
+  return factory;
+}
+
 async function withEngine<T>(connectionString: string, fn: (engine: Engine) => Promise<T>): Promise<T> {
   const wasm = await loadWasm();
   const schema = readFileSync(SCHEMA_PATH, "utf8");
   // Our own pool, ended afterwards: the engine holds an advisory lock on its connection until
   // that connection closes, and a pool left idle would keep it (and the next migrator waiting).
   const pool = new pg.Pool({ connectionString, max: 2 });
-  const adapter = bindMigrationAwareSqlAdapterFactory(new PrismaPg(pool));
+  const adapter = bindMigrationAwareSqlAdapterFactory(wholeScripts(new PrismaPg(pool), pool));
   const engine = await wasm.SchemaEngine.new({ datamodels: [[SCHEMA_PATH, schema]] }, () => {}, adapter);
   try {
     return await fn(engine);
@@ -79,11 +97,25 @@ function migrationsList() {
 
 const NO_FILTER = { externalTables: [], externalEnums: [] };
 
-/** Applies every migration not yet applied, exactly as `prisma migrate deploy`. Returns their names. */
+/**
+ * Applies every migration not yet applied, exactly as `prisma migrate deploy`, then the job
+ * queue's own schema (graphile-worker keeps its migrations in the `graphile_worker` schema).
+ * Returns the names of the Prisma migrations applied.
+ */
 export async function applyMigrations(connectionString: string): Promise<string[]> {
-  return withEngine(connectionString, async (engine) => {
+  const applied = await withEngine(connectionString, async (engine) => {
     const out = await engine.applyMigrations({ migrationsList: migrationsList(), filters: NO_FILTER });
     return out.appliedMigrationNames;
+  });
+  const { runMigrations } = await import("graphile-worker");
+  await runMigrations({ connectionString, logger: quietLogger() });
+  return applied;
+}
+
+/** graphile-worker's logger with its info chatter left out (warnings and errors still print). */
+export function quietLogger() {
+  return new Logger(() => (level, message) => {
+    if (level === "error" || level === "warning") console.error(`[worker] ${message}`);
   });
 }
 
