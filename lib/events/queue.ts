@@ -1,0 +1,44 @@
+/**
+ * The job queue's contract (graphile-worker): task names and how work is queued from SQL, always
+ * inside the caller's transaction so a job exists exactly when the change that needs it committed.
+ * The tasks themselves are in lib/events/worker.ts.
+ */
+import type { Queryable } from "../db/sql.ts";
+import { query } from "../db/sql.ts";
+
+export const TASKS = {
+  /** Payload `{ id, attempt }`: deliver notification `id`, expected to be its attempt number `attempt`. */
+  deliverNotification: "deliver_notification",
+  /** Payload `{ id }`: send the events of simulation run `id`, in order. */
+  runSimulation: "run_simulation",
+  /** Deletes notifications past their retention. Scheduled by the worker's crontab. */
+  purgeNotifications: "purge_notifications",
+} as const;
+
+/** SQL queuing the next delivery attempt of the notification row `n` (columns id, times_attempted). */
+export const QUEUE_DELIVERY_SQL = `graphile_worker.add_job('${TASKS.deliverNotification}',
+  json_build_object('id', n.id, 'attempt', n.times_attempted + 1), max_attempts := 25)`;
+
+/**
+ * Queues delivery of every notification of a destination still waiting (not_attempted or
+ * needs_retry): for a destination switched back on, whose pending work the worker left alone.
+ */
+export async function requeuePendingNotifications(on: Queryable, settingId: string): Promise<number> {
+  const rows = await query<{ n: number }>(
+    `WITH q AS (SELECT ${QUEUE_DELIVERY_SQL} FROM notifications n
+                WHERE n.notification_setting_id = $1 AND n.status IN ('not_attempted', 'needs_retry'))
+     SELECT count(*)::int AS n FROM q`,
+    [settingId],
+    on,
+  );
+  return rows[0]?.n ?? 0;
+}
+
+/** Queues a simulation run (call inside the transaction that created it). */
+export async function queueSimulationRun(on: Queryable, runId: string): Promise<void> {
+  await query(
+    `SELECT graphile_worker.add_job('${TASKS.runSimulation}', json_build_object('id', $1::text))`,
+    [runId],
+    on,
+  );
+}
