@@ -83,5 +83,13 @@ export const config = {
     get concurrency(): number {
       return Number(process.env.BILLING_WORKER_CONCURRENCY ?? 20);
     },
+    /** How often a worker writes its heartbeat. */
+    get heartbeatMs(): number {
+      return parseDuration(process.env.BILLING_WORKER_HEARTBEAT ?? "5s");
+    },
+    /** A worker silent this long is taken as dead and its jobs go to others (BILLING_WORKER_STALE_AFTER). */
+    get staleAfterMs(): number {
+      return parseDuration(process.env.BILLING_WORKER_STALE_AFTER ?? "30s");
+    },
   },
 };

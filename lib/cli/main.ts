@@ -30,6 +30,7 @@ const USAGE = `Usage: npm run --silent cli -- <command>
   generate                         generate the Prisma client
   migrations create NAME [--from FILE]
                                    write a migration from the schema at FILE (default: git HEAD's) to the current one
+  worker [--concurrency N]         a background worker process (webhook deliveries, simulations)
   test                             the whole test suite (npm test)
 
 DATABASE_URL selects the PostgreSQL server; without it an embedded one keeps its data in .data/.`;
@@ -210,6 +211,29 @@ async function migrationsCommand(argv: string[]): Promise<number> {
   return 0;
 }
 
+/** A worker process alone (no web server): delivers notifications, runs simulations and purges. */
+async function workerCommand(argv: string[]): Promise<number> {
+  const { values } = parseArgs({ args: argv, options: { concurrency: { type: "string" } } });
+  await generate();
+  const { url, embedded } = await database();
+  try {
+    await migrate(url);
+    process.env.DATABASE_URL = url;
+    const { startWorker } = await import("../events/worker.ts");
+    const worker = await startWorker({
+      connectionString: url,
+      concurrency: values.concurrency ? Number(values.concurrency) : undefined,
+      handleSignals: true,
+    });
+    console.error(`Worker ${worker.id ?? ""} running; Ctrl-C stops it.`);
+    await worker.done;
+    return 0;
+  } finally {
+    await disconnectDb().catch(() => {});
+    await embedded?.stop().catch(() => {});
+  }
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
@@ -241,6 +265,8 @@ async function main(argv: string[]): Promise<number> {
     }
     case "migrations":
       return migrationsCommand(rest);
+    case "worker":
+      return workerCommand(rest);
     case "test": {
       const { runTests } = await import("./test.ts");
       return runTests(rest);

@@ -9,8 +9,8 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
-import { Logger } from "graphile-worker";
 import pg from "pg";
+import { quietLogger } from "../events/logger.ts";
 
 export const PRISMA_DIR = path.resolve(import.meta.dirname, "../../prisma");
 export const MIGRATIONS_DIR = path.join(PRISMA_DIR, "migrations");
@@ -110,13 +110,6 @@ export async function applyMigrations(connectionString: string): Promise<string[
   const { runMigrations } = await import("graphile-worker");
   await runMigrations({ connectionString, logger: quietLogger() });
   return applied;
-}
-
-/** graphile-worker's logger with its info chatter left out (warnings and errors still print). */
-export function quietLogger() {
-  return new Logger(() => (level, message) => {
-    if (level === "error" || level === "warning") console.error(`[worker] ${message}`);
-  });
 }
 
 /**

@@ -15,9 +15,21 @@ export const TASKS = {
   purgeNotifications: "purge_notifications",
 } as const;
 
-/** SQL queuing the next delivery attempt of the notification row `n` (columns id, times_attempted). */
-export const QUEUE_DELIVERY_SQL = `graphile_worker.add_job('${TASKS.deliverNotification}',
-  json_build_object('id', n.id, 'attempt', n.times_attempted + 1), max_attempts := 25)`;
+/**
+ * SQL queuing the next delivery attempt of the notification row `alias` (columns id and
+ * times_attempted, the attempts made so far), to run at `runAt` (SQL; NULL = now).
+ */
+export function queueDeliverySql(alias = "n", runAt = "NULL"): string {
+  return `graphile_worker.add_job('${TASKS.deliverNotification}',
+    json_build_object('id', ${alias}.id, 'attempt', ${alias}.times_attempted + 1),
+    run_at := ${runAt}::timestamptz, max_attempts := ${MAX_JOB_ATTEMPTS})`;
+}
+
+/**
+ * How often the queue itself retries a job that threw (database down, worker bug): these are not
+ * delivery failures, which the delivery schedules itself (lib/events/delivery.ts).
+ */
+export const MAX_JOB_ATTEMPTS = 25;
 
 /**
  * Queues delivery of every notification of a destination still waiting (not_attempted or
@@ -25,7 +37,7 @@ export const QUEUE_DELIVERY_SQL = `graphile_worker.add_job('${TASKS.deliverNotif
  */
 export async function requeuePendingNotifications(on: Queryable, settingId: string): Promise<number> {
   const rows = await query<{ n: number }>(
-    `WITH q AS (SELECT ${QUEUE_DELIVERY_SQL} FROM notifications n
+    `WITH q AS (SELECT ${queueDeliverySql()} FROM notifications n
                 WHERE n.notification_setting_id = $1 AND n.status IN ('not_attempted', 'needs_retry'))
      SELECT count(*)::int AS n FROM q`,
     [settingId],

@@ -1,0 +1,152 @@
+/**
+ * The background worker: graphile-worker (a PostgreSQL job queue) running our tasks. It runs inside
+ * the web process by default (instrumentation.ts) and as its own process with
+ * `npm run --silent cli -- worker`; any number of either share one database. The queue locks each
+ * job for one worker pool, so a notification is not delivered twice in normal operation.
+ *
+ * Crashed workers: graphile-worker frees a dead pool's locked jobs only after 4 hours. Each pool
+ * here writes a heartbeat every few seconds, and every pool sweeps: jobs locked by a pool whose
+ * heartbeat is older than `staleAfterMs` are unlocked (forceUnlockWorkers) and run again elsewhere.
+ */
+import { EventEmitter } from "node:events";
+import { makeWorkerUtils, type Runner, run, type TaskList, type WorkerUtils } from "graphile-worker";
+import pg from "pg";
+import { config } from "../config.ts";
+import { deliverNotification, purgeNotifications } from "./delivery.ts";
+import { quietLogger } from "./logger.ts";
+import { TASKS } from "./queue.ts";
+
+export interface WorkerHandle {
+  /** The worker pool's ID (what it locks jobs with). */
+  readonly id: string | undefined;
+  /** Resolves when the worker stops (stop(), a signal, or a fatal error). */
+  readonly done: Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface WorkerOptions {
+  connectionString?: string;
+  concurrency?: number;
+  /** Let graphile-worker handle SIGINT/SIGTERM (a worker process); the web process leaves them to Next. */
+  handleSignals?: boolean;
+  heartbeatMs?: number;
+  staleAfterMs?: number;
+}
+
+const taskList: TaskList = {
+  [TASKS.deliverNotification]: async (payload) => {
+    const { id, attempt } = payload as { id: string; attempt: number };
+    await deliverNotification(id, attempt);
+  },
+  [TASKS.runSimulation]: async (payload) => {
+    const { executeSimulationRun } = await import("./simulation-runner.ts");
+    await executeSimulationRun((payload as { id: string }).id);
+  },
+  [TASKS.purgeNotifications]: async () => {
+    await purgeNotifications();
+  },
+};
+
+// Hourly: notifications past retention are deleted (graphile-worker runs each cron item once
+// across all workers).
+const CRONTAB = `17 * * * * ${TASKS.purgeNotifications}`;
+
+/** Unlocks jobs held by pools whose heartbeat is stale (crashed or cut off); returns their IDs. */
+export async function sweepDeadWorkers(pool: pg.Pool, utils: WorkerUtils, staleAfterMs: number): Promise<string[]> {
+  const { rows } = await pool.query<{ locked_by: string }>(
+    `SELECT DISTINCT j.locked_by FROM graphile_worker.jobs j
+     WHERE j.locked_by IS NOT NULL AND j.locked_at < now() - $1 * interval '1 millisecond'
+       AND NOT EXISTS (SELECT 1 FROM worker_heartbeats h
+                       WHERE h.id = j.locked_by AND h.last_seen_at > now() - $1 * interval '1 millisecond')`,
+    [staleAfterMs],
+  );
+  const dead = rows.map((row) => row.locked_by);
+  if (dead.length > 0) {
+    await utils.forceUnlockWorkers(dead);
+    console.error(`[worker] unlocked the jobs of ${dead.length} stopped worker(s): ${dead.join(", ")}`);
+  }
+  await pool.query("DELETE FROM worker_heartbeats WHERE last_seen_at < now() - interval '1 day'");
+  return dead;
+}
+
+export async function startWorker(options: WorkerOptions = {}): Promise<WorkerHandle> {
+  const connectionString = options.connectionString ?? config.databaseUrl;
+  const concurrency = options.concurrency ?? config.worker.concurrency;
+  const heartbeatMs = options.heartbeatMs ?? config.worker.heartbeatMs;
+  const staleAfterMs = options.staleAfterMs ?? config.worker.staleAfterMs;
+  const pool = new pg.Pool({ connectionString, max: concurrency + 4 });
+  // A dropped connection (database restart) must not crash the process: the pool reconnects.
+  const lost = (error: Error) => console.error(`[worker] database connection lost: ${error.message}`);
+  pool.on("error", lost);
+  pool.on("connect", (client) => client.on("error", lost));
+  const utils = await makeWorkerUtils({ pgPool: pool, logger: quietLogger() });
+  const events = new EventEmitter() as Runner["events"];
+  let poolId: string | undefined;
+
+  const beat = async () => {
+    if (!poolId) return;
+    await pool.query(
+      `INSERT INTO worker_heartbeats (id, last_seen_at) VALUES ($1, now())
+       ON CONFLICT (id) DO UPDATE SET last_seen_at = now()`,
+      [poolId],
+    );
+  };
+  const safely = (fn: () => Promise<unknown>) => () => {
+    fn().catch((error: Error) => console.error(`[worker] ${error.message}`));
+  };
+  events.on("pool:create", ({ workerPool }) => {
+    poolId = workerPool.id;
+    safely(beat)();
+  });
+
+  const runner = await run({
+    pgPool: pool,
+    taskList,
+    crontab: CRONTAB,
+    logger: quietLogger(),
+    noHandleSignals: !options.handleSignals,
+    events,
+    preset: {
+      worker: {
+        concurrentJobs: concurrency,
+        // Deliveries wake the worker through LISTEN/NOTIFY; polling is only the fallback.
+        pollInterval: 1_000,
+        // Lock jobs in batches and complete them in batches: fewer round trips per delivery.
+        localQueue: { size: Math.max(concurrency * 2, 10) },
+        completeJobBatchDelay: 1,
+        failJobBatchDelay: 1,
+      },
+    },
+  });
+
+  const heartbeat = setInterval(safely(beat), heartbeatMs);
+  const sweep = setInterval(
+    safely(() => sweepDeadWorkers(pool, utils, staleAfterMs)),
+    Math.max(1_000, Math.floor(staleAfterMs / 2)),
+  );
+  heartbeat.unref();
+  sweep.unref();
+
+  let stopping: Promise<void> | undefined;
+  const cleanup = async () => {
+    clearInterval(heartbeat);
+    clearInterval(sweep);
+    if (poolId) await pool.query("DELETE FROM worker_heartbeats WHERE id = $1", [poolId]).catch(() => {});
+    await Promise.resolve(utils.release()).catch(() => {});
+    await pool.end().catch(() => {});
+  };
+  const done = runner.promise.finally(() => {
+    stopping ??= cleanup();
+    return stopping;
+  });
+  return {
+    get id() {
+      return poolId;
+    },
+    done,
+    stop: async () => {
+      await runner.stop().catch(() => {});
+      await done.catch(() => {});
+    },
+  };
+}
