@@ -4,7 +4,9 @@
  *   1. requests/s of GET /api/customers/{id}, POST /api/customers, GET /api/customers?per_page=50,
  *      each as a ratio of the bare handler's (target: at least 0.8);
  *   2. latency of GET /api/customers?per_page=200 over 1,000 and over 100,000 customers
- *      (target: the large table within 2x of the small one).
+ *      (target: the large table within 2x of the small one);
+ *   3. webhook deliveries per second and commit-to-delivery latency (lib/bench/deliveries.ts).
+ * BENCH_ONLY=api or BENCH_ONLY=deliveries runs one part.
  * DATABASE_URL names the server (a database `billing_bench` is made on it); without it an embedded
  * PostgreSQL is used. BENCH_SECONDS sets the length of each run (default 10).
  */
@@ -16,6 +18,7 @@ import pg from "pg";
 import { PERMISSIONS } from "../auth/permissions.ts";
 import { buildIfStale, database, generate, ROOT } from "../cli/tasks.ts";
 import { createDatabase } from "../test/database.ts";
+import { benchDeliveries } from "./deliveries.ts";
 
 const PORT = Number(process.env.BENCH_PORT ?? 3200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -86,6 +89,17 @@ async function waitForServer(): Promise<void> {
 }
 
 async function main() {
+  const only = process.env.BENCH_ONLY;
+  const results: Record<string, unknown> = {};
+  if (only !== "deliveries") Object.assign(results, await benchApi());
+  if (only !== "api") results.deliveries = await benchDeliveries();
+  mkdirSync(path.join(ROOT, "bench-results"), { recursive: true });
+  const file = path.join(ROOT, "bench-results", `bench-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
+  writeFileSync(file, JSON.stringify(results, null, 2));
+  console.log(`\nResults written to ${path.relative(ROOT, file)}`);
+}
+
+async function benchApi(): Promise<Record<string, unknown>> {
   // Its own build folder, so a benchmark never disturbs a build in use.
   process.env.NEXT_DIST_DIR ??= ".next-bench";
   await generate();
@@ -182,10 +196,7 @@ async function main() {
     await client.end();
     await server.embedded?.stop();
   }
-  mkdirSync(path.join(ROOT, "bench-results"), { recursive: true });
-  const file = path.join(ROOT, "bench-results", `bench-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
-  writeFileSync(file, JSON.stringify(results, null, 2));
-  console.log(`\nResults written to ${path.relative(ROOT, file)}`);
+  return results;
 }
 
 main().then(
