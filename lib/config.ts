@@ -91,5 +91,12 @@ export const config = {
     get staleAfterMs(): number {
       return parseDuration(process.env.BILLING_WORKER_STALE_AFTER ?? "30s");
     },
+    /**
+     * Longer than any job runs (a delivery is bounded by its timeout; a simulation run by its
+     * events' timeouts): a job locked longer was lost by its worker and is freed for another.
+     */
+    get maxJobMs(): number {
+      return parseDuration(process.env.BILLING_WORKER_MAX_JOB ?? "5m");
+    },
   },
 };

@@ -205,7 +205,8 @@ function rememberTotal(table: string, key: string, total: number): void {
   byKey.set(key, { total, at: Date.now() });
 }
 
-function forgetTotals(table: string): void {
+/** Forgets the cached totals of `table`: for writes made outside insertJson, updateJson and deleteRows. */
+export function forgetTotals(table: string): void {
   totals.delete(table);
 }
 
@@ -273,19 +274,23 @@ export async function listJson(
 /** Column → value for an insert or update; undefined values are left out. */
 export type Columns = Record<string, unknown>;
 
-function eventCte(eventType: string, params: Params): string {
-  return `e AS (INSERT INTO events (id, event_type, entity_id, data)
-                SELECT ${params.add(newId("evt"))}, ${params.add(eventType)}, o.id, o.j FROM o)`;
+/** The event CTE of a write (after the `o` CTE), or nothing for an entity whose writes emit no event. */
+function eventCte(eventType: string | null, params: Params): string {
+  if (eventType === null) return "";
+  return `,
+    e AS (INSERT INTO events (id, event_type, entity_id, data)
+          SELECT ${params.add(newId("evt"))}, ${params.add(eventType)}, o.id, o.j FROM o)`;
 }
 
 /**
  * Inserts a row and its event (the transactional outbox) in one statement, returning the
  * entity's JSON. A single statement is atomic: the event exists exactly when the row does.
+ * `eventType` null writes no event, for entities the API family has no events for.
  */
 export async function insertJson<T>(
   entity: EntityTable<T>,
   columns: Columns,
-  eventType: string,
+  eventType: string | null,
   on?: Queryable,
 ): Promise<RawJson<T>> {
   const params = new Params();
@@ -297,8 +302,7 @@ export async function insertJson<T>(
     values.push(params.add(value));
   }
   const sql = `WITH t AS (INSERT INTO ${entity.table} (${names.join(", ")}) VALUES (${values.join(", ")}) RETURNING *),
-    o AS (SELECT t.id, ${jsonObject(entity)} AS j FROM t),
-    ${eventCte(eventType, params)}
+    o AS (SELECT t.id, ${jsonObject(entity)} AS j FROM t)${eventCte(eventType, params)}
     SELECT o.j::text AS j FROM o`;
   const [row] = await query<{ j: string }>(sql, params.values, on);
   forgetTotals(entity.table);
@@ -307,13 +311,13 @@ export async function insertJson<T>(
 
 /**
  * Updates the row `where` selects (and sets updated_at), writes its event in the same statement,
- * and returns the entity's JSON; null when no row matched.
+ * and returns the entity's JSON; null when no row matched. `eventType` null writes no event.
  */
 export async function updateJson<T>(
   entity: EntityTable<T>,
   where: { sql: string; values: unknown[] },
   columns: Columns,
-  eventType: string,
+  eventType: string | null,
   on?: Queryable,
 ): Promise<RawJson<T> | null> {
   const params = new Params();
@@ -323,12 +327,30 @@ export async function updateJson<T>(
     if (value !== undefined) sets.push(`${name} = ${params.add(value)}`);
   }
   const sql = `WITH t AS (UPDATE ${entity.table} t SET ${sets.join(", ")} WHERE ${where.sql} RETURNING t.*),
-    o AS (SELECT t.id, ${jsonObject(entity)} AS j FROM t),
-    ${eventCte(eventType, params)}
+    o AS (SELECT t.id, ${jsonObject(entity)} AS j FROM t)${eventCte(eventType, params)}
     SELECT o.j::text AS j FROM o`;
   const rows = await query<{ j: string }>(sql, params.values, on);
   forgetTotals(entity.table);
   return rows[0] ? new RawJson(rows[0].j) : null;
+}
+
+/**
+ * Deletes the rows of `entity` that `where` (over the alias `t`) selects; returns their IDs. Rows
+ * of other tables go by the schema's ON DELETE rules. Writes no event: a deletion the API family
+ * announces (e.g. payment_method.deleted) writes its own.
+ */
+export async function deleteRows(
+  entity: EntityTable,
+  where: { sql: string; values: unknown[] },
+  on?: Queryable,
+): Promise<string[]> {
+  const rows = await query<{ id: string }>(
+    `DELETE FROM ${entity.table} t WHERE ${where.sql} RETURNING t.id`,
+    where.values,
+    on,
+  );
+  forgetTotals(entity.table);
+  return rows.map((row) => row.id);
 }
 
 /** PostgreSQL's unique violation, with the constraint it hit. */

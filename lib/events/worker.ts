@@ -27,10 +27,11 @@ export interface WorkerHandle {
 export interface WorkerOptions {
   connectionString?: string;
   concurrency?: number;
-  /** Let graphile-worker handle SIGINT/SIGTERM (a worker process); the web process leaves them to Next. */
+  /** Stop gracefully on SIGINT/SIGTERM (a worker process); the web process leaves signals to Next. */
   handleSignals?: boolean;
   heartbeatMs?: number;
   staleAfterMs?: number;
+  maxJobMs?: number;
 }
 
 const taskList: TaskList = {
@@ -51,8 +52,17 @@ const taskList: TaskList = {
 // across all workers).
 const CRONTAB = `17 * * * * ${TASKS.purgeNotifications}`;
 
-/** Unlocks jobs held by pools whose heartbeat is stale (crashed or cut off); returns their IDs. */
-export async function sweepDeadWorkers(pool: pg.Pool, utils: WorkerUtils, staleAfterMs: number): Promise<string[]> {
+/**
+ * Unlocks jobs that can no longer finish: those held by pools whose heartbeat is stale (crashed or
+ * cut off), and those locked longer than any task takes (`maxJobMs`), which a live pool lost track
+ * of when the database went away mid-job. Returns the dead pools' IDs.
+ */
+export async function sweepDeadWorkers(
+  pool: pg.Pool,
+  utils: WorkerUtils,
+  staleAfterMs: number,
+  maxJobMs: number = config.worker.maxJobMs,
+): Promise<string[]> {
   const { rows } = await pool.query<{ locked_by: string }>(
     `SELECT DISTINCT j.locked_by FROM graphile_worker.jobs j
      WHERE j.locked_by IS NOT NULL AND j.locked_at < now() - $1 * interval '1 millisecond'
@@ -65,6 +75,14 @@ export async function sweepDeadWorkers(pool: pg.Pool, utils: WorkerUtils, staleA
     await utils.forceUnlockWorkers(dead);
     console.error(`[worker] unlocked the jobs of ${dead.length} stopped worker(s): ${dead.join(", ")}`);
   }
+  // graphile-worker itself frees such jobs only after 4 hours; its public API unlocks whole pools,
+  // so this one statement reaches into its jobs table.
+  const stuck = await pool.query(
+    `UPDATE graphile_worker._private_jobs SET locked_at = NULL, locked_by = NULL
+     WHERE locked_at < now() - $1 * interval '1 millisecond'`,
+    [maxJobMs],
+  );
+  if (stuck.rowCount) console.error(`[worker] unlocked ${stuck.rowCount} job(s) locked past ${maxJobMs} ms`);
   await pool.query("DELETE FROM worker_heartbeats WHERE last_seen_at < now() - interval '1 day'");
   return dead;
 }
@@ -74,14 +92,16 @@ export async function startWorker(options: WorkerOptions = {}): Promise<WorkerHa
   const concurrency = options.concurrency ?? config.worker.concurrency;
   const heartbeatMs = options.heartbeatMs ?? config.worker.heartbeatMs;
   const staleAfterMs = options.staleAfterMs ?? config.worker.staleAfterMs;
+  const maxJobMs = options.maxJobMs ?? config.worker.maxJobMs;
   const pool = new pg.Pool({ connectionString, max: concurrency + 4 });
   // A dropped connection (database restart) must not crash the process: the pool reconnects.
   const lost = (error: Error) => console.error(`[worker] database connection lost: ${error.message}`);
   pool.on("error", lost);
   pool.on("connect", (client) => client.on("error", lost));
   const utils = await makeWorkerUtils({ pgPool: pool, logger: quietLogger() });
-  const events = new EventEmitter() as Runner["events"];
   let poolId: string | undefined;
+  let runner: Runner | undefined;
+  let stopped = false;
 
   const beat = async () => {
     if (!poolId) return;
@@ -94,59 +114,92 @@ export async function startWorker(options: WorkerOptions = {}): Promise<WorkerHa
   const safely = (fn: () => Promise<unknown>) => () => {
     fn().catch((error: Error) => console.error(`[worker] ${error.message}`));
   };
-  events.on("pool:create", ({ workerPool }) => {
-    poolId = workerPool.id;
-    safely(beat)();
-  });
 
-  const runner = await run({
-    pgPool: pool,
-    taskList,
-    crontab: CRONTAB,
-    logger: quietLogger(),
-    noHandleSignals: !options.handleSignals,
-    events,
-    preset: {
-      worker: {
-        concurrentJobs: concurrency,
-        // Deliveries wake the worker through LISTEN/NOTIFY; polling is only the fallback.
-        pollInterval: 1_000,
-        // Lock jobs in batches and complete them in batches: fewer round trips per delivery.
-        localQueue: { size: Math.max(concurrency * 2, 10) },
-        completeJobBatchDelay: 1,
-        failJobBatchDelay: 1,
+  const startRunner = async (): Promise<Runner> => {
+    const events = new EventEmitter() as Runner["events"];
+    events.on("pool:create", ({ workerPool }) => {
+      poolId = workerPool.id;
+      safely(beat)();
+    });
+    return run({
+      pgPool: pool,
+      taskList,
+      crontab: CRONTAB,
+      logger: quietLogger(),
+      // Signals are ours (below): a runner stopped by a signal must not be restarted.
+      noHandleSignals: true,
+      events,
+      preset: {
+        worker: {
+          concurrentJobs: concurrency,
+          // Jobs wake the worker through LISTEN/NOTIFY; polling is only the fallback.
+          pollInterval: 1_000,
+          completeJobBatchDelay: 1,
+          failJobBatchDelay: 1,
+        },
       },
-    },
-  });
+    });
+  };
+
+  runner = await startRunner();
+
+  /**
+   * graphile-worker's runner ends when it loses the database for good (a restart of PostgreSQL):
+   * start a new one, retrying until the database is back. Jobs the old pool held locked are freed
+   * by the sweep once its heartbeat is stale.
+   */
+  const supervise = async () => {
+    let backoff = 500;
+    while (!stopped) {
+      try {
+        await runner?.promise;
+      } catch (error) {
+        console.error(`[worker] runner stopped: ${(error as Error).message}`);
+      }
+      runner = undefined;
+      if (stopped) return;
+      await new Promise((r) => setTimeout(r, backoff));
+      if (stopped) return;
+      try {
+        runner = await startRunner();
+        console.error("[worker] runner restarted");
+        backoff = 500;
+      } catch (error) {
+        console.error(`[worker] cannot restart yet: ${(error as Error).message}`);
+        backoff = Math.min(backoff * 2, 10_000);
+      }
+    }
+  };
 
   const heartbeat = setInterval(safely(beat), heartbeatMs);
   const sweep = setInterval(
-    safely(() => sweepDeadWorkers(pool, utils, staleAfterMs)),
+    safely(() => sweepDeadWorkers(pool, utils, staleAfterMs, maxJobMs)),
     Math.max(1_000, Math.floor(staleAfterMs / 2)),
   );
   heartbeat.unref();
   sweep.unref();
 
-  let stopping: Promise<void> | undefined;
-  const cleanup = async () => {
+  const done = supervise().finally(async () => {
     clearInterval(heartbeat);
     clearInterval(sweep);
     if (poolId) await pool.query("DELETE FROM worker_heartbeats WHERE id = $1", [poolId]).catch(() => {});
     await Promise.resolve(utils.release()).catch(() => {});
     await pool.end().catch(() => {});
-  };
-  const done = runner.promise.finally(() => {
-    stopping ??= cleanup();
-    return stopping;
   });
+  const stop = async () => {
+    stopped = true;
+    await runner?.stop().catch(() => {});
+    await done.catch(() => {});
+  };
+  if (options.handleSignals) {
+    process.once("SIGINT", () => void stop());
+    process.once("SIGTERM", () => void stop());
+  }
   return {
     get id() {
       return poolId;
     },
     done,
-    stop: async () => {
-      await runner.stop().catch(() => {});
-      await done.catch(() => {});
-    },
+    stop,
   };
 }

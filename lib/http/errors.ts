@@ -7,6 +7,9 @@ export const ERROR_STATUS = {
   invalid_version: 400,
   entity_archived: 400,
   transaction_immutable: 400,
+  notification_maximum_active_settings_reached: 400,
+  notification_replay_invalid_origin_type: 400,
+  notification_cannot_replay: 400,
   invalid_token: 401,
   forbidden: 403,
   not_found: 404,
@@ -32,6 +35,12 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
     "The entity is archived. Archived entities cannot be changed, except to set their status back to active.",
   transaction_immutable:
     "The transaction is billed or completed and is a legal record: it cannot be changed. Record refunds and credits with adjustments.",
+  notification_maximum_active_settings_reached:
+    "The account already has the maximum of 10 active notification destinations. Deactivate or delete one before creating or activating another.",
+  notification_replay_invalid_origin_type:
+    "Only notifications that an event created (origin `event`) can be replayed, not replays themselves.",
+  notification_cannot_replay:
+    "The notification is still being delivered. Only notifications whose delivery finished (status `delivered` or `failed`) can be replayed.",
   invalid_token:
     "The API key is missing, malformed, unknown, revoked, expired, or belongs to the other environment. Send it as `Authorization: Bearer <API key>`.",
   forbidden:

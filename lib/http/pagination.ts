@@ -17,13 +17,20 @@ export interface OrderBy {
   direction: "asc" | "desc";
 }
 
-/** `order_by=<field>[ASC|DESC]` over the fields the endpoint allows. */
-export function orderByParam<const F extends readonly [string, ...string[]]>(fields: F, fallback: F[number] = "id") {
+/**
+ * `order_by=<field>[ASC|DESC]` over the fields the endpoint allows; without it, `fallback` in
+ * `fallbackDirection` (ascending, except for logs such as events and notifications: newest first).
+ */
+export function orderByParam<const F extends readonly [string, ...string[]]>(
+  fields: F,
+  fallback: F[number] = "id",
+  fallbackDirection: OrderBy["direction"] = "asc",
+) {
   return z
     .string()
     .optional()
     .transform((value, ctx): OrderBy & { field: F[number] } => {
-      if (value === undefined) return { field: fallback, direction: "asc" };
+      if (value === undefined) return { field: fallback, direction: fallbackDirection };
       const match = /^([a-z_]+)\[(ASC|DESC)\]$/i.exec(value);
       if (!match || !fields.includes(match[1])) {
         ctx.addIssue({

@@ -66,14 +66,25 @@ export function csv<T extends z.ZodType<unknown, string>>(item: T) {
     .pipe(z.array(item).min(1, "must list at least one value"));
 }
 
-/** The query parameters every list has. */
-export function listQuery<const F extends readonly [string, ...string[]]>(orderFields: F) {
+/** The query parameters every list has; `direction`: the order by id without `order_by`. */
+export function listQuery<const F extends readonly [string, ...string[]]>(
+  orderFields: F,
+  direction: "asc" | "desc" = "asc",
+) {
   return {
     after: z.string().max(200).optional(),
     per_page: perPageParam,
-    order_by: orderByParam(orderFields),
+    order_by: orderByParam(orderFields, undefined, direction),
   };
 }
+
+/**
+ * An RFC 3339 date-time with its offset (`Z` or `+01:00`), seconds required, fractions allowed.
+ * Year 0000 is refused: PostgreSQL has no year 0, and a client's bad date is never a 500.
+ */
+export const dateTime = z.iso
+  .datetime({ offset: true, error: "must be an RFC 3339 date-time, such as 2030-01-31T00:00:00Z", abort: true })
+  .refine((value) => !value.startsWith("0000"), "must be an RFC 3339 date-time, such as 2030-01-31T00:00:00Z");
 
 /** `include`: a comma-separated list of the related entities the endpoint can add. */
 export function includeParam<const V extends readonly [string, ...string[]]>(values: V) {

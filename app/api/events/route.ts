@@ -1,0 +1,15 @@
+import { listOfJson } from "@/lib/http/pagination";
+import { route } from "@/lib/http/route";
+import { listEventsQuery } from "@/lib/schemas/event";
+import { listEvents } from "@/lib/services/events";
+
+export const GET = route({ permission: "event.read", query: listEventsQuery }, async ({ input }) =>
+  listOfJson(await listEvents(input.query)),
+);
+
+export {
+  methodNotAllowed as POST,
+  methodNotAllowed as PUT,
+  methodNotAllowed as PATCH,
+  methodNotAllowed as DELETE,
+} from "@/lib/http/route";

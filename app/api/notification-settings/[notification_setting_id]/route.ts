@@ -1,0 +1,27 @@
+import { route } from "@/lib/http/route";
+import { notificationSettingParams, updateNotificationSettingBody } from "@/lib/schemas/notification-setting";
+import {
+  deleteNotificationSetting,
+  getNotificationSetting,
+  updateNotificationSetting,
+} from "@/lib/services/notification-settings";
+
+export const GET = route({ permission: "notification_setting.read", params: notificationSettingParams }, ({ input }) =>
+  getNotificationSetting(input.params.notification_setting_id),
+);
+
+export const PATCH = route(
+  { permission: "notification_setting.write", params: notificationSettingParams, body: updateNotificationSettingBody },
+  ({ input }) => updateNotificationSetting(input.params.notification_setting_id, input.body),
+);
+
+/** 204 with no body: the destination, its notifications and their logs are gone. */
+export const DELETE = route(
+  { permission: "notification_setting.write", params: notificationSettingParams },
+  async ({ input, requestId }) => {
+    await deleteNotificationSetting(input.params.notification_setting_id);
+    return new Response(null, { status: 204, headers: { "x-request-id": requestId } });
+  },
+);
+
+export { methodNotAllowed as PUT, methodNotAllowed as POST } from "@/lib/http/route";

@@ -1,0 +1,14 @@
+import { route } from "@/lib/http/route";
+import { notificationParams } from "@/lib/schemas/notification";
+import { getNotification } from "@/lib/services/notifications";
+
+export const GET = route({ permission: "notification.read", params: notificationParams }, ({ input }) =>
+  getNotification(input.params.notification_id),
+);
+
+export {
+  methodNotAllowed as POST,
+  methodNotAllowed as PUT,
+  methodNotAllowed as PATCH,
+  methodNotAllowed as DELETE,
+} from "@/lib/http/route";

@@ -1,0 +1,15 @@
+import { listOfJson } from "@/lib/http/pagination";
+import { route } from "@/lib/http/route";
+import { listNotificationsQuery } from "@/lib/schemas/notification";
+import { listNotifications } from "@/lib/services/notifications";
+
+export const GET = route({ permission: "notification.read", query: listNotificationsQuery }, async ({ input }) =>
+  listOfJson(await listNotifications(input.query)),
+);
+
+export {
+  methodNotAllowed as POST,
+  methodNotAllowed as PUT,
+  methodNotAllowed as PATCH,
+  methodNotAllowed as DELETE,
+} from "@/lib/http/route";

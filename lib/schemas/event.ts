@@ -1,0 +1,19 @@
+import { z } from "zod";
+import { isEventType } from "../events/catalogue.ts";
+import { csv, listQuery } from "./common.ts";
+
+/** An event as `GET /events` returns it: the entity as it was right after the change. */
+export const eventSchema = z.object({
+  event_id: z.string(),
+  event_type: z.string(),
+  occurred_at: z.string(),
+  data: z.unknown(),
+});
+export type Event = z.infer<typeof eventSchema>;
+
+export const listEventsQuery = z.object({
+  // Newest first unless asked otherwise, as in the API family.
+  ...listQuery(["id"], "desc"),
+  event_type: csv(z.string().refine(isEventType, "is not a known event type")).optional(),
+});
+export type ListEventsQuery = z.infer<typeof listEventsQuery>;

@@ -1,0 +1,160 @@
+/**
+ * Notifications: one event for one destination, created by the fan-out trigger on `events` (see
+ * the migration `notifications`) and delivered by lib/events/delivery.ts. Here they are read, their
+ * delivery attempts listed, and finished ones replayed.
+ */
+import { config } from "../config.ts";
+import {
+  type EntityTable,
+  forgetTotals,
+  getJson,
+  type JsonPage,
+  listJson,
+  Params,
+  query,
+  type RawJson,
+  sqlTransaction,
+  ts,
+} from "../db/sql.ts";
+import { ApiError, notFound } from "../http/errors.ts";
+import type {
+  ListNotificationLogsQuery,
+  ListNotificationsQuery,
+  Notification,
+  NotificationLog,
+  NotificationReplay,
+} from "../schemas/notification.ts";
+
+/** The notification's API shape (spec: Notification), in the API family's field order. */
+export const NOTIFICATION: EntityTable<Notification> = {
+  table: "notifications",
+  fields: [
+    ["id", "t.id"],
+    ["type", "t.type"],
+    ["status", "t.status"],
+    // Stored as the envelope that is sent (json keeps its key order): returned as is.
+    ["payload", "t.payload"],
+    ["occurred_at", ts("t.occurred_at")],
+    ["delivered_at", ts("t.delivered_at")],
+    ["replayed_at", ts("t.replayed_at")],
+    ["origin", "t.origin"],
+    ["last_attempt_at", ts("t.last_attempt_at")],
+    ["retry_at", ts("t.retry_at")],
+    ["times_attempted", "t.times_attempted"],
+    ["notification_setting_id", "t.notification_setting_id"],
+  ],
+};
+
+/** One delivery attempt; `duration_ms` and `error` (why no answer came, e.g. a timeout) are our extensions. */
+export const NOTIFICATION_LOG: EntityTable<NotificationLog> = {
+  table: "notification_logs",
+  fields: [
+    ["id", "t.id"],
+    ["response_code", "t.response_code"],
+    ["response_content_type", "t.response_content_type"],
+    ["response_body", "t.response_body"],
+    ["attempted_at", ts("t.attempted_at")],
+    ["duration_ms", "t.duration_ms"],
+    ["error", "t.error"],
+  ],
+};
+
+/**
+ * Notifications are kept for config.webhooks.retentionDays (90) days after they were created: older
+ * ones are gone for the API even before the purge job deletes them.
+ */
+function retained(alias: string): string {
+  const days = Math.trunc(config.webhooks.retentionDays);
+  return `${alias}.created_at > now() - make_interval(days => ${days})`;
+}
+
+export async function getNotification(id: string): Promise<RawJson<Notification>> {
+  const notification = await getJson(NOTIFICATION, `t.id = $1 AND ${retained("t")}`, [id]);
+  if (!notification) throw notFound(id);
+  return notification;
+}
+
+/** `%term%` for LIKE, with LIKE's own wildcards in `term` matched literally. */
+function containing(term: string): string {
+  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export function listNotifications(query: ListNotificationsQuery): Promise<JsonPage> {
+  const params = new Params();
+  const filters = [retained("t")];
+  if (query.notification_setting_id)
+    filters.push(params.oneOf("t.notification_setting_id", query.notification_setting_id));
+  if (query.status) filters.push(params.oneOf("t.status", query.status));
+  const term = query.search?.trim();
+  // `search` matches the ID exactly or the event type in part, without regard to case.
+  if (term) filters.push(`(t.id = ${params.add(term)} OR t.type ILIKE ${params.add(containing(term))})`);
+  // The entity IDs the payload names (GIN index): the event's entity, its customer, transaction, subscription.
+  if (query.filter) filters.push(`t.entity_ids @> ARRAY[${params.add(query.filter)}::text]`);
+  if (query.from) filters.push(`t.occurred_at >= ${params.add(query.from)}::timestamptz`);
+  if (query.to) filters.push(`t.occurred_at < ${params.add(query.to)}::timestamptz`);
+  return listJson(NOTIFICATION, {
+    filters,
+    params,
+    orderBy: query.order_by,
+    after: query.after,
+    perPage: query.per_page,
+  });
+}
+
+async function assertNotificationExists(id: string): Promise<void> {
+  const rows = await query(`SELECT 1 FROM notifications t WHERE t.id = $1 AND ${retained("t")}`, [id]);
+  if (rows.length === 0) throw notFound(id);
+}
+
+/** The delivery attempts of a notification, newest first. */
+export async function listNotificationLogs(id: string, query: ListNotificationLogsQuery): Promise<JsonPage> {
+  await assertNotificationExists(id);
+  const params = new Params();
+  return listJson(NOTIFICATION_LOG, {
+    filters: [`t.notification_id = ${params.add(id)}`],
+    params,
+    orderBy: { field: "id", direction: "desc" },
+    after: query.after,
+    perPage: query.per_page,
+  });
+}
+
+/**
+ * Sends a notification's event again to the same destination as a new notification (origin
+ * `replay`), with the payload built afresh for the destination's current settings, and marks the
+ * original replayed. Only a notification of an event whose delivery has finished can be replayed:
+ * replaying one still being retried would race its own retries.
+ */
+export async function replayNotification(id: string): Promise<NotificationReplay> {
+  const replayId = await sqlTransaction(async (client) => {
+    const [original] = await query<{ origin: string; status: string }>(
+      `SELECT t.origin, t.status FROM notifications t WHERE t.id = $1 AND ${retained("t")} FOR UPDATE`,
+      [id],
+      client,
+    );
+    if (!original) throw notFound(id);
+    if (original.origin !== "event") {
+      throw new ApiError(
+        "notification_replay_invalid_origin_type",
+        `Notification ${id} has origin ${original.origin}: only notifications with origin event can be replayed.`,
+      );
+    }
+    if (original.status !== "delivered" && original.status !== "failed") {
+      throw new ApiError(
+        "notification_cannot_replay",
+        `Notification ${id} is ${original.status}: only delivered or failed notifications can be replayed.`,
+      );
+    }
+    const [created] = await query<{ id: string | null }>(
+      `SELECT create_notification(n.notification_setting_id, n.event_id, 'replay') AS id FROM notifications n WHERE n.id = $1`,
+      [id],
+      client,
+    );
+    // create_notification gives null only when the event row is gone (events are never deleted).
+    if (!created?.id) throw notFound(id);
+    await query("UPDATE notifications SET replayed_at = now() WHERE id = $1", [id], client);
+    return created.id;
+  });
+  forgetTotals("notifications");
+  return { notification_id: replayId };
+}
