@@ -42,8 +42,18 @@ export function ts(column: string): string {
   return `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 }
 
+/**
+ * The entity's JSON object, keys in `fields` order. row_to_json over a one-row subselect, not
+ * json_build_object: the same work (measured slightly faster) and compact output, where
+ * json_build_object writes `"key" : value` with spaces into every response and webhook.
+ */
 export function jsonObject(entity: EntityTable): string {
-  return `json_build_object(${entity.fields.map(([name, expr]) => `'${name}', ${expr}`).join(", ")})`;
+  return jsonRecord(entity.fields);
+}
+
+/** A JSON object of `[key, SQL expression]` pairs, in order (for objects nested in an entity, too). */
+export function jsonRecord(fields: readonly (readonly [string, string])[]): string {
+  return `(SELECT row_to_json(r) FROM (SELECT ${fields.map(([name, expr]) => `${expr} AS "${name}"`).join(", ")}) r)`;
 }
 
 /**

@@ -7,6 +7,7 @@ import {
   insertJson,
   type JsonPage,
   jsonb,
+  jsonRecord,
   listJson,
   Params,
   query,
@@ -34,18 +35,28 @@ import { PRODUCT } from "./products.ts";
 
 /** `billing_cycle` / `trial_period` from their two columns: null when the interval is. */
 function duration(prefix: string): string {
-  return `CASE WHEN t.${prefix}_interval IS NULL THEN NULL
-          ELSE json_build_object('interval', t.${prefix}_interval, 'frequency', t.${prefix}_frequency) END`;
+  const value = jsonRecord([
+    ["interval", `t.${prefix}_interval`],
+    ["frequency", `t.${prefix}_frequency`],
+  ]);
+  return `CASE WHEN t.${prefix}_interval IS NULL THEN NULL ELSE ${value} END`;
 }
 
 /**
  * The overrides are stored as jsonb, which reorders object keys; they are rebuilt here in the
  * API's order (country_codes, unit_price; amount, currency_code), keeping the array's order.
  */
-const UNIT_PRICE_OVERRIDES = `(SELECT coalesce(json_agg(json_build_object(
-    'country_codes', o.v->'country_codes',
-    'unit_price', json_build_object('amount', o.v->'unit_price'->>'amount', 'currency_code', o.v->'unit_price'->>'currency_code')
-  ) ORDER BY o.n), '[]'::json)
+const OVERRIDE = jsonRecord([
+  ["country_codes", "o.v->'country_codes'"],
+  [
+    "unit_price",
+    jsonRecord([
+      ["amount", "o.v->'unit_price'->>'amount'"],
+      ["currency_code", "o.v->'unit_price'->>'currency_code'"],
+    ]),
+  ],
+]);
+const UNIT_PRICE_OVERRIDES = `(SELECT coalesce(json_agg(${OVERRIDE} ORDER BY o.n), '[]'::json)
   FROM jsonb_array_elements(t.unit_price_overrides) WITH ORDINALITY AS o(v, n))`;
 
 /** The price's API shape (spec: Price), in the spec's field order. Amounts are strings. */
@@ -60,11 +71,23 @@ export const PRICE: EntityTable<Price> = {
     ["tax_mode", "t.tax_mode"],
     ["billing_cycle", duration("billing_cycle")],
     ["trial_period", duration("trial_period")],
-    ["unit_price", "json_build_object('amount', t.unit_price_amount::text, 'currency_code', t.unit_price_currency)"],
+    [
+      "unit_price",
+      jsonRecord([
+        ["amount", "t.unit_price_amount::text"],
+        ["currency_code", "t.unit_price_currency"],
+      ]),
+    ],
     ["unit_price_overrides", UNIT_PRICE_OVERRIDES],
     ["custom_data", "t.custom_data"],
     ["status", "t.status"],
-    ["quantity", "json_build_object('minimum', t.quantity_minimum, 'maximum', t.quantity_maximum)"],
+    [
+      "quantity",
+      jsonRecord([
+        ["minimum", "t.quantity_minimum"],
+        ["maximum", "t.quantity_maximum"],
+      ]),
+    ],
     ["import_meta", "t.import_meta"],
     ["created_at", ts("t.created_at")],
     ["updated_at", ts("t.updated_at")],

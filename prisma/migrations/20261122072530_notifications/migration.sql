@@ -211,13 +211,12 @@ BEGIN
   INSERT INTO notifications (id, notification_setting_id, event_id, type, status, payload, occurred_at, origin, entity_ids)
   VALUES (
     nid, s.id, e.id, e.event_type, 'not_attempted',
-    json_build_object(
-      'event_id', e.id,
-      'event_type', e.event_type,
-      'occurred_at', to_char(e.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
-      'notification_id', nid,
-      'data', notification_data(e.event_type, e.data, s.include_sensitive_fields)
-    ),
+    (SELECT row_to_json(r) FROM (SELECT
+      e.id AS event_id,
+      e.event_type AS event_type,
+      to_char(e.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS occurred_at,
+      nid AS notification_id,
+      notification_data(e.event_type, e.data, s.include_sensitive_fields) AS data) r),
     e.occurred_at, origin,
     array_remove(ARRAY[
       e.entity_id,
