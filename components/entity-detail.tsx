@@ -54,6 +54,16 @@ export function DetailLoader<T>({
   return <>{children(query.data)}</>;
 }
 
+/** An entity's ID with a button that copies it, under the title of its page. */
+export function EntityIdCopy({ id, noun }: { id: string /** Lower case: "customer". */; noun: string }) {
+  return (
+    <span className="inline-flex items-center gap-1.5">
+      <code className="font-mono text-xs text-slate-500">{id}</code>
+      <CopyButton value={id} label={`Copy ${noun} ID`} variant="ghost" />
+    </span>
+  );
+}
+
 /**
  * The header of an entity's page: its name, status, ID (with a copy button), Edit, and Archive or
  * Unarchive behind a confirmation; an archived entity gets a notice under it when `archivedNotice`
@@ -113,12 +123,7 @@ export function EntityHeader({
     }
   }
 
-  const id = (
-    <span className="inline-flex items-center gap-1.5">
-      <code className="font-mono text-xs text-slate-500">{entity.id}</code>
-      <CopyButton value={entity.id} label={`Copy ${noun} ID`} variant="ghost" />
-    </span>
-  );
+  const id = <EntityIdCopy id={entity.id} noun={noun} />;
 
   return (
     <>

@@ -1,7 +1,7 @@
 "use client";
 
 import { type FormEvent, type ReactNode, type RefObject, useEffect, useRef, useState } from "react";
-import { type FormErrorState, formErrors } from "@/lib/client/form";
+import { checkBody, type FormErrorState, formErrors, type Schema } from "@/lib/client/form";
 import { Button } from "./button";
 import { FormActions, FormError, useFocusOnError } from "./form";
 
@@ -29,6 +29,11 @@ export interface EntitySubmit<T, C, U> {
   fields: readonly string[];
   /** Maps the API's field path to the form's (see `formErrors`). */
   rename?: (field: string) => string;
+  /**
+   * The API's own request schemas: a body they refuse is not sent, and their messages appear
+   * beside the same fields as the server's would (see `checkBody`).
+   */
+  schemas?: { create: Schema; update: Schema };
 }
 
 /**
@@ -54,16 +59,27 @@ export function useEntityForm<T extends object, C, U extends object, V extends R
     error: error(field),
   });
 
-  async function submit(event: FormEvent<HTMLFormElement>, { create, update, fields, rename }: EntitySubmit<T, C, U>) {
+  async function submit(
+    event: FormEvent<HTMLFormElement>,
+    { create, update, fields, rename, schemas }: EntitySubmit<T, C, U>,
+  ) {
     event.preventDefault();
     setPending(true);
     setErrors(null);
+    /** Whether `schema` accepts `body`; when not, its errors are shown. */
+    const passes = (schema: Schema | undefined, body: unknown) => {
+      const checked = schema ? checkBody(schema, body, fields, rename) : null;
+      if (checked && !checked.ok) setErrors(checked.errors);
+      return !checked || checked.ok;
+    };
     try {
       if (isEditing<T, C, U>(props)) {
         const body = update(props.entity);
-        props.onSaved(Object.keys(body).length === 0 ? null : await props.onSubmit(body));
+        if (Object.keys(body).length === 0) props.onSaved(null);
+        else if (passes(schemas?.update, body)) props.onSaved(await props.onSubmit(body));
       } else {
-        props.onSaved(await props.onSubmit(create()));
+        const body = create();
+        if (passes(schemas?.create, body)) props.onSaved(await props.onSubmit(body));
       }
     } catch (caught) {
       setErrors(formErrors(caught, fields, rename));

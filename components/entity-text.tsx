@@ -6,6 +6,8 @@ const ENTITY_PAGES: Record<string, (id: string) => string> = {
   ctm: (id) => `/customers/${id}`,
   pro: (id) => `/catalogue/products/${id}`,
   dsc: (id) => `/catalogue/discounts/${id}`,
+  ntf: (id) => `/notifications/log/${id}`,
+  ntfset: (id) => `/notifications/destinations/${id}`,
 };
 
 const ENTITY_ID = /\b([a-z]+)_[a-z0-9]{26}\b/g;

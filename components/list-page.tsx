@@ -84,22 +84,31 @@ export function PanelSection({ id, title, children }: { id: string; title: React
   );
 }
 
-/** The row above a list: a search box on the left (if any), the status filter on the right. */
+/**
+ * The row above a list: a search box on the left (if any), the status filter on the right, after
+ * any other `filters`.
+ */
 export function ListFilters({
   search,
   status,
   options,
   onStatus,
+  filters,
 }: {
   search?: { label: string; placeholder: string; maxLength?: number; onSearch: (term: string) => void };
   status: string;
   options: readonly FilterOption[];
   onStatus: (value: string) => void;
+  /** More filters (StatusFilter with their own labels), before the status. */
+  filters?: ReactNode;
 }) {
   return (
     <div className={`mb-4 flex flex-wrap items-center ${search ? "justify-between" : "justify-end"} gap-3`}>
       {search && <SearchInput {...search} />}
-      <StatusFilter value={status} options={options} onChange={onStatus} />
+      <div className="flex flex-wrap items-center gap-4">
+        {filters}
+        <StatusFilter value={status} options={options} onChange={onStatus} />
+      </div>
     </div>
   );
 }

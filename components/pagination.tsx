@@ -102,5 +102,7 @@ function summary(meta: PaginationMeta, shown: number, page: number): string {
   const last = first + shown - 1;
   if (shown === 0) return `Page ${page}`;
   const total = meta.estimated_total;
-  return `Showing ${first}–${last}${typeof total === "number" ? ` of ${total.toLocaleString()}` : ""}`;
+  // An estimate below what is on screen (a count cached before the latest rows) is left out.
+  const known = typeof total === "number" && total >= last;
+  return `Showing ${first}–${last}${known ? ` of ${total.toLocaleString()}` : ""}`;
 }

@@ -25,6 +25,19 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(import.meta.dirname, "screenshots", `${name}.png`), fullPage: true });
 }
 
+/** Closes the toasts, so that screenshots show what is under them. */
+export async function dismissToasts(page: Page): Promise<void> {
+  const dismiss = page.getByRole("button", { name: "Dismiss" });
+  for (let n = await dismiss.count(); n > 0; n--) await dismiss.first().click();
+  await expect(dismiss).toHaveCount(0);
+}
+
+/** Screenshot without the toasts in the corner (unless a modal dialog is open: it covers them). */
+export async function shot(page: Page, name: string): Promise<void> {
+  if ((await page.getByRole("dialog").count()) === 0) await dismissToasts(page);
+  await screenshot(page, name);
+}
+
 /** Creates a customer through the dashboard's form and opens its page. Returns the customer's ID. */
 export async function createCustomerInUi(page: Page, values: { email: string; name?: string }): Promise<string> {
   await page.goto("/customers");

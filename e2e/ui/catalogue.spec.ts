@@ -1,22 +1,9 @@
 import { expect, type Page, test } from "@playwright/test";
-import { createProductViaApi, screenshot, signIn, uniqueTag } from "../helpers";
+import { createProductViaApi, dismissToasts, shot, signIn, uniqueTag } from "../helpers";
 
 test.beforeEach(async ({ page }) => {
   await signIn(page);
 });
-
-/** Closes the toasts, so that screenshots show what is under them. */
-async function dismissToasts(page: Page) {
-  const dismiss = page.getByRole("button", { name: "Dismiss" });
-  for (let n = await dismiss.count(); n > 0; n--) await dismiss.first().click();
-  await expect(dismiss).toHaveCount(0);
-}
-
-/** Screenshot without the toasts in the corner (unless a modal dialog is open: it covers them). */
-async function shot(page: Page, name: string) {
-  if ((await page.getByRole("dialog").count()) === 0) await dismissToasts(page);
-  await screenshot(page, name);
-}
 
 /** Submits a form and returns the JSON body of the request it sent to `path`. */
 async function submitAndCapture(page: Page, submit: () => Promise<void>, method: string, path: RegExp) {

@@ -88,7 +88,8 @@ interface SchemaIssue {
   keys?: string[];
 }
 
-interface Schema<T> {
+/** A zod schema of a request body, as `checkBody` uses it. */
+export interface Schema<T = unknown> {
   safeParse(value: unknown): { success: true; data: T } | { success: false; error: { issues: SchemaIssue[] } };
 }
 

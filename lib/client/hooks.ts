@@ -30,18 +30,35 @@ export const keys = {
   apiKeys: ["api-keys"] as const,
 };
 
+/**
+ * How often to fetch again (ms), given what is on screen, or false to stop: for things that change
+ * on their own (a delivery under way). Browsers poll only while the tab is visible.
+ */
+export type Poll<D> = (data: D | undefined) => number | false;
+
 /** One page of a list endpoint. The previous page stays on screen while the next one loads. */
-export function useList<T>(key: QueryKey, path: string, params: ListParams, enabled = true) {
-  return useQuery({
+export function useList<T>(
+  key: QueryKey,
+  path: string,
+  params: ListParams,
+  enabled = true,
+  poll?: Poll<ListResponse<T>>,
+) {
+  return useQuery<ListResponse<T>>({
     queryKey: [...key, params],
     queryFn: () => api<ListResponse<T>>(`${path}${query(params)}`),
     placeholderData: keepPreviousData,
     enabled,
+    refetchInterval: poll && ((q) => poll(q.state.data)),
   });
 }
 
-export function useEntity<T>(key: QueryKey, path: string) {
-  return useQuery({ queryKey: key, queryFn: async () => (await api<EntityResponse<T>>(path)).data });
+export function useEntity<T>(key: QueryKey, path: string, poll?: Poll<T>) {
+  return useQuery<T>({
+    queryKey: key,
+    queryFn: async () => (await api<EntityResponse<T>>(path)).data,
+    refetchInterval: poll && ((q) => poll(q.state.data)),
+  });
 }
 
 export function useSave<I, T>(

@@ -1,12 +1,5 @@
-import { ComingSoon } from "@/components/coming-soon";
-
-export const metadata = { title: "Notifications" };
+import { redirect } from "next/navigation";
 
 export default function NotificationsPage() {
-  return (
-    <ComingSoon
-      title="Notifications"
-      description="Notification destinations, the delivery log and the simulator will live here."
-    />
-  );
+  redirect("/notifications/destinations");
 }

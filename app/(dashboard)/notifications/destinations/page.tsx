@@ -1,0 +1,7 @@
+import { DestinationsView } from "./destinations-view";
+
+export const metadata = { title: "Destinations" };
+
+export default function DestinationsPage() {
+  return <DestinationsView />;
+}

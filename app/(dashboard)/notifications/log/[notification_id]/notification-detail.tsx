@@ -1,0 +1,244 @@
+"use client";
+
+import Link from "next/link";
+import { useState } from "react";
+import { Button } from "@/components/button";
+import { ConfirmDialog } from "@/components/confirm-dialog";
+import type { Column } from "@/components/data-table";
+import { BodyBlock, DescriptionList, JsonBlock } from "@/components/description-list";
+import { DetailLoader, EntityIdCopy } from "@/components/entity-detail";
+import { PagedTable } from "@/components/list-page";
+import { PageHeader, Section } from "@/components/page-header";
+import { useCursorPagination } from "@/components/pagination";
+import { EmptyState } from "@/components/states";
+import { InlineMessage, useToast } from "@/components/toast";
+import { humanize } from "@/lib/client/format";
+import {
+  canReplay,
+  isFinal,
+  type Notification,
+  type NotificationLog,
+  useNotification,
+  useNotificationLogs,
+  useNotificationSetting,
+  useReplayNotification,
+} from "@/lib/client/notifications";
+import { destinationPath, notificationPath } from "../../destination-text";
+import { DateTimeCell, NotificationStatus, ReplayBadge, ResponseCode } from "../../notification-columns";
+
+const BACK = { href: "/notifications/log", label: "Notification log" };
+const ATTEMPTS_PER_PAGE = 10;
+
+export function NotificationDetail({ notificationId }: { notificationId: string }) {
+  const notification = useNotification(notificationId);
+  return (
+    <DetailLoader query={notification} noun="notification" back={BACK}>
+      {(data) => <NotificationPage key={data.id} notification={data} />}
+    </DetailLoader>
+  );
+}
+
+const ATTEMPT_COLUMNS: Column<NotificationLog>[] = [
+  {
+    key: "attempted",
+    header: "Attempted",
+    className: "whitespace-nowrap",
+    cell: (log) => <DateTimeCell value={log.attempted_at} />,
+  },
+  { key: "code", header: "Status code", cell: (log) => <ResponseCode code={log.response_code} /> },
+  {
+    key: "duration",
+    header: "Duration",
+    className: "whitespace-nowrap text-right",
+    cell: (log) => `${log.duration_ms.toLocaleString()} ms`,
+  },
+  {
+    key: "error",
+    header: "Error",
+    cell: (log) =>
+      log.error ? <span className="text-red-700">{log.error}</span> : <span className="text-slate-400">—</span>,
+  },
+  {
+    key: "body",
+    header: "Response body",
+    className: "w-2/5",
+    cell: (log) =>
+      log.response_body === null ? (
+        <span className="text-slate-400">—</span>
+      ) : (
+        <details>
+          <summary className="cursor-pointer text-sm text-brand-700">
+            Show body
+            {log.response_content_type && (
+              <span className="ml-1 font-mono text-xs text-slate-500">({log.response_content_type})</span>
+            )}
+          </summary>
+          <div className="mt-2">
+            <BodyBlock body={log.response_body} />
+          </div>
+        </details>
+      ),
+  },
+];
+
+function NotificationPage({ notification }: { notification: Notification }) {
+  const [confirming, setConfirming] = useState(false);
+  const [replayedAs, setReplayedAs] = useState<string | null>(null);
+  const replay = useReplayNotification(notification.id);
+  const destination = useNotificationSetting(notification.notification_setting_id);
+  const toast = useToast();
+  const final = isFinal(notification);
+
+  async function confirmReplay() {
+    try {
+      const result = await replay.mutateAsync();
+      setConfirming(false);
+      setReplayedAs(result.notification_id);
+      toast.show("Replay queued as a new notification.");
+    } catch {
+      // The dialog shows the error and stays open.
+    }
+  }
+
+  const destinationName = destination.data?.description ?? notification.notification_setting_id;
+
+  return (
+    <div>
+      <PageHeader
+        back={BACK}
+        title={<span className="font-mono text-xl">{notification.type}</span>}
+        badges={
+          <>
+            <NotificationStatus notification={notification} />
+            <ReplayBadge notification={notification} />
+          </>
+        }
+        description={<EntityIdCopy id={notification.id} noun="notification" />}
+        actions={
+          canReplay(notification) && (
+            <Button
+              variant="secondary"
+              onClick={() => {
+                replay.reset();
+                setConfirming(true);
+              }}
+            >
+              Replay
+            </Button>
+          )
+        }
+      />
+
+      {replayedAs && (
+        <InlineMessage tone="success" className="mb-6" title="Replayed">
+          The event is being sent again as notification{" "}
+          <Link href={notificationPath(replayedAs)} className="font-mono font-medium underline">
+            {replayedAs}
+          </Link>
+          .
+        </InlineMessage>
+      )}
+
+      {!final && (
+        <p role="status" className="mb-4 text-sm text-slate-600">
+          {notification.status === "needs_retry"
+            ? "The last attempt failed; another is scheduled. This page updates by itself."
+            : "Delivery is under way. This page updates by itself."}
+        </p>
+      )}
+
+      <div className="space-y-6">
+        <Section title="Delivery">
+          <DescriptionList
+            items={[
+              {
+                term: "Destination",
+                value: (
+                  <Link
+                    href={destinationPath(notification.notification_setting_id)}
+                    className="text-brand-700 hover:underline"
+                  >
+                    {destinationName}
+                  </Link>
+                ),
+              },
+              { term: "Origin", value: humanize(notification.origin) },
+              { term: "Occurred", value: <DateTimeCell value={notification.occurred_at} /> },
+              { term: "Attempts", value: notification.times_attempted },
+              { term: "Last attempt", value: <DateTimeCell value={notification.last_attempt_at} /> },
+              { term: "Delivered", value: <DateTimeCell value={notification.delivered_at} /> },
+              ...(notification.retry_at
+                ? [{ term: "Next attempt", value: <DateTimeCell value={notification.retry_at} /> }]
+                : []),
+              ...(notification.replayed_at
+                ? [{ term: "Replayed", value: <DateTimeCell value={notification.replayed_at} /> }]
+                : []),
+              {
+                term: "Event ID",
+                value: <code className="font-mono text-xs">{String(notification.payload.event_id)}</code>,
+              },
+            ]}
+          />
+        </Section>
+
+        <Section
+          title="Payload"
+          description={
+            <>
+              The JSON body of each request, signed in its <code className="font-mono">Service-Signature</code> header.
+            </>
+          }
+        >
+          <JsonBlock value={notification.payload} tall />
+        </Section>
+
+        <Attempts notification={notification} />
+      </div>
+
+      <ConfirmDialog
+        open={confirming}
+        title="Replay this notification?"
+        description={
+          <>
+            The event is sent to <strong>{destinationName}</strong> again, as a new notification with its own log. Your
+            endpoint receives the same <code className="font-mono text-xs">event_id</code> a second time.
+          </>
+        }
+        confirmLabel="Replay notification"
+        tone="primary"
+        pending={replay.isPending}
+        error={replay.error?.message}
+        onConfirm={confirmReplay}
+        onCancel={() => setConfirming(false)}
+      />
+    </div>
+  );
+}
+
+/** Each delivery attempt, newest first, fetched again while the delivery is under way. */
+function Attempts({ notification }: { notification: Notification }) {
+  const pagination = useCursorPagination();
+  const list = useNotificationLogs(notification, { after: pagination.after, per_page: ATTEMPTS_PER_PAGE });
+  return (
+    <Section title="Attempts" description="What the endpoint answered to each request, newest first.">
+      <PagedTable
+        caption="Attempts"
+        columns={ATTEMPT_COLUMNS}
+        rowKey={(log) => log.id}
+        list={list}
+        pagination={pagination}
+        skeletonRows={2}
+        empty={
+          <EmptyState
+            title="No attempts yet"
+            description={
+              notification.status === "not_attempted"
+                ? "The first attempt is on its way."
+                : "No attempt was recorded for this notification."
+            }
+          />
+        }
+      />
+    </Section>
+  );
+}

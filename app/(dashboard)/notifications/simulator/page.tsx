@@ -1,0 +1,7 @@
+import { SimulatorView } from "./simulator-view";
+
+export const metadata = { title: "Simulator" };
+
+export default function SimulatorPage() {
+  return <SimulatorView />;
+}
