@@ -78,7 +78,9 @@ it("every notification is delivered across a restart of the database", async () 
     }
     if (left !== 0) {
       console.log(await query("SELECT status, times_attempted, count(*) FROM notifications GROUP BY 1, 2"));
-      console.log(await query("SELECT id, task_identifier, attempts, locked_by, run_at, last_error FROM graphile_worker.jobs"));
+      console.log(
+        await query("SELECT id, task_identifier, attempts, locked_by, run_at, last_error FROM graphile_worker.jobs"),
+      );
     }
     expect(left, "notifications not delivered").toBe(0);
     const [{ n }] = await query<{ n: number }>("SELECT count(*)::int AS n FROM notifications");

@@ -189,8 +189,12 @@ CREATE FUNCTION notification_data(event_type text, data json, include_sensitive 
 LANGUAGE sql STABLE AS $$
   SELECT CASE
     WHEN include_sensitive OR json_typeof(data) <> 'object' OR cardinality(sensitive_fields(event_type)) = 0 THEN data
-    ELSE (SELECT coalesce(json_object_agg(f.key, CASE WHEN f.key = ANY(sensitive_fields(event_type)) THEN NULL ELSE f.value END), '{}'::json)
-          FROM json_each(data) f)
+    -- Built as text (json_object_agg would write "key" : value with spaces), in the keys' order.
+    ELSE (SELECT coalesce('{' || string_agg(
+                   to_json(f.key)::text || ':' ||
+                   CASE WHEN f.key = ANY(sensitive_fields(event_type)) THEN 'null' ELSE f.value::text END,
+                   ',' ORDER BY f.n) || '}', '{}')::json
+          FROM json_each(data) WITH ORDINALITY AS f(key, value, n))
   END
 $$;
 

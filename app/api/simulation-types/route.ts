@@ -1,0 +1,12 @@
+import { simulationTypes } from "@/lib/events/simulation-types";
+import { route } from "@/lib/http/route";
+
+// The whole catalogue, not paginated (as in the API family).
+export const GET = route({ permission: "notification_simulation.read" }, async () => simulationTypes());
+
+export {
+  methodNotAllowed as POST,
+  methodNotAllowed as PUT,
+  methodNotAllowed as PATCH,
+  methodNotAllowed as DELETE,
+} from "@/lib/http/route";

@@ -1,0 +1,14 @@
+import { route } from "@/lib/http/route";
+import { simulationParams, updateSimulationBody } from "@/lib/schemas/simulation";
+import { getSimulation, updateSimulation } from "@/lib/services/simulations";
+
+export const GET = route({ permission: "notification_simulation.read", params: simulationParams }, ({ input }) =>
+  getSimulation(input.params.simulation_id),
+);
+
+export const PATCH = route(
+  { permission: "notification_simulation.write", params: simulationParams, body: updateSimulationBody },
+  ({ input, auth }) => updateSimulation(input.params.simulation_id, input.body, auth.permissions),
+);
+
+export { methodNotAllowed as PUT, methodNotAllowed as POST, methodNotAllowed as DELETE } from "@/lib/http/route";

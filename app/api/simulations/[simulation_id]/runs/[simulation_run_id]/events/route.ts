@@ -1,0 +1,17 @@
+import { listOfJson } from "@/lib/http/pagination";
+import { route } from "@/lib/http/route";
+import { listSimulationEventsQuery, simulationRunParams } from "@/lib/schemas/simulation";
+import { listSimulationEvents } from "@/lib/services/simulations";
+
+export const GET = route(
+  { permission: "notification_simulation.read", params: simulationRunParams, query: listSimulationEventsQuery },
+  async ({ input }) =>
+    listOfJson(await listSimulationEvents(input.params.simulation_id, input.params.simulation_run_id, input.query)),
+);
+
+export {
+  methodNotAllowed as POST,
+  methodNotAllowed as PUT,
+  methodNotAllowed as PATCH,
+  methodNotAllowed as DELETE,
+} from "@/lib/http/route";

@@ -1,0 +1,15 @@
+import { route } from "@/lib/http/route";
+import { getSimulationRunQuery, simulationRunParams } from "@/lib/schemas/simulation";
+import { getSimulationRun } from "@/lib/services/simulations";
+
+export const GET = route(
+  { permission: "notification_simulation.read", params: simulationRunParams, query: getSimulationRunQuery },
+  ({ input }) => getSimulationRun(input.params.simulation_id, input.params.simulation_run_id, input.query),
+);
+
+export {
+  methodNotAllowed as POST,
+  methodNotAllowed as PUT,
+  methodNotAllowed as PATCH,
+  methodNotAllowed as DELETE,
+} from "@/lib/http/route";
