@@ -91,3 +91,40 @@ export async function createProductViaApi(
     { product, prices },
   );
 }
+
+/**
+ * A list page's loading and error states: the list API answers slowly and then fails (503), so
+ * the table shows a skeleton (aria-busy), then an alert with the API's detail and request ID; with
+ * the API back, "Try again" clears it. Screenshots `<name>-loading` and `<name>-error`.
+ */
+export async function checkListLoadingAndError(
+  page: Page,
+  list: { api: string; path: string; table: string; name: string },
+): Promise<void> {
+  let fail = true;
+  const requestId = `req-e2e-${list.name}-503`;
+  await page.route(list.api, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    if (!fail) return route.continue();
+    await route.fulfill({
+      status: 503,
+      contentType: "application/json",
+      body: JSON.stringify({
+        error: { type: "api_error", code: "internal_error", detail: "The service is unavailable." },
+        meta: { request_id: requestId },
+      }),
+    });
+  });
+  await page.goto(list.path);
+  await expect(page.getByRole("table", { name: list.table })).toHaveAttribute("aria-busy", "true");
+  await shot(page, `${list.name}-loading`);
+  // 5xx is retried twice before the error shows.
+  const alert = page.getByRole("main").getByRole("alert");
+  await expect(alert).toContainText("The service is unavailable.", { timeout: 15_000 });
+  await expect(alert).toContainText(requestId);
+  await shot(page, `${list.name}-error`);
+  fail = false;
+  await alert.getByRole("button", { name: "Try again" }).click();
+  await expect(alert).toBeHidden();
+  await page.unroute(list.api);
+}

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { createProductViaApi, dismissToasts, shot, signIn, uniqueTag } from "../helpers";
+import { checkListLoadingAndError, createProductViaApi, dismissToasts, shot, signIn, uniqueTag } from "../helpers";
 
 test.beforeEach(async ({ page }) => {
   await signIn(page);
@@ -384,29 +384,12 @@ test("discount groups: create, rename and archive; a flat discount in the group"
 });
 
 test("loading and error states of the products list", async ({ page }) => {
-  let fail = true;
-  await page.route("**/api/products?*", async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    if (!fail) return route.continue();
-    await route.fulfill({
-      status: 503,
-      contentType: "application/json",
-      body: JSON.stringify({
-        error: { type: "api_error", code: "internal_error", detail: "The service is unavailable." },
-        meta: { request_id: "req-e2e-cat-503" },
-      }),
-    });
+  await checkListLoadingAndError(page, {
+    api: "**/api/products?*",
+    path: "/catalogue/products",
+    table: "Products",
+    name: "catalogue-products",
   });
-  await page.goto("/catalogue/products");
-  await expect(page.getByRole("table", { name: "Products" })).toHaveAttribute("aria-busy", "true");
-  await shot(page, "catalogue-products-loading");
-  const alert = page.getByRole("main").getByRole("alert");
-  await expect(alert).toContainText("The service is unavailable.", { timeout: 15_000 });
-  await expect(alert).toContainText("req-e2e-cat-503");
-  await shot(page, "catalogue-products-error");
-  fail = false;
-  await alert.getByRole("button", { name: "Try again" }).click();
-  await expect(alert).toBeHidden();
 
   await page.goto("/catalogue/products/pro_00000000000000000000000000");
   await expect(page.getByRole("main").getByRole("alert")).toContainText("Could not load this product");

@@ -1,7 +1,15 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, type Page, test } from "@playwright/test";
-import { createCustomerInUi, dismissToasts, shot, signIn, uniqueEmail, uniqueTag } from "../helpers";
+import {
+  checkListLoadingAndError,
+  createCustomerInUi,
+  dismissToasts,
+  shot,
+  signIn,
+  uniqueEmail,
+  uniqueTag,
+} from "../helpers";
 
 /** A request the receiver got, with its body parsed when it is JSON. */
 interface Received {
@@ -394,29 +402,12 @@ test("destination form errors, the secret revealed, copied and rotated, edits, d
 test("the log shows a skeleton while loading, an error with a retry, and an unknown notification's error", async ({
   page,
 }) => {
-  let fail = true;
-  await page.route("**/api/notifications?*", async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    if (!fail) return route.continue();
-    await route.fulfill({
-      status: 503,
-      contentType: "application/json",
-      body: JSON.stringify({
-        error: { type: "api_error", code: "internal_error", detail: "The service is unavailable." },
-        meta: { request_id: "req-e2e-ntf-503" },
-      }),
-    });
+  await checkListLoadingAndError(page, {
+    api: "**/api/notifications?*",
+    path: "/notifications/log",
+    table: "Notifications",
+    name: "notifications-log",
   });
-  await page.goto("/notifications/log");
-  await expect(page.getByRole("table", { name: "Notifications" })).toHaveAttribute("aria-busy", "true");
-  await shot(page, "notifications-log-loading");
-  const alert = page.getByRole("main").getByRole("alert");
-  await expect(alert).toContainText("The service is unavailable.", { timeout: 15_000 });
-  await expect(alert).toContainText("req-e2e-ntf-503");
-  await shot(page, "notifications-log-error");
-  fail = false;
-  await alert.getByRole("button", { name: "Try again" }).click();
-  await expect(alert).toBeHidden();
   await expect(
     page.getByRole("table", { name: "Notifications" }).or(page.getByText(/^No notifications/)),
   ).toBeVisible();
