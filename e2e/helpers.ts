@@ -126,5 +126,4 @@ export async function checkListLoadingAndError(
   fail = false;
   await alert.getByRole("button", { name: "Try again" }).click();
   await expect(alert).toBeHidden();
-  await page.unroute(list.api);
 }
