@@ -190,7 +190,7 @@ test("the list shows a skeleton while loading and an error with a retry when the
     table: "Customers",
     name: "customers",
   });
-  await expect(page.getByRole("table", { name: "Customers" })).not.toHaveAttribute("aria-busy", "true");
+  await expect(page.getByRole("table", { name: "Customers" }).or(page.getByText(/^No customers/))).toBeVisible();
 });
 
 test("search and cursor pagination: Next and Previous walk the pages", async ({ page }) => {
