@@ -116,6 +116,34 @@ describe("delivery", () => {
     expect(await logsOf(notification.id)).toHaveLength(4);
   });
 
+  it("live schedule: a destination down for an hour still gets the notification once it is back", async () => {
+    // The live schedule, applied to a local receiver (live itself refuses loopback destinations).
+    process.env.BILLING_ENVIRONMENT = "live";
+    const { config } = await import("../config.ts");
+    const schedule = config.webhooks.retrySchedule;
+    process.env.BILLING_ENVIRONMENT = "sandbox";
+    const { destination, notification } = await oneNotification();
+    const t0 = new Date("2030-01-01T00:00:00Z");
+    const backAt = t0.getTime() + 60 * 60_000;
+    let now = t0;
+    receiver.respond(() => (now.getTime() < backAt ? { status: 502 } : { status: 200 }));
+    let attempt = 1;
+    for (; attempt <= schedule.length + 1; attempt++) {
+      const result = await deliverNotification(notification.id, attempt, { now, schedule });
+      if (result.done !== "needs_retry") {
+        expect(result.done).toBe("delivered");
+        break;
+      }
+      now = result.retryAt as Date;
+    }
+    const [row] = await notificationsOf(destination.id);
+    expect(row.status).toBe("delivered");
+    expect(now.getTime()).toBeGreaterThanOrEqual(backAt);
+    // The first attempt after the outage delivers it: within one (jittered) retry interval.
+    expect(now.getTime() - backAt).toBeLessThan(80 * 60_000 * (1 + JITTER));
+    expect(attempt).toBeLessThan(schedule.length);
+  });
+
   it("a destination that does not answer in time is a failed attempt with a timeout error", async () => {
     const { notification } = await oneNotification();
     receiver.respond(() => "hang");
