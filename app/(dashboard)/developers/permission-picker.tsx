@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useRef } from "react";
+import { Checkbox } from "@/components/checkbox";
 import { PERMISSION_ENTITIES, PERMISSIONS } from "@/lib/auth/permissions";
 import { humanize } from "@/lib/client/format";
 
@@ -46,34 +46,6 @@ export function togglePermission(selected: ReadonlySet<string>, permission: stri
   return next;
 }
 
-function Checkbox({
-  permission,
-  label,
-  checked,
-  onChange,
-  describedBy,
-}: {
-  permission: string;
-  label: string;
-  checked: boolean;
-  onChange: (checked: boolean) => void;
-  describedBy?: string;
-}) {
-  return (
-    <label className="inline-flex cursor-pointer items-center gap-1.5 text-sm text-slate-700" title={permission}>
-      <input
-        type="checkbox"
-        className="h-4 w-4 rounded border-slate-300 accent-brand-600"
-        checked={checked}
-        onChange={(event) => onChange(event.target.checked)}
-        aria-label={permission}
-        aria-describedby={describedBy}
-      />
-      <span aria-hidden="true">{label}</span>
-    </label>
-  );
-}
-
 export function PermissionPicker({
   selected,
   onChange,
@@ -85,12 +57,8 @@ export function PermissionPicker({
   error?: string;
   errorId: string;
 }) {
-  const all = useRef<HTMLInputElement>(null);
   const count = selected.size;
   const everything = count === PERMISSIONS.length;
-  useEffect(() => {
-    if (all.current) all.current.indeterminate = count > 0 && !everything;
-  }, [count, everything]);
 
   return (
     <fieldset aria-describedby={error ? errorId : undefined} aria-invalid={error ? true : undefined}>
@@ -108,16 +76,14 @@ export function PermissionPicker({
       )}
       <div className="mt-2 rounded-md border border-slate-200">
         <div className="flex items-center justify-between border-b border-slate-200 bg-slate-50 px-3 py-2">
-          <label className="inline-flex cursor-pointer items-center gap-2 text-sm font-medium text-slate-800">
-            <input
-              ref={all}
-              type="checkbox"
-              className="h-4 w-4 rounded border-slate-300 accent-brand-600"
-              checked={everything}
-              onChange={(event) => onChange(event.target.checked ? new Set(PERMISSIONS) : new Set())}
-            />
+          <Checkbox
+            checked={everything}
+            mixed={count > 0}
+            onChange={(checked) => onChange(checked ? new Set(PERMISSIONS) : new Set())}
+            className="text-sm font-medium text-slate-800"
+          >
             Select all
-          </label>
+          </Checkbox>
           <span className="text-xs text-slate-500" aria-live="polite">
             {count} of {PERMISSIONS.length} selected
           </span>
@@ -132,21 +98,27 @@ export function PermissionPicker({
               <span className="flex w-36 shrink-0 justify-start gap-4">
                 {group.read ? (
                   <Checkbox
-                    permission={group.read}
-                    label="Read"
+                    label={group.read}
+                    title={group.read}
                     checked={selected.has(group.read)}
                     onChange={(checked) => onChange(togglePermission(selected, group.read!, checked))}
-                  />
+                    className="text-sm text-slate-700"
+                  >
+                    Read
+                  </Checkbox>
                 ) : (
                   <span className="w-[3.4rem]" />
                 )}
                 {group.write && (
                   <Checkbox
-                    permission={group.write}
-                    label="Write"
+                    label={group.write}
+                    title={group.write}
                     checked={selected.has(group.write)}
                     onChange={(checked) => onChange(togglePermission(selected, group.write!, checked))}
-                  />
+                    className="text-sm text-slate-700"
+                  >
+                    Write
+                  </Checkbox>
                 )}
               </span>
             </li>

@@ -1,49 +1,9 @@
 "use client";
 
-import { type ReactNode, useEffect, useRef } from "react";
+import { Checkbox } from "@/components/checkbox";
 import { ErrorState, LoadingBlock } from "@/components/states";
 import { type EventType, useEventTypes } from "@/lib/client/notifications";
 import { groupEventTypes } from "../destination-text";
-
-const CHECKBOX = "h-4 w-4 shrink-0 rounded border-slate-300 accent-brand-600";
-
-/**
- * A checkbox that stands for several: ticked when all are, "mixed" (indeterminate) when some are.
- * Its accessible name is `label`; `children` is what the eye sees.
- */
-function GroupCheckbox({
-  checked,
-  some,
-  onChange,
-  label,
-  className,
-  children,
-}: {
-  checked: boolean;
-  some: boolean;
-  onChange: (checked: boolean) => void;
-  label: string;
-  className: string;
-  children: ReactNode;
-}) {
-  const ref = useRef<HTMLInputElement>(null);
-  useEffect(() => {
-    if (ref.current) ref.current.indeterminate = some && !checked;
-  }, [some, checked]);
-  return (
-    <label className={`inline-flex cursor-pointer items-center gap-2 ${className}`}>
-      <input
-        ref={ref}
-        type="checkbox"
-        className={CHECKBOX}
-        checked={checked}
-        onChange={(event) => onChange(event.target.checked)}
-        aria-label={label}
-      />
-      <span aria-hidden="true">{children}</span>
-    </label>
-  );
-}
 
 /**
  * The events a destination subscribes to, from GET /event-types, by group: a group's checkbox
@@ -112,15 +72,15 @@ export function EventPicker({
         ) : (
           <>
             <div className="flex items-center justify-between border-b border-slate-200 bg-slate-50 px-3 py-2">
-              <GroupCheckbox
+              <Checkbox
                 checked={types.length > 0 && count === types.length}
-                some={count > 0}
+                mixed={count > 0}
                 onChange={(checked) => setMany(types, checked)}
                 label="All events"
                 className="text-sm font-medium text-slate-800"
               >
                 All events
-              </GroupCheckbox>
+              </Checkbox>
               <span className="text-xs text-slate-500" aria-live="polite">
                 {count} of {types.length} selected
               </span>
@@ -131,15 +91,15 @@ export function EventPicker({
                 return (
                   <li key={group} className="rounded-md border border-slate-200 p-2.5">
                     <div className="flex items-center justify-between gap-2">
-                      <GroupCheckbox
+                      <Checkbox
                         checked={ticked === events.length}
-                        some={ticked > 0}
+                        mixed={ticked > 0}
                         onChange={(checked) => setMany(events, checked)}
                         label={`All ${group} events`}
                         className="text-sm font-semibold text-slate-900"
                       >
                         {group}
-                      </GroupCheckbox>
+                      </Checkbox>
                       <span className="text-xs text-slate-500">
                         {ticked}/{events.length}
                       </span>
@@ -147,18 +107,14 @@ export function EventPicker({
                     <ul className="mt-1.5 ml-6 space-y-1">
                       {events.map((event) => (
                         <li key={event.name}>
-                          <label
-                            className="inline-flex cursor-pointer items-center gap-2 text-sm text-slate-700"
+                          <Checkbox
+                            checked={selected.has(event.name)}
+                            onChange={(checked) => setMany([event], checked)}
                             title={event.description}
+                            className="text-sm text-slate-700"
                           >
-                            <input
-                              type="checkbox"
-                              className={CHECKBOX}
-                              checked={selected.has(event.name)}
-                              onChange={(e) => setMany([event], e.target.checked)}
-                            />
                             <span className="font-mono text-xs">{event.name}</span>
-                          </label>
+                          </Checkbox>
                         </li>
                       ))}
                     </ul>
