@@ -53,6 +53,15 @@ export const config = {
   },
   /** Largest request body accepted, in bytes. */
   maxBodyBytes: 1024 * 1024,
+  invoices: {
+    /**
+     * What every invoice number starts with (BILLING_INVOICE_PREFIX, default "INV-"), before the
+     * number zero-padded to 6 digits: INV-000001. Changing it affects only invoices issued after.
+     */
+    get prefix(): string {
+      return process.env.BILLING_INVOICE_PREFIX ?? "INV-";
+    },
+  },
   webhooks: {
     /** Time allowed for one delivery attempt (BILLING_WEBHOOK_TIMEOUT, default 5s). */
     get timeoutMs(): number {

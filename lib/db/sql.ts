@@ -284,12 +284,28 @@ export async function listJson(
 /** Column → value for an insert or update; undefined values are left out. */
 export type Columns = Record<string, unknown>;
 
+/**
+ * The events of a write: one type, several (one change the API family announces twice, such as
+ * `transaction.updated` and `transaction.ready`: each gets its own event with the same data, in
+ * the order given), or null for none.
+ */
+export type EventTypes = string | readonly string[] | null;
+
 /** The event CTE of a write (after the `o` CTE), or nothing for an entity whose writes emit no event. */
-function eventCte(eventType: string | null, params: Params): string {
-  if (eventType === null) return "";
+function eventCte(eventType: EventTypes, params: Params): string {
+  const types = eventType === null ? [] : typeof eventType === "string" ? [eventType] : eventType;
+  if (types.length === 0) return "";
+  if (types.length === 1) {
+    return `,
+    e AS (INSERT INTO events (id, event_type, entity_id, data)
+          SELECT ${params.add(newId("evt"))}, ${params.add(types[0])}, o.id, o.j FROM o)`;
+  }
+  // IDs are made in order (monotonic), so the events sort in the order of `types`.
+  const ids = types.map(() => newId("evt"));
   return `,
     e AS (INSERT INTO events (id, event_type, entity_id, data)
-          SELECT ${params.add(newId("evt"))}, ${params.add(eventType)}, o.id, o.j FROM o)`;
+          SELECT x.id, x.event_type, o.id, o.j
+          FROM o, unnest(${params.add(ids)}::text[], ${params.add([...types])}::text[]) AS x(id, event_type))`;
 }
 
 /**
@@ -300,7 +316,7 @@ function eventCte(eventType: string | null, params: Params): string {
 export async function insertJson<T>(
   entity: EntityTable<T>,
   columns: Columns,
-  eventType: string | null,
+  eventType: EventTypes,
   on?: Queryable,
 ): Promise<RawJson<T>> {
   const params = new Params();
@@ -327,7 +343,7 @@ export async function updateJson<T>(
   entity: EntityTable<T>,
   where: { sql: string; values: unknown[] },
   columns: Columns,
-  eventType: string | null,
+  eventType: EventTypes,
   on?: Queryable,
 ): Promise<RawJson<T> | null> {
   const params = new Params();

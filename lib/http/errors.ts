@@ -7,6 +7,7 @@ export const ERROR_STATUS = {
   invalid_version: 400,
   entity_archived: 400,
   transaction_immutable: 400,
+  transaction_invalid_status_change: 400,
   notification_maximum_active_settings_reached: 400,
   notification_replay_invalid_origin_type: 400,
   notification_cannot_replay: 400,
@@ -34,7 +35,9 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   entity_archived:
     "The entity is archived. Archived entities cannot be changed, except to set their status back to active.",
   transaction_immutable:
-    "The transaction is billed or completed and is a legal record: it cannot be changed. Record refunds and credits with adjustments.",
+    "The transaction is billed, completed or canceled and cannot be changed: only draft and ready transactions can be edited, and a billed one can only be canceled. Record refunds and credits for billed and completed transactions with adjustments.",
+  transaction_invalid_status_change:
+    "The transaction cannot move to the status sent; the detail names the move. Only `billed` (from `ready`) and `canceled` (from `draft`, `ready` or `billed`) can be sent: the other statuses are set by the service (`draft` becomes `ready` once the transaction has items, a customer and an address).",
   notification_maximum_active_settings_reached:
     "The account already has the maximum of 10 active notification destinations. Deactivate or delete one before creating or activating another.",
   notification_replay_invalid_origin_type:

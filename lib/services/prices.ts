@@ -10,6 +10,7 @@ import {
   jsonRecord,
   listJson,
   Params,
+  type Queryable,
   query,
   type RawJson,
   sqlTransaction,
@@ -153,31 +154,39 @@ async function lockProductForNewPrice(productId: string, client: pg.PoolClient):
 }
 
 export async function createPrice(input: CreatePriceInput): Promise<RawJson<Price>> {
-  const quantity = input.quantity ?? DEFAULT_QUANTITY;
   return sqlTransaction(async (client) => {
     await lockProductForNewPrice(input.product_id, client);
-    return insertJson(
-      PRICE,
-      {
-        id: newId("pri"),
-        product_id: input.product_id,
-        description: input.description,
-        name: input.name ?? null,
-        type: input.type ?? "standard",
-        ...durationColumns("billing_cycle", input.billing_cycle ?? null),
-        ...durationColumns("trial_period", input.trial_period ?? null),
-        tax_mode: input.tax_mode ?? "account_setting",
-        unit_price_amount: input.unit_price.amount,
-        unit_price_currency: input.unit_price.currency_code,
-        unit_price_overrides: overridesValue(input.unit_price_overrides ?? []),
-        quantity_minimum: quantity.minimum,
-        quantity_maximum: quantity.maximum,
-        custom_data: jsonb(input.custom_data ?? null),
-      },
-      "price.created",
-      client,
-    );
+    return insertPrice(input, client);
   });
+}
+
+/**
+ * Inserts a price with its `price.created` event, on `on` (a transaction's client): for callers
+ * that checked the product themselves (non-catalogue prices of a transaction).
+ */
+export function insertPrice(input: CreatePriceInput, on: Queryable): Promise<RawJson<Price>> {
+  const quantity = input.quantity ?? DEFAULT_QUANTITY;
+  return insertJson(
+    PRICE,
+    {
+      id: newId("pri"),
+      product_id: input.product_id,
+      description: input.description,
+      name: input.name ?? null,
+      type: input.type ?? "standard",
+      ...durationColumns("billing_cycle", input.billing_cycle ?? null),
+      ...durationColumns("trial_period", input.trial_period ?? null),
+      tax_mode: input.tax_mode ?? "account_setting",
+      unit_price_amount: input.unit_price.amount,
+      unit_price_currency: input.unit_price.currency_code,
+      unit_price_overrides: overridesValue(input.unit_price_overrides ?? []),
+      quantity_minimum: quantity.minimum,
+      quantity_maximum: quantity.maximum,
+      custom_data: jsonb(input.custom_data ?? null),
+    },
+    "price.created",
+    on,
+  );
 }
 
 export async function updatePrice(id: string, input: UpdatePriceInput): Promise<RawJson<Price>> {

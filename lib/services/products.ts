@@ -7,6 +7,7 @@ import {
   jsonb,
   listJson,
   Params,
+  type Queryable,
   type RawJson,
   sqlTransaction,
   ts,
@@ -66,7 +67,8 @@ export async function getProduct(id: string, options: GetProductQuery = {}): Pro
   return product as RawJson<Product>;
 }
 
-export async function createProduct(input: CreateProductInput): Promise<RawJson<Product>> {
+/** Inserts a product with its `product.created` event; `on`: a transaction's client, if any. */
+export async function createProduct(input: CreateProductInput, on?: Queryable): Promise<RawJson<Product>> {
   return insertJson(
     PRODUCT,
     {
@@ -79,6 +81,7 @@ export async function createProduct(input: CreateProductInput): Promise<RawJson<
       custom_data: jsonb(input.custom_data ?? null),
     },
     "product.created",
+    on,
   );
 }
 

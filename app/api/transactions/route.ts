@@ -1,0 +1,15 @@
+import { listOfJson } from "@/lib/http/pagination";
+import { route } from "@/lib/http/route";
+import { createTransactionBody, listTransactionsQuery, transactionQuery } from "@/lib/schemas/transaction";
+import { createTransaction, listTransactions } from "@/lib/services/transactions";
+
+export const GET = route({ permission: "transaction.read", query: listTransactionsQuery }, async ({ input }) =>
+  listOfJson(await listTransactions(input.query)),
+);
+
+export const POST = route(
+  { permission: "transaction.write", query: transactionQuery, body: createTransactionBody, status: 201 },
+  ({ input }) => createTransaction(input.body, input.query.include),
+);
+
+export { methodNotAllowed as PUT, methodNotAllowed as PATCH, methodNotAllowed as DELETE } from "@/lib/http/route";

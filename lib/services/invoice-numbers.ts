@@ -1,0 +1,47 @@
+/**
+ * Invoice numbers: gapless and unique per merchant, even under concurrent billing.
+ *
+ * One counter row per merchant (a deployment is one merchant: the row `default`, inserted by the
+ * migration). Taking a number locks that row (SELECT ... FOR UPDATE) in the caller's database
+ * transaction and writes the next value there too, so:
+ * - unique: a second biller waits on the lock until the first commits, then reads its number;
+ * - gapless: a biller that rolls back (a refused request, a crash) rolls its increment back too.
+ * The lock is held until the billing commits, so callers take it last, after every other check.
+ * Lock order is always transaction row → discount row → counter row, so billers never deadlock.
+ */
+import type pg from "pg";
+import { config } from "../config.ts";
+import { query } from "../db/sql.ts";
+
+/** The one merchant of a deployment. */
+export const DEFAULT_MERCHANT = "default";
+
+/** Digits the number is zero-padded to (it grows past them when needed: INV-1000000). */
+export const INVOICE_NUMBER_DIGITS = 6;
+
+/** `INV-000042`: the configured prefix and the number, zero-padded. */
+export function formatInvoiceNumber(number: bigint, prefix: string = config.invoices.prefix): string {
+  return `${prefix}${number.toString().padStart(INVOICE_NUMBER_DIGITS, "0")}`;
+}
+
+/** Takes the next invoice number of `merchant`, in the caller's database transaction. */
+export async function nextInvoiceNumber(client: pg.PoolClient, merchant: string = DEFAULT_MERCHANT): Promise<string> {
+  const select = "SELECT last_number::text AS last FROM invoice_number_counters WHERE merchant_id = $1 FOR UPDATE";
+  let [row] = await query<{ last: string }>(select, [merchant], client);
+  if (!row) {
+    // The migration creates the default merchant's row; another merchant's starts on first use.
+    await query(
+      "INSERT INTO invoice_number_counters (merchant_id, last_number) VALUES ($1, 0) ON CONFLICT DO NOTHING",
+      [merchant],
+      client,
+    );
+    [row] = await query<{ last: string }>(select, [merchant], client);
+  }
+  const next = BigInt(row.last) + 1n;
+  await query(
+    "UPDATE invoice_number_counters SET last_number = $2 WHERE merchant_id = $1",
+    [merchant, next.toString()],
+    client,
+  );
+  return formatInvoiceNumber(next);
+}

@@ -1,0 +1,280 @@
+/**
+ * A transaction's items: resolving the request's items (catalogue prices by `price_id`,
+ * non-catalogue `price` objects) into prices and products, with every problem named by the item's
+ * field; creating the non-catalogue prices (type `custom`) when a transaction is saved; and
+ * storing and reading the item rows.
+ *
+ * An item row keeps the price and the product as they were when the item was added (their API
+ * JSON, in the API's key order): the response's `items[].price` and `details.line_items[].product`
+ * come from there, so a billed transaction keeps showing what was billed after the catalogue moves.
+ */
+import type pg from "pg";
+import { jsonObject, type Queryable, query, relatedJson } from "../db/sql.ts";
+import { newId } from "../ids.ts";
+import type { Price } from "../schemas/price.ts";
+import { DEFAULT_QUANTITY } from "../schemas/price.ts";
+import type { Product } from "../schemas/product.ts";
+import type { NonCataloguePriceInput, PreviewItemInput } from "../schemas/transaction.ts";
+import { insertPrice, PRICE } from "./prices.ts";
+import { createProduct, PRODUCT } from "./products.ts";
+import type { Problems } from "./transaction-references.ts";
+
+/** A price's API JSON; a non-catalogue price not (yet) saved has null ID and timestamps. */
+export type PriceJson = Omit<Price, "id" | "product_id" | "created_at" | "updated_at"> & {
+  id: string | null;
+  product_id: string | null;
+  created_at: string | null;
+  updated_at: string | null;
+};
+export type ProductJson = Omit<Product, "id" | "created_at" | "updated_at"> & {
+  id: string | null;
+  created_at: string | null;
+  updated_at: string | null;
+};
+
+/** One item of a transaction, resolved. */
+export interface ResolvedItem {
+  /** `items[2]`: the prefix of the item's field errors. */
+  field: string;
+  /** Whether the request named a catalogue price (`price_id`) rather than sending a `price`. */
+  catalogue: boolean;
+  price: PriceJson;
+  product: ProductJson;
+  quantity: number;
+  /** Previews only: false lists the item without counting it in the totals. */
+  includeInTotals: boolean;
+  /** A non-catalogue price to create when the transaction is saved (null once created). */
+  newPrice: NonCataloguePriceInput | null;
+  /** The `txnitm_` ID, once stored. */
+  id: string | null;
+}
+
+interface CatalogueRow {
+  id: string;
+  price: string;
+  product: string;
+}
+
+const PRICE_WITH_PRODUCT = `${jsonObject(PRICE)}::text AS price,
+  ${relatedJson(PRODUCT, "t.id = parent.product_id", false)}::text AS product`;
+
+/**
+ * The items of a request. `lock` share-locks the catalogue prices and products read until the
+ * transaction commits (a concurrent archive waits), for requests that save a transaction.
+ */
+export async function resolveItems(
+  inputs: readonly PreviewItemInput[],
+  problems: Problems,
+  on: Queryable,
+  lock: boolean,
+): Promise<ResolvedItem[]> {
+  const priceIds = [...new Set(inputs.flatMap((item) => (item.price_id ? [item.price_id] : [])))];
+  const productIds = [...new Set(inputs.flatMap((item) => (item.price?.product_id ? [item.price.product_id] : [])))];
+  const [catalogue, products] = await Promise.all([
+    priceIds.length === 0
+      ? []
+      : query<CatalogueRow>(
+          `SELECT t.id, ${PRICE_WITH_PRODUCT} FROM prices t WHERE t.id = ANY($1)${lock ? " FOR SHARE" : ""}`,
+          [priceIds],
+          on,
+        ),
+    productIds.length === 0
+      ? []
+      : query<{ id: string; j: string }>(
+          `SELECT t.id, ${jsonObject(PRODUCT)}::text AS j FROM products t WHERE t.id = ANY($1)${lock ? " FOR SHARE" : ""}`,
+          [productIds],
+          on,
+        ),
+  ]);
+  const prices = new Map(catalogue.map((row) => [row.id, row]));
+  const productsById = new Map(products.map((row) => [row.id, JSON.parse(row.j) as ProductJson]));
+  const firstUse = new Map<string, number>();
+
+  const items: ResolvedItem[] = [];
+  inputs.forEach((input, index) => {
+    const field = `items[${index}]`;
+    const includeInTotals = input.include_in_totals ?? true;
+    if (input.price_id) {
+      const id = input.price_id;
+      const seen = firstUse.get(id);
+      if (seen !== undefined) {
+        problems.field(
+          `${field}.price_id`,
+          `repeats items[${seen}].price_id: send one item per price, with the total quantity`,
+        );
+        return;
+      }
+      firstUse.set(id, index);
+      const row = prices.get(id);
+      if (!row) {
+        problems.field(`${field}.price_id`, `no price has the ID ${id}`);
+        return;
+      }
+      const price = JSON.parse(row.price) as PriceJson;
+      const product = JSON.parse(row.product) as ProductJson;
+      if (price.status === "archived") {
+        problems.archivedField(`${field}.price_id`, `${id} is archived: set its status to active to sell it again`);
+      } else if (product.status === "archived") {
+        problems.archivedField(
+          `${field}.price_id`,
+          `${id} is a price of archived product ${product.id}: set the product's status to active to sell it again`,
+        );
+      }
+      checkQuantity(field, input.quantity, price, problems);
+      items.push({
+        field,
+        catalogue: true,
+        price,
+        product,
+        quantity: input.quantity,
+        includeInTotals,
+        newPrice: null,
+        id: null,
+      });
+      return;
+    }
+    const spec = input.price as NonCataloguePriceInput;
+    let product: ProductJson;
+    if (spec.product_id) {
+      const found = productsById.get(spec.product_id);
+      if (!found) {
+        problems.field(`${field}.price.product_id`, `no product has the ID ${spec.product_id}`);
+        return;
+      }
+      if (found.status === "archived") {
+        problems.archivedField(
+          `${field}.price.product_id`,
+          `${spec.product_id} is archived: prices cannot be added to an archived product`,
+        );
+      }
+      product = found;
+    } else {
+      product = unsavedProduct(spec);
+    }
+    const price = unsavedPrice(spec, product.id);
+    checkQuantity(field, input.quantity, price, problems);
+    items.push({
+      field,
+      catalogue: false,
+      price,
+      product,
+      quantity: input.quantity,
+      includeInTotals,
+      newPrice: spec,
+      id: null,
+    });
+  });
+  return items;
+}
+
+function checkQuantity(field: string, quantity: number, price: PriceJson, problems: Problems): void {
+  const { minimum, maximum } = price.quantity;
+  if (quantity < minimum || quantity > maximum) {
+    const of = price.id ? `price ${price.id}` : "the price";
+    problems.field(`${field}.quantity`, `must be ${minimum} to ${maximum}: the quantity limits of ${of}`);
+  }
+}
+
+/** The product of a non-catalogue price with a new `product`, before it is saved. */
+function unsavedProduct(spec: NonCataloguePriceInput): ProductJson {
+  const product = spec.product;
+  return {
+    id: null,
+    name: product?.name ?? "",
+    description: product?.description ?? null,
+    type: "custom",
+    tax_category: product?.tax_category ?? "standard",
+    image_url: product?.image_url ?? null,
+    custom_data: product?.custom_data ?? null,
+    status: "active",
+    import_meta: null,
+    created_at: null,
+    updated_at: null,
+  };
+}
+
+/** A non-catalogue price before it is saved, in the price's API shape. */
+function unsavedPrice(spec: NonCataloguePriceInput, productId: string | null): PriceJson {
+  return {
+    id: null,
+    product_id: productId,
+    type: "custom",
+    description: spec.description,
+    name: spec.name ?? null,
+    tax_mode: spec.tax_mode ?? "account_setting",
+    billing_cycle: spec.billing_cycle ?? null,
+    trial_period: spec.trial_period ?? null,
+    unit_price: spec.unit_price,
+    unit_price_overrides: spec.unit_price_overrides ?? [],
+    custom_data: spec.custom_data ?? null,
+    status: "active",
+    quantity: spec.quantity ?? DEFAULT_QUANTITY,
+    import_meta: null,
+    created_at: null,
+    updated_at: null,
+  };
+}
+
+/**
+ * Creates the non-catalogue prices (and products) of `items` as entities of type `custom`, with
+ * their `product.created` and `price.created` events, in the caller's database transaction.
+ */
+export async function saveNewPrices(items: ResolvedItem[], client: pg.PoolClient): Promise<void> {
+  for (const item of items) {
+    const spec = item.newPrice;
+    if (!spec) continue;
+    let productId = spec.product_id;
+    if (!productId) {
+      const product = spec.product;
+      if (!product) throw new Error("a non-catalogue price without product_id or product passed validation");
+      const created = (await createProduct({ ...product, type: "custom" }, client)).parse();
+      item.product = created as ProductJson;
+      productId = created.id;
+    }
+    const { product: _product, product_id: _productId, ...price } = spec;
+    item.price = (await insertPrice({ ...price, product_id: productId, type: "custom" }, client)).parse() as PriceJson;
+    item.newPrice = null;
+  }
+}
+
+/** Replaces the item rows of transaction `transactionId` with `items` (new `txnitm_` IDs). */
+export async function writeItems(client: pg.PoolClient, transactionId: string, items: ResolvedItem[]): Promise<void> {
+  await query("DELETE FROM transaction_items WHERE transaction_id = $1", [transactionId], client);
+  for (const item of items) item.id = newId("txnitm");
+  await query(
+    `INSERT INTO transaction_items (id, transaction_id, position, price_id, quantity, price, product)
+     SELECT x.id, $1, x.position, x.price_id, x.quantity, x.price::json, x.product::json
+       FROM unnest($2::text[], $3::int[], $4::text[], $5::int[], $6::text[], $7::text[])
+         AS x(id, position, price_id, quantity, price, product)`,
+    [
+      transactionId,
+      items.map((item) => item.id),
+      items.map((_, i) => i),
+      items.map((item) => item.price.id),
+      items.map((item) => item.quantity),
+      items.map((item) => JSON.stringify(item.price)),
+      items.map((item) => JSON.stringify(item.product)),
+    ],
+    client,
+  );
+}
+
+/** The stored items of a transaction, in order, as resolved items. */
+export async function storedItems(client: Queryable, transactionId: string): Promise<ResolvedItem[]> {
+  const rows = await query<{ id: string; quantity: number; price: string; product: string }>(
+    `SELECT id, quantity, price::text AS price, product::text AS product
+       FROM transaction_items WHERE transaction_id = $1 ORDER BY position`,
+    [transactionId],
+    client,
+  );
+  return rows.map((row, index) => ({
+    field: `items[${index}]`,
+    catalogue: true,
+    price: JSON.parse(row.price) as PriceJson,
+    product: JSON.parse(row.product) as ProductJson,
+    quantity: row.quantity,
+    includeInTotals: true,
+    newPrice: null,
+    id: row.id,
+  }));
+}
