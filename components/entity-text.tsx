@@ -8,6 +8,7 @@ const ENTITY_PAGES: Record<string, (id: string) => string> = {
   dsc: (id) => `/catalogue/discounts/${id}`,
   ntf: (id) => `/notifications/log/${id}`,
   ntfset: (id) => `/notifications/destinations/${id}`,
+  txn: (id) => `/transactions/${id}`,
 };
 
 const ENTITY_ID = /\b([a-z]+)_[a-z0-9]{26}\b/g;

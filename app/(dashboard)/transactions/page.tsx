@@ -1,12 +1,7 @@
-import { ComingSoon } from "@/components/coming-soon";
+import { TransactionsView } from "./transactions-view";
 
 export const metadata = { title: "Transactions" };
 
 export default function TransactionsPage() {
-  return (
-    <ComingSoon
-      title="Transactions"
-      description="Transactions, invoices and adjustments will be listed and managed here."
-    />
-  );
+  return <TransactionsView />;
 }

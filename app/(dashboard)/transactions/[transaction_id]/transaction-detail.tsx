@@ -1,0 +1,335 @@
+"use client";
+
+import { useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { useState } from "react";
+import { Button } from "@/components/button";
+import { ConfirmDialog } from "@/components/confirm-dialog";
+import { type Column, DataTable } from "@/components/data-table";
+import { type DescriptionItem, DescriptionList, JsonBlock } from "@/components/description-list";
+import { DetailLoader, EntityIdCopy } from "@/components/entity-detail";
+import { EntityText } from "@/components/entity-text";
+import { DateCell } from "@/components/list-page";
+import { PageHeader, Section } from "@/components/page-header";
+import { EmptyState } from "@/components/states";
+import { useToast } from "@/components/toast";
+import { countryName, formatDateTime, humanize } from "@/lib/client/format";
+import { currencyName, periodText } from "@/lib/client/money";
+import {
+  canCancel,
+  canIssueInvoice,
+  type StatusChange,
+  type TransactionLineItem,
+  type TransactionWithIncludes,
+  taxRateText,
+  transactionKeys,
+  useChangeTransactionStatus,
+  useTransaction,
+} from "@/lib/client/transactions";
+import { Amount, TransactionStatusBadge } from "../transaction-parts";
+
+const BACK = { href: "/transactions", label: "Transactions" };
+
+const dash = <span className="text-slate-400">—</span>;
+
+export function TransactionDetail({ transactionId }: { transactionId: string }) {
+  const transaction = useTransaction(transactionId);
+  return (
+    <DetailLoader query={transaction} noun="transaction" back={BACK} className="mx-auto max-w-6xl">
+      {(data) => <TransactionPage transaction={data} />}
+    </DetailLoader>
+  );
+}
+
+/** What each action's confirmation says. */
+const ACTIONS: Record<StatusChange, { title: string; description: string; confirm: string; done: string }> = {
+  billed: {
+    title: "Issue the invoice?",
+    description:
+      "The transaction is billed: it gets an invoice number and becomes a legal record that can no longer be changed, only canceled.",
+    confirm: "Issue invoice",
+    done: "Invoice issued.",
+  },
+  canceled: {
+    title: "Cancel this transaction?",
+    description: "A canceled transaction cannot be billed or paid, and cannot be reopened.",
+    confirm: "Cancel transaction",
+    done: "Transaction canceled.",
+  },
+};
+
+function TransactionPage({ transaction: t }: { transaction: TransactionWithIncludes }) {
+  const [confirming, setConfirming] = useState<StatusChange | null>(null);
+  const change = useChangeTransactionStatus(t.id);
+  const toast = useToast();
+  const client = useQueryClient();
+  const action = confirming ? ACTIONS[confirming] : null;
+
+  function ask(status: StatusChange) {
+    change.reset();
+    setConfirming(status);
+  }
+
+  async function confirm() {
+    if (!confirming) return;
+    try {
+      await change.mutateAsync(confirming);
+      toast.show(ACTIONS[confirming].done);
+      setConfirming(null);
+    } catch {
+      // The dialog shows the API's reason and stays open; the page shows the status as it is now.
+      void client.invalidateQueries({ queryKey: transactionKeys.detail(t.id) });
+    }
+  }
+
+  const currency = t.currency_code;
+
+  return (
+    <div className="mx-auto max-w-6xl">
+      <PageHeader
+        back={BACK}
+        title={t.invoice_number ? `Invoice ${t.invoice_number}` : "Transaction"}
+        badges={<TransactionStatusBadge status={t.status} />}
+        description={<EntityIdCopy id={t.id} noun="transaction" />}
+        actions={
+          <>
+            {canIssueInvoice(t) && <Button onClick={() => ask("billed")}>Issue invoice</Button>}
+            {canCancel(t) && (
+              <Button variant="danger" onClick={() => ask("canceled")}>
+                Cancel transaction
+              </Button>
+            )}
+          </>
+        }
+      />
+
+      <div className="space-y-6">
+        <Section title="Details">
+          <DescriptionList items={detailItems(t)} />
+        </Section>
+
+        <Section title="Line items">
+          <DataTable
+            caption="Line items"
+            columns={lineItemColumns(t)}
+            rows={t.details.line_items}
+            rowKey={(item) => item.id}
+            isLoading={false}
+            empty={<EmptyState title="No line items" />}
+          />
+        </Section>
+
+        <div className="grid items-start gap-6 lg:grid-cols-2">
+          <Section title="Tax rates used">
+            <DataTable
+              caption="Tax rates used"
+              columns={[
+                { key: "rate", header: "Tax rate", cell: (r) => taxRateText(r.tax_rate) },
+                ...(["subtotal", "discount", "tax", "total"] as const).map((field) => ({
+                  key: field,
+                  header: humanize(field),
+                  className: "text-right",
+                  cell: (r: { totals: Record<typeof field, string> }) => (
+                    <Amount amount={r.totals[field]} currency={currency} />
+                  ),
+                })),
+              ]}
+              rows={t.details.tax_rates_used}
+              rowKey={(r) => r.tax_rate}
+              isLoading={false}
+              empty={<EmptyState title="No tax" description="No tax applies to this transaction." />}
+            />
+          </Section>
+
+          <Section title="Totals">
+            <Totals transaction={t} />
+          </Section>
+        </div>
+
+        <Section title="Payments">
+          <DataTable
+            caption="Payments"
+            columns={paymentColumns(currency)}
+            rows={t.payments}
+            rowKey={(p) => String(p.payment_attempt_id ?? p.stored_payment_method_id ?? JSON.stringify(p))}
+            isLoading={false}
+            empty={
+              <EmptyState
+                title="No payments yet"
+                description={
+                  t.collection_mode === "manual"
+                    ? "Payments against the invoice appear here."
+                    : "Payments made at checkout appear here."
+                }
+              />
+            }
+          />
+        </Section>
+
+        <Section title="Adjustments">
+          {t.adjustments && t.adjustments.length > 0 ? (
+            <JsonBlock value={t.adjustments} />
+          ) : (
+            <div className="rounded-md border border-dashed border-slate-300">
+              <EmptyState
+                title="No adjustments"
+                description="Refunds and credits made against this transaction appear here."
+              />
+            </div>
+          )}
+        </Section>
+      </div>
+
+      <ConfirmDialog
+        open={action !== null}
+        title={action?.title ?? ""}
+        description={action?.description}
+        confirmLabel={action?.confirm ?? ""}
+        cancelLabel="Go back"
+        tone={confirming === "canceled" ? "danger" : "primary"}
+        pending={change.isPending}
+        error={change.error ? <EntityText text={change.error.message} /> : undefined}
+        onConfirm={confirm}
+        onCancel={() => setConfirming(null)}
+      />
+    </div>
+  );
+}
+
+function addressText(a: NonNullable<TransactionWithIncludes["address"]>): string {
+  return [a.first_line, a.second_line, a.city, a.region, a.postal_code, countryName(a.country_code)]
+    .filter((part) => part)
+    .join(", ");
+}
+
+function detailItems(t: TransactionWithIncludes): DescriptionItem[] {
+  const billing = t.billing_details;
+  const items: DescriptionItem[] = [
+    { term: "Status", value: <TransactionStatusBadge status={t.status} /> },
+    { term: "Invoice number", value: t.invoice_number ?? dash },
+    {
+      term: "Customer",
+      value: t.customer_id ? (
+        <Link href={`/customers/${t.customer_id}`} className="text-brand-700 hover:underline">
+          {t.customer ? `${t.customer.name ? `${t.customer.name} · ` : ""}${t.customer.email}` : t.customer_id}
+        </Link>
+      ) : (
+        dash
+      ),
+    },
+    { term: "Address", value: t.address ? addressText(t.address) : (t.address_id ?? dash) },
+    { term: "Business", value: t.business ? t.business.name : (t.business_id ?? dash) },
+    { term: "Currency", value: `${currencyName(t.currency_code)} (${t.currency_code})` },
+    { term: "Collection mode", value: humanize(t.collection_mode) },
+    { term: "Origin", value: humanize(t.origin) },
+    { term: "Created", value: formatDateTime(t.created_at) },
+    { term: "Billed", value: t.billed_at ? <DateCell value={t.billed_at} /> : dash },
+  ];
+  if (t.discount_id) {
+    items.push({ term: "Discount", value: t.discount?.description ?? t.discount_id });
+  }
+  if (t.subscription_id)
+    items.push({ term: "Subscription", value: <code className="font-mono">{t.subscription_id}</code> });
+  if (t.billing_period) {
+    items.push({
+      term: "Billing period",
+      value: `${formatDateTime(t.billing_period.starts_at)} – ${formatDateTime(t.billing_period.ends_at)}`,
+    });
+  }
+  if (billing) {
+    items.push(
+      { term: "Payment terms", value: `Due in ${periodText(billing.payment_terms)}` },
+      { term: "Purchase order", value: billing.purchase_order_number ?? dash },
+      { term: "Checkout enabled", value: billing.enable_checkout ? "Yes" : "No" },
+      { term: "Additional information", value: billing.additional_information ?? dash, wide: true },
+    );
+  }
+  if (t.custom_data) items.push({ term: "Custom data", value: <JsonBlock value={t.custom_data} />, wide: true });
+  return items;
+}
+
+function text(value: unknown): string | null {
+  return typeof value === "string" && value !== "" ? value : null;
+}
+
+function lineItemColumns(t: TransactionWithIncludes): Column<TransactionLineItem>[] {
+  const currency = t.currency_code;
+  const money = (pick: (item: TransactionLineItem) => string) => (item: TransactionLineItem) => (
+    <Amount amount={pick(item)} currency={currency} />
+  );
+  const priceOf = (item: TransactionLineItem) => t.items.find((i) => i.price_id === item.price_id)?.price;
+  return [
+    {
+      key: "product",
+      header: "Product",
+      cell: (item) => <span className="font-medium text-slate-900">{text(item.product.name) ?? dash}</span>,
+    },
+    {
+      key: "price",
+      header: "Price",
+      cell: (item) => text(priceOf(item)?.description) ?? <code className="font-mono text-xs">{item.price_id}</code>,
+    },
+    { key: "quantity", header: "Qty", className: "text-right tabular-nums", cell: (item) => item.quantity },
+    { key: "unit", header: "Unit price", className: "text-right", cell: money((i) => i.unit_totals.subtotal) },
+    { key: "rate", header: "Tax rate", className: "text-right", cell: (item) => taxRateText(item.tax_rate) },
+    { key: "subtotal", header: "Subtotal", className: "text-right", cell: money((i) => i.totals.subtotal) },
+    { key: "discount", header: "Discount", className: "text-right", cell: money((i) => i.totals.discount) },
+    { key: "tax", header: "Tax", className: "text-right", cell: money((i) => i.totals.tax) },
+    { key: "total", header: "Total", className: "text-right font-medium", cell: money((i) => i.totals.total) },
+  ];
+}
+
+function Totals({ transaction: t }: { transaction: TransactionWithIncludes }) {
+  const totals = t.details.totals;
+  const rows: [string, string][] = [
+    ["Subtotal", totals.subtotal],
+    ["Discount", totals.discount],
+    ["Tax", totals.tax],
+    ["Total", totals.total],
+    ["Credit", totals.credit],
+    ["Balance", totals.balance],
+  ];
+  return (
+    <dl className="divide-y divide-slate-100 text-sm">
+      {rows.map(([term, amount]) => (
+        <div key={term} className="flex justify-between gap-4 py-2">
+          <dt className="text-slate-600">{term}</dt>
+          <dd className="text-slate-900">
+            <Amount amount={amount} currency={totals.currency_code} />
+          </dd>
+        </div>
+      ))}
+      <div className="flex justify-between gap-4 pt-3 text-base font-semibold">
+        <dt>Grand total</dt>
+        <dd>
+          <Amount amount={totals.grand_total} currency={totals.currency_code} />
+        </dd>
+      </div>
+    </dl>
+  );
+}
+
+function paymentColumns(currency: string): Column<Record<string, unknown>>[] {
+  return [
+    { key: "status", header: "Status", cell: (p) => humanize(text(p.status) ?? "unknown") },
+    {
+      key: "amount",
+      header: "Amount",
+      className: "text-right",
+      cell: (p) => {
+        const amount = text(p.amount);
+        return amount ? <Amount amount={amount} currency={currency} /> : dash;
+      },
+    },
+    {
+      key: "method",
+      header: "Method",
+      cell: (p) => text(p.method_details && (p.method_details as { type?: unknown }).type) ?? dash,
+    },
+    {
+      key: "created",
+      header: "Created",
+      cell: (p) => (text(p.created_at) ? <DateCell value={p.created_at as string} /> : dash),
+    },
+  ];
+}

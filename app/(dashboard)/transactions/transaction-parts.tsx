@@ -1,0 +1,27 @@
+import { type BadgeTone, StatusBadge } from "@/components/status-badge";
+import { formatMoney } from "@/lib/client/money";
+import type { TransactionStatus } from "@/lib/client/transactions";
+
+/** A transaction's badge colour: billed waits for payment (amber), canceled and past due are red. */
+const TONES: Record<TransactionStatus, BadgeTone> = {
+  draft: "slate",
+  ready: "blue",
+  billed: "amber",
+  paid: "green",
+  completed: "green",
+  canceled: "red",
+  past_due: "red",
+};
+
+export function TransactionStatusBadge({ status }: { status: TransactionStatus }) {
+  return <StatusBadge status={status} tone={TONES[status]} />;
+}
+
+/** An amount in minor units, formatted in its currency, with tabular digits for columns. */
+export function Amount({ amount, currency }: { amount: string; currency: string }) {
+  return <span className="tabular-nums whitespace-nowrap">{formatMoney(amount, currency)}</span>;
+}
+
+export function transactionPath(id: string): string {
+  return `/transactions/${id}`;
+}

@@ -1,0 +1,190 @@
+"use client";
+
+import Link from "next/link";
+import { useId, useState } from "react";
+import type { Column } from "@/components/data-table";
+import { createdColumn, ListFilters, PagedTable, PER_PAGE, useListFilters } from "@/components/list-page";
+import { PageHeader } from "@/components/page-header";
+import { EmptyState } from "@/components/states";
+import { StatusFilter } from "@/components/status-filter";
+import { humanize } from "@/lib/client/format";
+import { NEWEST_FIRST } from "@/lib/client/hooks";
+import {
+  COLLECTION_MODES,
+  isCustomerId,
+  startOfDayIso,
+  startOfNextDayIso,
+  TRANSACTION_STATUSES,
+  type TransactionWithIncludes,
+  useTransactions,
+} from "@/lib/client/transactions";
+import { Amount, TransactionStatusBadge, transactionPath } from "./transaction-parts";
+
+const STATUS_OPTIONS = [
+  { value: "", label: "All" },
+  ...TRANSACTION_STATUSES.map((status) => ({ value: status, label: humanize(status) })),
+];
+
+const MODE_OPTIONS = [
+  { value: "", label: "All" },
+  ...COLLECTION_MODES.map((mode) => ({ value: mode, label: humanize(mode) })),
+];
+
+const dash = <span className="text-slate-400">—</span>;
+
+const COLUMNS: Column<TransactionWithIncludes>[] = [
+  {
+    key: "id",
+    header: "Transaction",
+    cell: (t) => (
+      <div className="flex flex-col">
+        <Link href={transactionPath(t.id)} className="font-medium text-brand-700 hover:underline">
+          {t.invoice_number ?? <span className="font-mono text-xs">{t.id}</span>}
+        </Link>
+        {t.invoice_number && <span className="font-mono text-xs text-slate-500">{t.id}</span>}
+      </div>
+    ),
+  },
+  {
+    key: "customer",
+    header: "Customer",
+    cell: (t) =>
+      t.customer_id ? (
+        <Link href={`/customers/${t.customer_id}`} className="hover:underline">
+          {t.customer?.email ?? <span className="font-mono text-xs">{t.customer_id}</span>}
+        </Link>
+      ) : (
+        dash
+      ),
+  },
+  { key: "status", header: "Status", cell: (t) => <TransactionStatusBadge status={t.status} /> },
+  { key: "mode", header: "Collection", cell: (t) => humanize(t.collection_mode) },
+  {
+    key: "total",
+    header: "Grand total",
+    className: "text-right",
+    cell: (t) => <Amount amount={t.details.totals.grand_total} currency={t.currency_code} />,
+  },
+  createdColumn(),
+];
+
+/** Two labelled date inputs: transactions created from one date to another (both included). */
+function CreatedRange({
+  from,
+  to,
+  onChange,
+}: {
+  from: string;
+  to: string;
+  onChange: (range: { from: string; to: string }) => void;
+}) {
+  const id = useId();
+  const input = "rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm";
+  return (
+    <fieldset className="flex items-center gap-2">
+      <legend className="sr-only">Created between</legend>
+      <label htmlFor={`${id}-from`} className="text-sm font-medium text-slate-700">
+        Created from
+      </label>
+      <input
+        id={`${id}-from`}
+        type="date"
+        value={from}
+        max={to || undefined}
+        onChange={(event) => onChange({ from: event.target.value, to })}
+        className={input}
+      />
+      <label htmlFor={`${id}-to`} className="text-sm font-medium text-slate-700">
+        to
+      </label>
+      <input
+        id={`${id}-to`}
+        type="date"
+        value={to}
+        min={from || undefined}
+        onChange={(event) => onChange({ from, to: event.target.value })}
+        className={input}
+      />
+    </fieldset>
+  );
+}
+
+export function TransactionsView() {
+  const { search: customer, setSearch: setCustomer, status, setStatus, pagination } = useListFilters("");
+  const [mode, setModeValue] = useState("");
+  const [range, setRangeValue] = useState({ from: "", to: "" });
+  const setMode = (value: string) => {
+    setModeValue(value);
+    pagination.reset();
+  };
+  const setRange = (value: { from: string; to: string }) => {
+    setRangeValue(value);
+    pagination.reset();
+  };
+  const customerValid = customer === "" || isCustomerId(customer);
+
+  const list = useTransactions({
+    status,
+    collection_mode: mode,
+    customer_id: customerValid ? customer : undefined,
+    "created_at[GTE]": range.from ? startOfDayIso(range.from) : undefined,
+    "created_at[LT]": range.to ? startOfNextDayIso(range.to) : undefined,
+    after: pagination.after,
+    per_page: PER_PAGE,
+    order_by: NEWEST_FIRST,
+  });
+  const filtered = status !== "" || mode !== "" || customer !== "" || range.from !== "" || range.to !== "";
+
+  return (
+    <div className="mx-auto max-w-6xl">
+      <PageHeader
+        title="Transactions"
+        description="Charges to customers: checkouts, invoices and subscription renewals. Create them through the API with POST /transactions."
+      />
+
+      <ListFilters
+        search={{
+          label: "Filter by customer ID",
+          placeholder: "Customer ID (ctm_…)",
+          maxLength: 30,
+          onSearch: setCustomer,
+        }}
+        status={status}
+        options={STATUS_OPTIONS}
+        onStatus={setStatus}
+        filters={
+          <>
+            <CreatedRange from={range.from} to={range.to} onChange={setRange} />
+            <StatusFilter label="Collection" value={mode} options={MODE_OPTIONS} onChange={setMode} />
+          </>
+        }
+      />
+      {!customerValid && (
+        <p role="status" className="-mt-2 mb-4 text-sm text-amber-800">
+          Enter a whole customer ID, such as ctm_01h…, to filter by customer.
+        </p>
+      )}
+
+      <PagedTable
+        caption="Transactions"
+        columns={COLUMNS}
+        rowKey={(t) => t.id}
+        list={list}
+        pagination={pagination}
+        empty={
+          filtered ? (
+            <EmptyState
+              title="No transactions match"
+              description="Try another status, collection mode, customer or date range."
+            />
+          ) : (
+            <EmptyState
+              title="No transactions yet"
+              description="Transactions appear here once they are created through the API with POST /transactions, or by checkouts and subscriptions."
+            />
+          )
+        }
+      />
+    </div>
+  );
+}

@@ -1,0 +1,196 @@
+import { expect, type Page, test } from "@playwright/test";
+import { checkListLoadingAndError, createProductViaApi, shot, signIn, uniqueEmail, uniqueTag } from "../helpers";
+
+test.beforeEach(async ({ page }) => {
+  await signIn(page);
+});
+
+/** Sends a request to the API with the dashboard's session; fails the test unless it succeeds. */
+async function apiCall<T>(page: Page, method: string, path: string, body?: unknown): Promise<T> {
+  return page.evaluate(
+    async ({ method, path, body }) => {
+      const response = await fetch(path, {
+        method,
+        headers: body === undefined ? undefined : { "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+      return (await response.json()).data;
+    },
+    { method, path, body },
+  );
+}
+
+interface Setup {
+  productName: string;
+  priceId: string;
+  customerId: string;
+  addressId: string;
+  email: string;
+}
+
+/** A product with a USD price of $49.50, and a customer with a US address. */
+async function setUp(page: Page): Promise<Setup> {
+  const productName = `Consulting ${uniqueTag()}`;
+  const productId = await createProductViaApi(page, { name: productName }, [
+    { description: "Hourly rate", amount: "4950", currency_code: "USD" },
+  ]);
+  const [price] = await apiCall<{ id: string }[]>(page, "GET", `/api/prices?product_id=${productId}`);
+  const email = uniqueEmail("buyer");
+  const customer = await apiCall<{ id: string }>(page, "POST", "/api/customers", { email, name: "Grace Hopper" });
+  const address = await apiCall<{ id: string }>(page, "POST", `/api/customers/${customer.id}/addresses`, {
+    first_line: "1 Main Street",
+    city: "New York",
+    region: "NY",
+    postal_code: "10001",
+    country_code: "US",
+  });
+  return { productName, priceId: price.id, customerId: customer.id, addressId: address.id, email };
+}
+
+interface Txn {
+  id: string;
+  status: string;
+}
+
+/** A manually-collected (invoiced) transaction: ready when it has an address, a draft without. */
+function createTransaction(page: Page, s: Setup, withAddress = true): Promise<Txn> {
+  return apiCall<Txn>(page, "POST", "/api/transactions", {
+    items: [{ price_id: s.priceId, quantity: 2 }],
+    customer_id: s.customerId,
+    address_id: withAddress ? s.addressId : undefined,
+    currency_code: "USD",
+    collection_mode: "manual",
+    billing_details: { payment_terms: { interval: "day", frequency: 30 }, purchase_order_number: "PO-4711" },
+  });
+}
+
+test("find a ready transaction in the list, see its items and totals, and issue the invoice", async ({ page }) => {
+  const s = await setUp(page);
+  const txn = await createTransaction(page, s);
+  expect(txn.status).toBe("ready");
+
+  await page.getByRole("navigation").getByRole("link", { name: "Transactions" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Transactions" })).toBeVisible();
+  const table = page.getByRole("table", { name: "Transactions" });
+
+  // Filter: ready, for this customer.
+  await page.getByLabel("Status").selectOption("ready");
+  await page.getByRole("searchbox", { name: "Filter by customer ID" }).fill(s.customerId);
+  await expect(table.getByRole("row")).toHaveCount(2);
+  const row = table.getByRole("row").filter({ hasText: txn.id });
+  await expect(row).toContainText(s.email);
+  await expect(row).toContainText("ready");
+  await expect(row).toContainText("Manual");
+  await expect(row).toContainText("$99.00");
+  await shot(page, "transactions-list");
+
+  // Another status, or a date range before today, shows the empty state.
+  await page.getByLabel("Status").selectOption("billed");
+  await expect(page.getByText("No transactions match")).toBeVisible();
+  await page.getByLabel("Status").selectOption("ready");
+  await page.getByLabel("Created from").fill("2020-01-01");
+  await page.getByLabel("to", { exact: true }).fill("2020-01-31");
+  await expect(page.getByText("No transactions match")).toBeVisible();
+  await shot(page, "transactions-list-empty");
+  await page.getByLabel("Created from").fill("");
+  await page.getByLabel("to", { exact: true }).fill("");
+  await expect(row).toBeVisible();
+
+  await row.getByRole("link", { name: txn.id }).click();
+  await page.waitForURL(`**/transactions/${txn.id}`);
+  await expect(page.getByRole("heading", { level: 1, name: "Transaction" })).toBeVisible();
+  const details = page.getByRole("region", { name: "Details" });
+  await expect(details).toContainText(s.email);
+  await expect(details).toContainText("1 Main Street, New York, NY, 10001, United States");
+  await expect(details).toContainText("US Dollar (USD)");
+  await expect(details).toContainText("Due in 30 days");
+  await expect(details).toContainText("PO-4711");
+
+  const items = page.getByRole("table", { name: "Line items" });
+  const item = items.getByRole("row").filter({ hasText: s.productName });
+  await expect(item).toContainText("Hourly rate");
+  await expect(item).toContainText("$49.50");
+  await expect(item).toContainText("$99.00");
+  const totals = page.getByRole("region", { name: "Totals" });
+  await expect(totals).toContainText("Subtotal");
+  await expect(totals).toContainText("Grand total");
+  await expect(page.getByRole("region", { name: "Payments" })).toContainText("No payments yet");
+  await expect(page.getByRole("region", { name: "Adjustments" })).toContainText("No adjustments");
+  await shot(page, "transactions-detail-ready");
+
+  // Issue the invoice: a confirmation first; going back changes nothing.
+  await page.getByRole("button", { name: "Issue invoice" }).click();
+  let dialog = page.getByRole("dialog", { name: "Issue the invoice?" });
+  await expect(dialog.getByRole("button", { name: "Go back" })).toBeFocused();
+  await shot(page, "transactions-issue-confirm");
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole("button", { name: "Issue invoice" })).toBeFocused();
+
+  await page.getByRole("button", { name: "Issue invoice" }).click();
+  dialog = page.getByRole("dialog", { name: "Issue the invoice?" });
+  await dialog.getByRole("button", { name: "Issue invoice" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole("status").filter({ hasText: "Invoice issued." })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^Invoice \S+/);
+  await expect(details).toContainText("billed");
+  const invoiceNumber = (await page.getByRole("heading", { level: 1 }).textContent())?.replace("Invoice ", "");
+  expect(invoiceNumber).toBeTruthy();
+  await expect(page.getByRole("button", { name: "Issue invoice" })).toBeHidden();
+  await expect(page.getByRole("button", { name: "Cancel transaction" })).toBeVisible();
+  await shot(page, "transactions-detail-billed");
+
+  // The list shows the invoice number and the billed status.
+  await page.getByRole("link", { name: "Transactions", exact: true }).first().click();
+  await page.getByLabel("Status").selectOption("billed");
+  await page.getByRole("searchbox", { name: "Filter by customer ID" }).fill(s.customerId);
+  const billedRow = table.getByRole("row").filter({ hasText: txn.id });
+  await expect(billedRow).toContainText(invoiceNumber!);
+  await expect(billedRow).toContainText("billed");
+});
+
+test("cancel a draft; a refused change shows the API's reason", async ({ page }) => {
+  const s = await setUp(page);
+  const draft = await createTransaction(page, s, false);
+  expect(draft.status).toBe("draft");
+
+  await page.goto(`/transactions/${draft.id}`);
+  await expect(page.getByRole("heading", { level: 1, name: "Transaction" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Issue invoice" })).toBeHidden();
+  await page.getByRole("button", { name: "Cancel transaction" }).click();
+  const dialog = page.getByRole("dialog", { name: "Cancel this transaction?" });
+  await shot(page, "transactions-cancel-confirm");
+  await dialog.getByRole("button", { name: "Cancel transaction" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole("status").filter({ hasText: "Transaction canceled." })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Details" })).toContainText("canceled");
+  await expect(page.getByRole("button", { name: "Cancel transaction" })).toBeHidden();
+  await shot(page, "transactions-detail-canceled");
+
+  // A ready transaction canceled elsewhere while its page is open: issuing is refused with the reason.
+  const ready = await createTransaction(page, s);
+  await page.goto(`/transactions/${ready.id}`);
+  await expect(page.getByRole("button", { name: "Issue invoice" })).toBeVisible();
+  await apiCall(page, "PATCH", `/api/transactions/${ready.id}`, { status: "canceled" });
+  await page.getByRole("button", { name: "Issue invoice" }).click();
+  const issue = page.getByRole("dialog", { name: "Issue the invoice?" });
+  await issue.getByRole("button", { name: "Issue invoice" }).click();
+  await expect(issue.getByRole("alert")).toContainText("Invalid attempt to change status from 'canceled' to 'billed'");
+  await expect(issue).toBeVisible();
+  await shot(page, "transactions-issue-refused");
+  await issue.getByRole("button", { name: "Go back" }).click();
+  await expect(issue).toBeHidden();
+  // The page fetched the transaction again: it shows as canceled, with no actions left.
+  await expect(page.getByRole("region", { name: "Details" })).toContainText("canceled");
+  await expect(page.getByRole("button", { name: "Issue invoice" })).toBeHidden();
+});
+
+test("transactions list: loading skeleton, then an error with a retry", async ({ page }) => {
+  await checkListLoadingAndError(page, {
+    api: "**/api/transactions?*",
+    path: "/transactions",
+    table: "Transactions",
+    name: "transactions-list",
+  });
+});

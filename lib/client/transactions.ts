@@ -1,0 +1,118 @@
+/**
+ * TanStack Query hooks and display helpers for transactions: the list (with each transaction's
+ * customer), one transaction with its customer, address, business, discount and adjustments, and
+ * the two status changes the dashboard makes (issue the invoice: `billed`; cancel: `canceled`).
+ */
+import type { Discount } from "../schemas/discount.ts";
+import {
+  COLLECTION_MODES,
+  type CollectionMode,
+  TRANSACTION_STATUSES,
+  type Transaction,
+  type TransactionStatus,
+} from "../schemas/transaction.ts";
+import { api } from "./api.ts";
+import {
+  type Address,
+  type Business,
+  type Customer,
+  type EntityResponse,
+  enc,
+  type ListParams,
+  useEntity,
+  useList,
+  useSave,
+} from "./hooks.ts";
+
+export type { CollectionMode, Transaction, TransactionStatus };
+export { COLLECTION_MODES, TRANSACTION_STATUSES };
+
+/** A transaction with the entities `include` adds (null when the transaction has none). */
+export interface TransactionWithIncludes extends Transaction {
+  customer?: Customer | null;
+  address?: Address | null;
+  business?: Business | null;
+  discount?: Discount | null;
+  adjustments?: Record<string, unknown>[];
+}
+
+export type TransactionLineItem = Transaction["details"]["line_items"][number];
+
+/** What the list shows beside each transaction. */
+const LIST_INCLUDE = "customer";
+/** What a transaction's page shows. */
+const DETAIL_INCLUDE = "customer,address,business,discount,adjustments";
+
+export const transactionKeys = {
+  all: ["transactions"] as const,
+  lists: ["transactions", "list"] as const,
+  detail: (id: string) => ["transactions", "detail", id] as const,
+};
+
+export function useTransactions(params: ListParams) {
+  return useList<TransactionWithIncludes>(transactionKeys.lists, "/transactions", {
+    ...params,
+    include: LIST_INCLUDE,
+  });
+}
+
+export function useTransaction(id: string) {
+  return useEntity<TransactionWithIncludes>(
+    transactionKeys.detail(id),
+    `/transactions/${enc(id)}?include=${DETAIL_INCLUDE}`,
+  );
+}
+
+/** The status changes a PATCH can ask for. */
+export type StatusChange = "billed" | "canceled";
+
+/** PATCH {status}: the page gets the transaction back (with its includes); every list refreshes. */
+export function useChangeTransactionStatus(id: string) {
+  return useSave(
+    async (status: StatusChange) =>
+      (
+        await api<EntityResponse<TransactionWithIncludes>>(`/transactions/${enc(id)}?include=${DETAIL_INCLUDE}`, {
+          method: "PATCH",
+          body: { status },
+        })
+      ).data,
+    () => [transactionKeys.lists],
+    () => transactionKeys.detail(id),
+  );
+}
+
+/** Spec: States and transitions. Only a ready transaction is billed (its invoice issued). */
+export function canIssueInvoice(transaction: Pick<Transaction, "status">): boolean {
+  return transaction.status === "ready";
+}
+
+export function canCancel(transaction: Pick<Transaction, "status">): boolean {
+  return transaction.status === "draft" || transaction.status === "ready" || transaction.status === "billed";
+}
+
+/** "0.2" → "20%", "0.0725" → "7.25%": a tax rate (a decimal fraction as a string) as a percentage. */
+export function taxRateText(rate: string): string {
+  const match = /^(\d*)(?:\.(\d*))?$/.exec(rate);
+  if (!match) return rate;
+  const fraction = (match[2] ?? "").padEnd(2, "0");
+  const whole = `${match[1]}${fraction.slice(0, 2)}`.replace(/^0+(?=\d)/, "");
+  const rest = fraction.slice(2).replace(/0+$/, "");
+  return `${whole}${rest ? `.${rest}` : ""}%`;
+}
+
+/** A date input's value (YYYY-MM-DD) → the first instant of that day in the viewer's time zone. */
+export function startOfDayIso(date: string): string {
+  return new Date(`${date}T00:00:00`).toISOString();
+}
+
+/** A date input's value → the first instant of the next day (the exclusive end of a "to" date). */
+export function startOfNextDayIso(date: string): string {
+  const day = new Date(`${date}T00:00:00`);
+  day.setDate(day.getDate() + 1);
+  return day.toISOString();
+}
+
+/** A customer ID as the API accepts it in `customer_id`. */
+export function isCustomerId(value: string): boolean {
+  return /^ctm_[a-z0-9]{26}$/.test(value);
+}
