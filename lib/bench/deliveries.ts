@@ -18,7 +18,7 @@ import { createDatabase } from "../test/database.ts";
 const EVENTS = Number(process.env.BENCH_DELIVERIES ?? 5_000);
 const PACED = Number(process.env.BENCH_PACED ?? 300);
 const PACE_PER_SECOND = Number(process.env.BENCH_PACE ?? 50);
-const CONCURRENCY = process.env.BENCH_WORKER_CONCURRENCY ?? "40";
+const CONCURRENCY = process.env.BENCH_WORKER_CONCURRENCY ?? "64";
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
