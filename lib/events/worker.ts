@@ -27,7 +27,7 @@ export interface WorkerHandle {
 export interface WorkerOptions {
   connectionString?: string;
   concurrency?: number;
-  /** Stop gracefully on SIGINT/SIGTERM (a worker process); the web process leaves signals to Next. */
+  /** Stop gracefully on SIGINT/SIGTERM. */
   handleSignals?: boolean;
   heartbeatMs?: number;
   staleAfterMs?: number;
