@@ -3,6 +3,7 @@
  * customer), one transaction with its customer, address, business, discount and adjustments, and
  * the two status changes the dashboard makes (issue the invoice: `billed`; cancel: `canceled`).
  */
+import { canBill, canCancel as canCancelStatus } from "@/lib/billing/transaction-states";
 import type { Discount } from "../schemas/discount.ts";
 import {
   COLLECTION_MODES,
@@ -81,13 +82,13 @@ export function useChangeTransactionStatus(id: string) {
   );
 }
 
-/** Spec: States and transitions. Only a ready transaction is billed (its invoice issued). */
+/** Spec: States and transitions (lib/billing/transaction-states.ts, shared with the API). */
 export function canIssueInvoice(transaction: Pick<Transaction, "status">): boolean {
-  return transaction.status === "ready";
+  return canBill(transaction.status);
 }
 
 export function canCancel(transaction: Pick<Transaction, "status">): boolean {
-  return transaction.status === "draft" || transaction.status === "ready" || transaction.status === "billed";
+  return canCancelStatus(transaction.status);
 }
 
 /** "0.2" → "20%", "0.0725" → "7.25%": a tax rate (a decimal fraction as a string) as a percentage. */

@@ -28,7 +28,9 @@
  * redemption back (the invoice is void). Applying a discount to a draft or ready transaction only
  * checks that it can still be redeemed.
  */
+
 import type pg from "pg";
+import { EDITABLE_STATUSES, isAllowedMove } from "../billing/transaction-states.ts";
 import {
   type EntityTable,
   getJson,
@@ -489,9 +491,6 @@ export async function createTransaction(
 // ---------------------------------------------------------------------------------------------
 // Update and status moves
 
-const EDITABLE: ReadonlySet<string> = new Set(["draft", "ready"]);
-const CANCELABLE: ReadonlySet<string> = new Set(["draft", "ready", "billed"]);
-
 interface Stored {
   status: TransactionStatus;
   customer_id: string | null;
@@ -531,8 +530,7 @@ function immutable(id: string, status: string): ApiError {
 
 /** The move to `to` a PATCH asks for, refused unless the spec allows it (from `from`). */
 function checkMove(from: TransactionStatus, to: TransactionStatus): void {
-  if (to === "billed" && from === "ready") return;
-  if (to === "canceled" && CANCELABLE.has(from)) return;
+  if (isAllowedMove(from, to)) return;
   let why: string;
   if (to === "billed") {
     why =
@@ -738,7 +736,7 @@ export async function updateTransaction(
     const wanted = input.status;
     const changes = Object.entries(input).filter(([key, value]) => key !== "status" && value !== undefined);
     // Outside draft and ready, a PATCH can only move the status: nothing else (not even nothing).
-    if (!EDITABLE.has(stored.status) && (wanted === undefined || changes.length > 0)) {
+    if (!EDITABLE_STATUSES.has(stored.status) && (wanted === undefined || changes.length > 0)) {
       throw immutable(id, stored.status);
     }
     if (wanted !== undefined) checkMove(stored.status, wanted);
