@@ -12,20 +12,22 @@ export interface TestDestination {
   secret: string;
 }
 
-/** A destination (notification setting) row, active, taking platform traffic. */
+/** A destination (notification setting) row: active, of type url, taking all traffic unless told. */
 export async function insertDestination(
   url: string,
   events: string[] = ["customer.created", "customer.updated"],
-  options: { active?: boolean; includeSensitive?: boolean; trafficSource?: string } = {},
+  options: { active?: boolean; includeSensitive?: boolean; trafficSource?: string; type?: string } = {},
 ): Promise<TestDestination> {
   const id = newId("ntfset");
   const secret = newEndpointSecretKey();
   await query(
     `INSERT INTO notification_settings
-       (id, description, destination, active, include_sensitive_fields, subscribed_events, endpoint_secret_key, traffic_source)
-     VALUES ($1, 'test destination', $2, $3, $4, $5, $6, $7)`,
+       (id, description, type, destination, active, include_sensitive_fields, subscribed_events, endpoint_secret_key,
+        traffic_source)
+     VALUES ($1, 'test destination', $2, $3, $4, $5, $6, $7, $8)`,
     [
       id,
+      options.type ?? "url",
       url,
       options.active ?? true,
       options.includeSensitive ?? false,

@@ -20,7 +20,8 @@ export async function admin(): Promise<string> {
   return adminKey;
 }
 
-async function keyOf(key: Key): Promise<string | null> {
+/** The key to send: the admin key for `undefined`. */
+export async function keyOf(key: Key): Promise<string | null> {
   return key === undefined ? admin() : key;
 }
 

@@ -3,18 +3,14 @@
  * source, and calls of the nested simulation endpoints. The receiver is lib/test/receiver.ts.
  */
 import { query } from "../db/sql.ts";
-import { newEndpointSecretKey } from "../events/signature.ts";
-import { newId } from "../ids.ts";
-import { type ApiResult, call, type Handler } from "./api.ts";
-import { admin, type Key } from "./resource.ts";
+import { type ApiResult, call } from "./api.ts";
+import { insertDestination, type TestDestination } from "./notifications.ts";
+import { type Handlers, type Key, keyOf } from "./resource.ts";
 
-export interface Destination {
-  id: string;
-  secret: string;
-}
+export type Destination = TestDestination;
 
 /** A notification setting row (a webhook destination) taking simulation traffic by default. */
-export async function createDestination(
+export function createDestination(
   options: {
     destination?: string;
     traffic_source?: string;
@@ -23,24 +19,12 @@ export async function createDestination(
     type?: string;
   } = {},
 ): Promise<Destination> {
-  const id = newId("ntfset");
-  const secret = newEndpointSecretKey();
-  await query(
-    `INSERT INTO notification_settings
-       (id, description, type, destination, active, api_version, include_sensitive_fields, subscribed_events,
-        endpoint_secret_key, traffic_source)
-     VALUES ($1, 'Simulation tests', $2, $3, $4, 1, $5, ARRAY[]::text[], $6, $7)`,
-    [
-      id,
-      options.type ?? "url",
-      options.destination ?? "http://127.0.0.1:9/unused",
-      options.active ?? true,
-      options.include_sensitive_fields ?? false,
-      secret,
-      options.traffic_source ?? "simulation",
-    ],
-  );
-  return { id, secret };
+  return insertDestination(options.destination ?? "http://127.0.0.1:9/unused", [], {
+    active: options.active,
+    includeSensitive: options.include_sensitive_fields,
+    trafficSource: options.traffic_source ?? "simulation",
+    type: options.type,
+  });
 }
 
 export async function updateDestination(id: string, columns: Record<string, unknown>): Promise<void> {
@@ -49,12 +33,6 @@ export async function updateDestination(id: string, columns: Record<string, unkn
     id,
     ...names.map((n) => columns[n]),
   ]);
-}
-
-type Handlers = Partial<Record<"GET" | "POST" | "PATCH" | "PUT" | "DELETE", Handler>>;
-
-async function keyOf(key: Key): Promise<string | null> {
-  return key === undefined ? admin() : key;
 }
 
 /** Calls `handlers[method]` at `path` with the given path parameters. */

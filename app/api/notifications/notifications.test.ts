@@ -15,7 +15,7 @@ import { forgetTotals, query } from "@/lib/db/sql";
 import { newId } from "@/lib/ids";
 import { type ApiResult, call, errorFields, expectError, expectNotFound, testKey } from "@/lib/test/api";
 import { expectForbidden, expectMethodsNotAllowed, expectPermission, permissionsWithout } from "@/lib/test/checks";
-import { admin, ids, type Key, walkPages } from "@/lib/test/resource";
+import { admin, ids, type Key, keyOf, walkPages } from "@/lib/test/resource";
 import * as logs from "./[notification_id]/logs/route";
 import * as replay from "./[notification_id]/replay/route";
 import * as one from "./[notification_id]/route";
@@ -45,10 +45,6 @@ const LOG_FIELDS = [
   "error",
 ];
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
-
-async function keyOf(key: Key): Promise<string | null> {
-  return key === undefined ? admin() : key;
-}
 
 async function list(queryString = "", key?: Key): Promise<ApiResult> {
   return call(many.GET, "GET", `/notifications${queryString}`, { key: await keyOf(key) });
