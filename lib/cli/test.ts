@@ -7,8 +7,9 @@ import { parseArgs } from "node:util";
 import { createDatabase } from "../test/database.ts";
 import { bin, buildIfStale, database, generate, run } from "./tasks.ts";
 
-export const E2E_DATABASE = "billing_e2e";
-export const E2E_PORT = "3100";
+// Overridable so that several checkouts can run their suites side by side on one server.
+export const E2E_DATABASE = process.env.E2E_DATABASE ?? "billing_e2e";
+export const E2E_PORT = process.env.E2E_PORT ?? "3100";
 
 export async function runTests(argv: string[]): Promise<number> {
   const { values } = parseArgs({

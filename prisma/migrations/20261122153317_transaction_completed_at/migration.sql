@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "transactions" ADD COLUMN     "completed_at" TIMESTAMPTZ(6);
