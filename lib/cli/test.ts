@@ -12,8 +12,10 @@ export const E2E_DATABASE = process.env.E2E_DATABASE ?? "billing_e2e";
 export const E2E_PORT = process.env.E2E_PORT ?? "3100";
 
 export async function runTests(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
+  // Positionals narrow both runners to the files named (`npm test -- --skip-unit e2e/ui/x.spec.ts`).
+  const { values, positionals } = parseArgs({
     args: argv,
+    allowPositionals: true,
     options: { "skip-unit": { type: "boolean" }, "skip-e2e": { type: "boolean" } },
   });
   await generate();
@@ -21,7 +23,7 @@ export async function runTests(argv: string[]): Promise<number> {
   try {
     let failed = 0;
     if (!values["skip-unit"]) {
-      const code = await run(bin("vitest"), ["run", "--config", "lib/test/vitest.config.ts"], {
+      const code = await run(bin("vitest"), ["run", "--config", "lib/test/vitest.config.ts", ...positionals], {
         ...process.env,
         DATABASE_URL: url,
       });
@@ -30,7 +32,7 @@ export async function runTests(argv: string[]): Promise<number> {
     if (!values["skip-e2e"]) {
       await buildIfStale();
       const e2eUrl = await createDatabase(url, E2E_DATABASE);
-      const code = await run(bin("playwright"), ["test", "-c", "e2e/playwright.config.ts"], {
+      const code = await run(bin("playwright"), ["test", "-c", "e2e/playwright.config.ts", ...positionals], {
         ...process.env,
         DATABASE_URL: e2eUrl,
         PORT: E2E_PORT,
