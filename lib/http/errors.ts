@@ -8,6 +8,10 @@ export const ERROR_STATUS = {
   entity_archived: 400,
   transaction_immutable: 400,
   transaction_invalid_status_change: 400,
+  transaction_invalid_status_to_revise: 400,
+  transaction_revised_limit_reached: 400,
+  adjustment_transaction_invalid_status_for_refund: 400,
+  adjustment_transaction_invalid_status_for_credit: 400,
   notification_maximum_active_settings_reached: 400,
   notification_replay_invalid_origin_type: 400,
   notification_cannot_replay: 400,
@@ -38,6 +42,14 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
     "The transaction is billed, completed or canceled and cannot be changed: only draft and ready transactions can be edited, and a billed one can only be canceled. Record refunds and credits for billed and completed transactions with adjustments.",
   transaction_invalid_status_change:
     "The transaction cannot move to the status sent; the detail names the move. Only `billed` (from `ready`) and `canceled` (from `draft`, `ready` or `billed`) can be sent: the other statuses are set by the service (`draft` becomes `ready` once the transaction has items, a customer and an address).",
+  transaction_invalid_status_to_revise:
+    "Only billed, completed and past-due transactions can be revised: draft and ready ones are edited with PATCH /transactions/{transaction_id}, and canceled ones are void.",
+  transaction_revised_limit_reached:
+    "A transaction can be revised only once, and this one already was (`revised_at` is set).",
+  adjustment_transaction_invalid_status_for_refund:
+    "Only completed transactions can be refunded: a refund returns money the customer paid. To lower what is owed on an unpaid invoice, create a credit.",
+  adjustment_transaction_invalid_status_for_credit:
+    "Only manually-collected transactions that are billed or past due can be credited (a credit lowers what the customer owes on an issued invoice). Refund a completed transaction instead.",
   notification_maximum_active_settings_reached:
     "The account already has the maximum of 10 active notification destinations. Deactivate or delete one before creating or activating another.",
   notification_replay_invalid_origin_type:

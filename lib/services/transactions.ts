@@ -66,6 +66,7 @@ import {
   type UpdateTransactionInput,
 } from "../schemas/transaction.ts";
 import { ADDRESS } from "./addresses.ts";
+import { ADJUSTMENT, ADJUSTMENTS_TOTALS } from "./adjustment-entity.ts";
 import { BUSINESS } from "./businesses.ts";
 import { CUSTOMER } from "./customers.ts";
 import { DISCOUNT } from "./discounts.ts";
@@ -136,36 +137,10 @@ export const TRANSACTION: EntityTable<Transaction> = {
   },
 };
 
-const ZERO = "'0'::text";
-
-/**
- * The fields `include` adds, in the API family's order. Address, business and customer are the
- * entities as they were when added to the transaction (spec: Transaction), kept on the row; the
- * live entity stands in for a row written without one. Adjustments are not recorded yet (they come
- * with the adjustments endpoints): `adjustments` is empty and `adjustments_totals` all zero.
- * `available_payment_methods`: cards, through the hosted checkout, when the transaction can be
- * paid there (automatic collection, or manual with checkout enabled); none otherwise.
- */
 const INCLUDED = {
   address: `coalesce(t.address_snapshot, ${relatedJson(ADDRESS, "t.id = parent.address_id", false)})`,
-  adjustments: "'[]'::json",
-  adjustments_totals: jsonRecord([
-    ["subtotal", ZERO],
-    ["tax", ZERO],
-    ["total", ZERO],
-    ["fee", ZERO],
-    ["retained_fee", ZERO],
-    ["earnings", ZERO],
-    [
-      "breakdown",
-      jsonRecord([
-        ["credit", ZERO],
-        ["refund", ZERO],
-        ["chargeback", ZERO],
-      ]),
-    ],
-    ["currency_code", "t.currency_code"],
-  ]),
+  adjustments: relatedJson(ADJUSTMENT, "t.transaction_id = parent.id", true),
+  adjustments_totals: ADJUSTMENTS_TOTALS,
   business: `coalesce(t.business_snapshot, ${relatedJson(BUSINESS, "t.id = parent.business_id", false)})`,
   customer: `coalesce(t.customer_snapshot, ${relatedJson(CUSTOMER, "t.id = parent.customer_id", false)})`,
   discount: relatedJson(DISCOUNT, "t.id = parent.discount_id", false),

@@ -1,0 +1,16 @@
+import { route } from "@/lib/http/route";
+import { reviseTransactionBody } from "@/lib/schemas/adjustment";
+import { transactionParams, transactionQuery } from "@/lib/schemas/transaction";
+import { reviseTransaction } from "@/lib/services/transaction-revisions";
+
+export const POST = route(
+  { permission: "transaction.write", params: transactionParams, query: transactionQuery, body: reviseTransactionBody },
+  ({ input }) => reviseTransaction(input.params.transaction_id, input.body, input.query.include),
+);
+
+export {
+  methodNotAllowed as GET,
+  methodNotAllowed as PUT,
+  methodNotAllowed as PATCH,
+  methodNotAllowed as DELETE,
+} from "@/lib/http/route";

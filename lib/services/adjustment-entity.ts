@@ -1,0 +1,97 @@
+/**
+ * The adjustment's API shape (a whitelist in the API family's field order) and the SQL of a
+ * transaction's `adjustments_totals`. Apart from lib/services/adjustments.ts so that transactions
+ * can include adjustments without the two service modules importing each other.
+ */
+import { type EntityTable, jsonRecord, ts } from "../db/sql.ts";
+import type { Adjustment } from "../schemas/adjustment.ts";
+
+const amount = (column: string) => `${column}::text`;
+
+const ITEMS = `(SELECT coalesce(json_agg(${jsonRecord([
+  ["id", "i.id"],
+  ["item_id", "i.item_id"],
+  ["type", "i.type"],
+  ["amount", amount("i.amount")],
+  ["proration", "NULL::json"],
+  [
+    "totals",
+    jsonRecord([
+      ["subtotal", amount("i.subtotal")],
+      ["tax", amount("i.tax")],
+      ["total", amount("i.total")],
+    ]),
+  ],
+])} ORDER BY i.position), '[]'::json) FROM adjustment_items i WHERE i.adjustment_id = t.id)`;
+
+const TOTALS = jsonRecord([
+  ["subtotal", amount("t.subtotal")],
+  ["tax", amount("t.tax")],
+  ["total", amount("t.total")],
+  ["fee", amount("t.fee")],
+  ["retained_fee", amount("t.retained_fee")],
+  ["earnings", amount("t.earnings")],
+  ["currency_code", "t.currency_code"],
+]);
+
+/** In the transaction's currency: payouts are not converted (see lib/billing/totals.ts payoutTotals). */
+const PAYOUT_TOTALS = `CASE WHEN t.has_payout THEN ${jsonRecord([
+  ["subtotal", amount("t.subtotal")],
+  ["tax", amount("t.tax")],
+  ["total", amount("t.total")],
+  ["fee", amount("t.fee")],
+  ["retained_fee", amount("t.retained_fee")],
+  [
+    "chargeback_fee",
+    jsonRecord([
+      ["amount", "'0'::text"],
+      ["original", "NULL::json"],
+    ]),
+  ],
+  ["earnings", amount("t.earnings")],
+  ["currency_code", "t.currency_code"],
+])} END`;
+
+export const ADJUSTMENT: EntityTable<Adjustment> = {
+  table: "adjustments",
+  fields: [
+    ["id", "t.id"],
+    ["action", "t.action"],
+    ["type", "t.type"],
+    ["transaction_id", "t.transaction_id"],
+    ["subscription_id", "t.subscription_id"],
+    ["customer_id", "t.customer_id"],
+    ["reason", "t.reason"],
+    ["credit_applied_to_balance", "t.credit_applied_to_balance"],
+    ["currency_code", "t.currency_code"],
+    ["status", "t.status"],
+    ["items", ITEMS],
+    ["totals", TOTALS],
+    ["payout_totals", PAYOUT_TOTALS],
+    ["tax_rates_used", "t.tax_rates_used"],
+    ["created_at", ts("t.created_at")],
+    ["updated_at", ts("t.updated_at")],
+  ],
+};
+
+/** Adjustments that count in a transaction's adjusted totals and `adjustments_totals`. */
+export const COUNTED_STATUS = "approved";
+
+const sumOf = (expr: string, filter = "") =>
+  `coalesce(sum(${expr})${filter ? ` FILTER (WHERE ${filter})` : ""}, 0)::text`;
+
+/**
+ * `adjustments_totals` of the transaction row `t`: the sums of its approved adjustments, with the
+ * total of each kind in `breakdown`, in the transaction's currency.
+ */
+export const ADJUSTMENTS_TOTALS = `(SELECT row_to_json(r) FROM (
+    SELECT s.subtotal, s.tax, s.total, s.fee, s.retained_fee, s.earnings,
+           (SELECT row_to_json(b) FROM (SELECT s.credit, s.refund, s.chargeback) b) AS breakdown,
+           t.currency_code AS currency_code
+    FROM (SELECT ${sumOf("a.subtotal")} AS subtotal, ${sumOf("a.tax")} AS tax, ${sumOf("a.total")} AS total,
+                 ${sumOf("a.fee")} AS fee, ${sumOf("a.retained_fee")} AS retained_fee,
+                 ${sumOf("a.earnings")} AS earnings,
+                 ${sumOf("a.total", "a.action = 'credit'")} AS credit,
+                 ${sumOf("a.total", "a.action = 'refund'")} AS refund,
+                 ${sumOf("a.total", "a.action = 'chargeback'")} AS chargeback
+          FROM adjustments a WHERE a.transaction_id = t.id AND a.status = '${COUNTED_STATUS}') s) r)`;
