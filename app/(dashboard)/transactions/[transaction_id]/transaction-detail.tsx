@@ -27,6 +27,7 @@ import {
   useTransaction,
 } from "@/lib/client/transactions";
 import { Amount, TransactionStatusBadge } from "../transaction-parts";
+import { AdjustmentsSection } from "./adjustments-section";
 
 const BACK = { href: "/transactions", label: "Transactions" };
 
@@ -166,18 +167,7 @@ function TransactionPage({ transaction: t }: { transaction: TransactionWithInclu
           />
         </Section>
 
-        <Section title="Adjustments">
-          {t.adjustments && t.adjustments.length > 0 ? (
-            <JsonBlock value={t.adjustments} />
-          ) : (
-            <div className="rounded-md border border-dashed border-slate-300">
-              <EmptyState
-                title="No adjustments"
-                description="Refunds and credits made against this transaction appear here."
-              />
-            </div>
-          )}
-        </Section>
+        <AdjustmentsSection transaction={t} />
       </div>
 
       <ConfirmDialog

@@ -1,0 +1,122 @@
+/**
+ * Refunds from the dashboard. The transaction is created through the API and then completed
+ * directly in the e2e database (lib/test/adjustments.ts completeInSql over `pg` on DATABASE_URL):
+ * the payments flow that completes transactions is built separately, and this spec is about what
+ * happens after.
+ */
+import { expect, type Page, test } from "@playwright/test";
+import pg from "pg";
+import { completeInSql } from "../../lib/test/adjustments";
+import { createProductViaApi, shot, signIn, uniqueEmail, uniqueTag } from "../helpers";
+
+test.beforeEach(async ({ page }) => {
+  await signIn(page);
+});
+
+async function apiCall<T>(page: Page, method: string, path: string, body?: unknown): Promise<T> {
+  return page.evaluate(
+    async ({ method, path, body }) => {
+      const response = await fetch(path, {
+        method,
+        headers: body === undefined ? undefined : { "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+      return (await response.json()).data;
+    },
+    { method, path, body },
+  );
+}
+
+async function priceOf(page: Page, name: string, amount: string): Promise<string> {
+  const productId = await createProductViaApi(page, { name }, [
+    { description: "One-off", amount, currency_code: "USD" },
+  ]);
+  const [price] = await apiCall<{ id: string }[]>(page, "GET", `/api/prices?product_id=${productId}`);
+  return price.id;
+}
+
+/** A completed transaction for a buyer in the UK (20% VAT): $49.50 + $20.00, $83.40 with tax. */
+async function completedTransaction(page: Page): Promise<{ id: string; first: string; second: string }> {
+  const first = `Workshop ${uniqueTag()}`;
+  const second = `Handbook ${uniqueTag()}`;
+  const items = [
+    { price_id: await priceOf(page, first, "4950"), quantity: 1 },
+    { price_id: await priceOf(page, second, "2000"), quantity: 1 },
+  ];
+  const customer = await apiCall<{ id: string }>(page, "POST", "/api/customers", {
+    email: uniqueEmail("refund"),
+    name: "Ada Lovelace",
+  });
+  const address = await apiCall<{ id: string }>(page, "POST", `/api/customers/${customer.id}/addresses`, {
+    country_code: "GB",
+    postal_code: "SW1A 1AA",
+  });
+  const txn = await apiCall<{ id: string }>(page, "POST", "/api/transactions", {
+    items,
+    customer_id: customer.id,
+    address_id: address.id,
+    currency_code: "USD",
+  });
+  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await client.connect();
+  try {
+    await completeInSql(client, txn.id);
+  } finally {
+    await client.end();
+  }
+  return { id: txn.id, first, second };
+}
+
+test("refund one line partly from the transaction's page, see it listed with the adjusted totals", async ({ page }) => {
+  const txn = await completedTransaction(page);
+  await page.goto(`/transactions/${txn.id}`);
+  const section = page.getByRole("region", { name: "Adjustments" });
+  await expect(section.getByText("No adjustments")).toBeVisible();
+
+  await section.getByRole("button", { name: "Refund" }).click();
+  const form = page.getByRole("form", { name: "Refund transaction" });
+  await expect(form.getByText("Everything left ($83.40)")).toBeVisible();
+  await form.getByLabel("Part of it, line by line").check();
+  const firstLine = form.getByLabel(`Refund for ${txn.first}`);
+  await expect(form.getByText("$59.40 left to refund, tax included.")).toBeVisible();
+
+  // The reason is required: the form says so before anything is sent.
+  await firstLine.fill("10.00");
+  await form.getByRole("button", { name: "Review refund" }).click();
+  await expect(form.getByText("Say why, for the customer's credit note and your records.")).toBeVisible();
+
+  await form.getByLabel("Reason").fill("Arrived late");
+  await form.getByRole("button", { name: "Review refund" }).click();
+  const dialog = page.getByRole("dialog", { name: "Refund $10.00?" });
+  await expect(dialog).toBeVisible();
+  await shot(page, "adjustments-confirm");
+  await dialog.getByRole("button", { name: "Refund $10.00" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(form).toBeHidden();
+
+  const table = section.getByRole("table", { name: "Adjustments" });
+  const row = table.getByRole("row").nth(1);
+  await expect(row).toContainText("Refund");
+  await expect(row).toContainText("approved");
+  await expect(row).toContainText("$10.00");
+  await expect(row).toContainText("Arrived late");
+  await expect(section.getByLabel("Adjusted totals")).toContainText("Adjusted total$73.40");
+  await shot(page, "adjustments-refunded");
+
+  // More than is left of a line: the server's reason appears beside that line's amount.
+  await section.getByRole("button", { name: "Refund" }).click();
+  await form.getByLabel("Part of it, line by line").check();
+  await expect(form.getByText("$49.40 left to refund, tax included.")).toBeVisible();
+  await form.getByLabel(`Refund for ${txn.second}`).fill("30.00");
+  await form.getByLabel("Reason").fill("Too much");
+  await form.getByRole("button", { name: "Review refund" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Refund $30.00" }).click();
+  await expect(
+    form.getByText(/is more than what is left to adjust on txnitm_[a-z0-9]{26}: 2400 is left/),
+  ).toBeVisible();
+  await expect(form.getByLabel(`Refund for ${txn.second}`)).toHaveAttribute("aria-invalid", "true");
+  await shot(page, "adjustments-field-error");
+  await form.getByRole("button", { name: "Cancel" }).click();
+  await expect(table.getByRole("row")).toHaveCount(2);
+});
