@@ -59,7 +59,7 @@ export const adjustmentSchema = z.object({
   subscription_id: z.string().nullable(),
   customer_id: z.string(),
   reason: z.string(),
-  credit_applied_to_balance: z.boolean(),
+  credit_applied_to_balance: z.boolean().nullable(),
   currency_code: z.string(),
   status: z.enum(ADJUSTMENT_STATUSES),
   items: z.array(adjustmentItemSchema),

@@ -62,7 +62,8 @@ export const ADJUSTMENT: EntityTable<Adjustment> = {
     ["subscription_id", "t.subscription_id"],
     ["customer_id", "t.customer_id"],
     ["reason", "t.reason"],
-    ["credit_applied_to_balance", "t.credit_applied_to_balance"],
+    // Only credits can go to the customer's balance: null for the other actions, as the API family has it.
+    ["credit_applied_to_balance", "CASE WHEN t.action = 'credit' THEN t.credit_applied_to_balance END"],
     ["currency_code", "t.currency_code"],
     ["status", "t.status"],
     ["items", ITEMS],

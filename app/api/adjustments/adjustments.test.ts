@@ -99,7 +99,7 @@ describe("POST /adjustments: refunds", () => {
       subscription_id: null,
       customer_id: t.customer_id,
       reason: "Customer asked",
-      credit_applied_to_balance: false,
+      credit_applied_to_balance: null,
       currency_code: "USD",
       status: "approved",
       totals: { subtotal: "1500", tax: "300", total: "1800", fee: "140", retained_fee: "0", earnings: "1360" },
@@ -260,7 +260,12 @@ describe("POST /adjustments: credits", () => {
       reason: "Discount agreed after issue",
       items: [{ item_id: lineIds(t)[1], type: "partial", amount: "300" }],
     });
-    expect(adj).toMatchObject({ action: "credit", status: "approved", payout_totals: null });
+    expect(adj).toMatchObject({
+      action: "credit",
+      status: "approved",
+      credit_applied_to_balance: false,
+      payout_totals: null,
+    });
     expect(adj.totals).toMatchObject({ subtotal: "250", tax: "50", total: "300", fee: "0", earnings: "250" });
     expect((await events(adj.id)).map((e) => e.eventType)).toEqual(["adjustment.created"]);
     const after = (await transactions.get(t.id, "?include=adjustments_totals")).body.data;
