@@ -120,3 +120,43 @@ test("refund one line partly from the transaction's page, see it listed with the
   await form.getByRole("button", { name: "Cancel" }).click();
   await expect(table.getByRole("row")).toHaveCount(2);
 });
+
+test("credit everything left of an issued invoice", async ({ page }) => {
+  const price = await priceOf(page, `Audit ${uniqueTag()}`, "12000");
+  const customer = await apiCall<{ id: string }>(page, "POST", "/api/customers", {
+    email: uniqueEmail("credit"),
+    name: "Grace Hopper",
+  });
+  const address = await apiCall<{ id: string }>(page, "POST", `/api/customers/${customer.id}/addresses`, {
+    country_code: "US",
+    postal_code: "10001",
+  });
+  const txn = await apiCall<{ id: string }>(page, "POST", "/api/transactions", {
+    items: [{ price_id: price, quantity: 1 }],
+    customer_id: customer.id,
+    address_id: address.id,
+    currency_code: "USD",
+    collection_mode: "manual",
+    billing_details: { payment_terms: { interval: "day", frequency: 30 } },
+  });
+  await apiCall(page, "PATCH", `/api/transactions/${txn.id}`, { status: "billed" });
+
+  await page.goto(`/transactions/${txn.id}`);
+  const section = page.getByRole("region", { name: "Adjustments" });
+  await expect(section.getByRole("button", { name: "Refund" })).toHaveCount(0);
+  await section.getByRole("button", { name: "Credit" }).click();
+  const form = page.getByRole("form", { name: "Credit transaction" });
+  await expect(form.getByLabel("Everything left ($120.00)")).toBeChecked();
+  await form.getByLabel("Reason").fill("Goodwill: the audit was postponed");
+  await form.getByRole("button", { name: "Review credit" }).click();
+  await page.getByRole("dialog", { name: "Credit $120.00?" }).getByRole("button", { name: "Credit $120.00" }).click();
+  await expect(form).toBeHidden();
+
+  const row = section.getByRole("table", { name: "Adjustments" }).getByRole("row").nth(1);
+  await expect(row).toContainText("Credit");
+  await expect(row).toContainText("$120.00");
+  await expect(section.getByLabel("Adjusted totals")).toContainText("Adjusted total$0.00");
+  // Nothing is left to credit: the action is gone.
+  await expect(section.getByRole("button", { name: "Credit" })).toHaveCount(0);
+  await shot(page, "adjustments-credited");
+});
