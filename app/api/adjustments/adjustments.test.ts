@@ -268,7 +268,9 @@ describe("POST /adjustments: credits", () => {
     });
     expect(adj.totals).toMatchObject({ subtotal: "250", tax: "50", total: "300", fee: "0", earnings: "250" });
     expect((await events(adj.id)).map((e) => e.eventType)).toEqual(["adjustment.created"]);
-    const after = (await transactions.get(t.id, "?include=adjustments_totals")).body.data;
+    // `adjustment` (the spec's PATCH include name) is the same as `adjustments`.
+    const after = (await transactions.get(t.id, "?include=adjustment,adjustments_totals")).body.data;
+    expect(after.adjustments.map((a: Entity) => a.id)).toEqual([adj.id]);
     expect(after.details.adjusted_totals).toMatchObject({
       total: "1500",
       grand_total: "1500",
