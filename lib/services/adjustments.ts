@@ -199,6 +199,10 @@ export async function createAdjustment(input: CreateAdjustmentInput): Promise<Ra
     if (!txn) throw invalidField("transaction_id", `no transaction has the ID ${input.transaction_id}`);
     const refused = stateProblem(input, input.transaction_id, txn);
     if (refused) throw refused;
+    // Billed and completed transactions have a customer; one written without (by hand) is not adjusted.
+    if (!txn.customer_id) {
+      throw invalidField("transaction_id", `${input.transaction_id} has no customer to refund or credit`);
+    }
 
     const earlier = await earlierAdjustments(client, input.transaction_id);
     const planned = planItems(input, input.transaction_id, chargedLines(txn.details), earlier);
@@ -222,7 +226,6 @@ export async function createAdjustment(input: CreateAdjustmentInput): Promise<Ra
         type: input.type ?? "partial",
         transaction_id: input.transaction_id,
         subscription_id: txn.subscription_id,
-        // A billed or completed transaction always has a customer.
         customer_id: txn.customer_id,
         reason: input.reason,
         credit_applied_to_balance: false,
