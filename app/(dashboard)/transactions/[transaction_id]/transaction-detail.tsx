@@ -27,6 +27,7 @@ import {
   useTransaction,
 } from "@/lib/client/transactions";
 import { Amount, TransactionStatusBadge } from "../transaction-parts";
+import { DownloadInvoiceButton } from "./download-invoice-button";
 
 const BACK = { href: "/transactions", label: "Transactions" };
 
@@ -93,6 +94,7 @@ function TransactionPage({ transaction: t }: { transaction: TransactionWithInclu
         description={<EntityIdCopy id={t.id} noun="transaction" />}
         actions={
           <>
+            <DownloadInvoiceButton transaction={t} />
             {canIssueInvoice(t) && <Button onClick={() => ask("billed")}>Issue invoice</Button>}
             {canCancel(t) && (
               <Button variant="danger" onClick={() => ask("canceled")}>
