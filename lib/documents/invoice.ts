@@ -66,6 +66,8 @@ export interface InvoiceData {
   lines: InvoiceLine[];
   taxRates: InvoiceTaxRate[];
   totals: { subtotal: string; discount: string; tax: string; total: string; credit: string; grandTotal: string };
+  /** The discount's description, shown beside its amount. */
+  discountDescription?: string | null;
   amountPaid: string;
   amountDue: string;
   paid: boolean;
@@ -134,7 +136,10 @@ export async function renderInvoicePdf(data: InvoiceData): Promise<Uint8Array> {
   drawTable(w, columns, data.lines);
 
   const rows: TotalRow[] = [{ label: "Subtotal", value: money(data.totals.subtotal) }];
-  if (data.totals.discount !== "0") rows.push({ label: "Discount", value: money(negate(data.totals.discount)) });
+  if (data.totals.discount !== "0") {
+    const label = data.discountDescription ? `Discount (${data.discountDescription})` : "Discount";
+    rows.push({ label, value: money(negate(data.totals.discount)) });
+  }
   if (data.taxRates.length === 0) rows.push({ label: "Tax", value: money(data.totals.tax) });
   for (const rate of data.taxRates) {
     rows.push({ label: `Tax ${percentText(rate.rate)} on ${money(rate.taxable)}`, value: money(rate.tax) });

@@ -121,7 +121,7 @@ export async function invoiceUrl(transactionId: string, disposition: Disposition
  */
 export async function invoicePdf(transactionId: string): Promise<{ bytes: Uint8Array; fileName: string }> {
   // Included address, business and customer are as they were when added (or as revised).
-  const raw = await getTransaction(transactionId, ["customer", "address", "business"]);
+  const raw = await getTransaction(transactionId, ["customer", "address", "business", "discount"]);
   const transaction = raw.parse() as InvoiceTransaction;
   const reason = invoiceUnavailableReason(transaction);
   if (reason) throw unavailable(reason);

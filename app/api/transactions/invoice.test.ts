@@ -9,7 +9,7 @@ import { query } from "@/lib/db/sql";
 import { documentUrl } from "@/lib/services/documents";
 import { BASE, call, expectError, expectNotFound, testKey } from "@/lib/test/api";
 import { pdfText } from "@/lib/test/pdf";
-import { MANUAL_TERMS, makeBusiness, makeReady, transactions } from "@/lib/test/transactions";
+import { MANUAL_TERMS, makeBusiness, makeDiscount, makeReady, transactions } from "@/lib/test/transactions";
 
 type Entity = Record<string, any>;
 
@@ -36,12 +36,15 @@ async function open(url: string, headers: Record<string, string> = {}) {
   };
 }
 
-async function makeManual(body: Entity = {}): Promise<Entity> {
-  return makeReady({
-    collection_mode: "manual",
-    billing_details: { ...MANUAL_TERMS, purchase_order_number: "PO-4471", additional_information: "Thanks!" },
-    ...body,
-  });
+async function makeManual(body: Entity = {}, country = "US"): Promise<Entity> {
+  return makeReady(
+    {
+      collection_mode: "manual",
+      billing_details: { ...MANUAL_TERMS, purchase_order_number: "PO-4471", additional_information: "Thanks!" },
+      ...body,
+    },
+    country,
+  );
 }
 
 async function bill(id: string): Promise<Entity> {
@@ -130,6 +133,18 @@ describe("GET /transactions/{transaction_id}/invoice", () => {
     }
     expect(text).not.toContain("Your company");
     await query("DELETE FROM settings WHERE key LIKE 'merchant_%'");
+  });
+
+  it("names the discount and shows the tax per rate of a taxed customer", async () => {
+    const discount = await makeDiscount({ description: "Launch offer" });
+    const ready = await makeManual({ discount_id: discount.id }, "GB");
+    const billed = await bill(ready.id);
+    const { text } = await pdfText((await open((await invoiceLink(billed.id)).body.data.url)).bytes);
+    expect(text).toContain("Discount (Launch offer) -$1.00");
+    expect(text).toContain("Tax 20% on $9.00 $1.80");
+    expect(text).toContain("Total $10.80");
+    expect(text).toContain("Amount due (USD) $10.80");
+    expect(text).toContain("United Kingdom");
   });
 
   it("takes disposition inline, and refuses another value with a field error", async () => {
