@@ -51,6 +51,14 @@ export const config = {
   get port(): number {
     return Number(process.env.PORT ?? 3000);
   },
+  /**
+   * The address people and integrations use (PUBLIC_URL, no trailing slash), for links the service
+   * hands out (document links). Unset: the address of the request that asks for the link.
+   */
+  get publicUrl(): string | null {
+    const url = process.env.PUBLIC_URL?.trim();
+    return url ? url.replace(/\/+$/, "") : null;
+  },
   /** Largest request body accepted, in bytes. */
   maxBodyBytes: 1024 * 1024,
   invoices: {

@@ -12,13 +12,16 @@ export const ERROR_STATUS = {
   transaction_revised_limit_reached: 400,
   adjustment_transaction_invalid_status_for_refund: 400,
   adjustment_transaction_invalid_status_for_credit: 400,
+  transaction_invoice_unavailable: 400,
   notification_maximum_active_settings_reached: 400,
   notification_replay_invalid_origin_type: 400,
   notification_cannot_replay: 400,
   invalid_token: 401,
   forbidden: 403,
+  document_link_invalid: 403,
   not_found: 404,
   method_not_allowed: 405,
+  document_link_expired: 410,
   conflict: 409,
   customer_already_exists: 409,
   request_too_large: 413,
@@ -50,6 +53,8 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
     "Only completed transactions can be refunded: a refund returns money the customer paid. To lower what is owed on an unpaid invoice, create a credit.",
   adjustment_transaction_invalid_status_for_credit:
     "Only manually-collected transactions that are billed or past due can be credited (a credit lowers what the customer owes on an issued invoice). Refund a completed transaction instead.",
+  transaction_invoice_unavailable:
+    "The transaction has no invoice PDF (yet): a manually-collected transaction has one once it is billed, an automatically-collected one once it is completed, and a zero-value transaction never has one.",
   notification_maximum_active_settings_reached:
     "The account already has the maximum of 10 active notification destinations. Deactivate or delete one before creating or activating another.",
   notification_replay_invalid_origin_type:
@@ -60,6 +65,10 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
     "The API key is missing, malformed, unknown, revoked, expired, or belongs to the other environment. Send it as `Authorization: Bearer <API key>`.",
   forbidden:
     "The API key (or the signed-in staff member's role) lacks the permission this endpoint needs; the detail names it.",
+  document_link_invalid:
+    "The document link is incomplete or its signature does not match: use the link exactly as the API returned it.",
+  document_link_expired:
+    "The document link has expired (links are valid for one hour). Ask the API for a new one, e.g. GET /transactions/{transaction_id}/invoice.",
   not_found: "No entity has the ID in the path, or no endpoint has this path.",
   method_not_allowed: "The endpoint does not support this HTTP method.",
   conflict:

@@ -19,8 +19,12 @@ type Schema = z.ZodType;
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 
 interface RouteOptions<P, Q, B> {
-  /** The permission needed, or null for an endpoint open to any authenticated caller; `public` needs no credentials. */
-  permission: string | null | "public";
+  /**
+   * The permission needed, or null for an endpoint open to any authenticated caller; `public` needs
+   * no credentials; `signed` is for links that carry their own signature (document links): any
+   * credentials sent along (a dashboard cookie on a link opened from an email) are not looked at.
+   */
+  permission: string | null | "public" | "signed";
   params?: P;
   query?: Q;
   body?: B;
@@ -38,7 +42,8 @@ export interface RouteContext<P, Q, B> {
 
 type NextContext = { params: Promise<Record<string, string | string[]>> };
 
-function publicOrigin(request: Request): URL {
+/** The address the caller used (behind a proxy: the forwarded host and protocol). */
+export function publicOrigin(request: Request): URL {
   const url = new URL(request.url);
   const forwardedHost = request.headers.get("x-forwarded-host");
   const forwardedProto = request.headers.get("x-forwarded-proto");
@@ -181,8 +186,11 @@ export function route<
   return async function handle(request: Request, context?: NextContext): Promise<Response> {
     const requestId = randomUUID();
     try {
-      const isPublic = options.permission === "public";
-      const auth = await authenticate(request, !isPublic);
+      const isPublic = options.permission === "public" || options.permission === "signed";
+      const auth: AuthContext =
+        options.permission === "signed"
+          ? { type: "none", permissions: new Set() }
+          : await authenticate(request, !isPublic);
       if (options.permission && !isPublic) requirePermission(auth, options.permission);
       const version = parseVersion(request);
 

@@ -28,6 +28,7 @@ import {
 } from "@/lib/client/transactions";
 import { Amount, TransactionStatusBadge } from "../transaction-parts";
 import { AdjustmentsSection } from "./adjustments-section";
+import { DownloadInvoiceButton } from "./download-invoice-button";
 
 const BACK = { href: "/transactions", label: "Transactions" };
 
@@ -94,6 +95,7 @@ function TransactionPage({ transaction: t }: { transaction: TransactionWithInclu
         description={<EntityIdCopy id={t.id} noun="transaction" />}
         actions={
           <>
+            <DownloadInvoiceButton transaction={t} />
             {canIssueInvoice(t) && <Button onClick={() => ask("billed")}>Issue invoice</Button>}
             {canCancel(t) && (
               <Button variant="danger" onClick={() => ask("canceled")}>

@@ -1,0 +1,17 @@
+import { publicOrigin, route } from "@/lib/http/route";
+import { invoicePdfQuery } from "@/lib/schemas/document";
+import { transactionParams } from "@/lib/schemas/transaction";
+import { invoiceUrl } from "@/lib/services/documents";
+
+export const GET = route(
+  { permission: "transaction.read", params: transactionParams, query: invoicePdfQuery },
+  ({ input, request }) =>
+    invoiceUrl(input.params.transaction_id, input.query.disposition, publicOrigin(request).origin),
+);
+
+export {
+  methodNotAllowed as PUT,
+  methodNotAllowed as POST,
+  methodNotAllowed as PATCH,
+  methodNotAllowed as DELETE,
+} from "@/lib/http/route";

@@ -1,0 +1,129 @@
+import { readFile } from "node:fs/promises";
+import { expect, type Page, test } from "@playwright/test";
+import { pdfText } from "../../lib/test/pdf";
+import { createProductViaApi, shot, signIn, uniqueEmail, uniqueTag } from "../helpers";
+
+test.beforeEach(async ({ page }) => {
+  await signIn(page);
+});
+
+/** Sends a request to the API with the dashboard's session; fails the test unless it succeeds. */
+async function apiCall<T>(page: Page, method: string, path: string, body?: unknown): Promise<T> {
+  return page.evaluate(
+    async ({ method, path, body }) => {
+      const response = await fetch(path, {
+        method,
+        headers: body === undefined ? undefined : { "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+      return (await response.json()).data;
+    },
+    { method, path, body },
+  );
+}
+
+/** A ready manually-collected transaction: 2 × $49.50 for a customer in New York. */
+async function createReadyInvoice(page: Page): Promise<{ id: string; productName: string }> {
+  const productName = `Consulting ${uniqueTag()}`;
+  const productId = await createProductViaApi(page, { name: productName }, [
+    { description: "Hourly rate", amount: "4950", currency_code: "USD" },
+  ]);
+  const [price] = await apiCall<{ id: string }[]>(page, "GET", `/api/prices?product_id=${productId}`);
+  const customer = await apiCall<{ id: string }>(page, "POST", "/api/customers", {
+    email: uniqueEmail("invoice"),
+    name: "Zoë Müller",
+  });
+  const address = await apiCall<{ id: string }>(page, "POST", `/api/customers/${customer.id}/addresses`, {
+    first_line: "1 Main Street",
+    city: "New York",
+    region: "NY",
+    postal_code: "10001",
+    country_code: "US",
+  });
+  const txn = await apiCall<{ id: string; status: string }>(page, "POST", "/api/transactions", {
+    items: [{ price_id: price.id, quantity: 2 }],
+    customer_id: customer.id,
+    address_id: address.id,
+    currency_code: "USD",
+    collection_mode: "manual",
+    billing_details: { payment_terms: { interval: "day", frequency: 14 }, purchase_order_number: "PO-2207" },
+  });
+  expect(txn.status).toBe("ready");
+  return { id: txn.id, productName };
+}
+
+test("issue an invoice from the dashboard, then download its PDF", async ({ page }) => {
+  const txn = await createReadyInvoice(page);
+  await page.goto(`/transactions/${txn.id}`);
+  await expect(page.getByRole("button", { name: "Issue invoice" })).toBeVisible();
+  // A ready transaction has no invoice yet.
+  await expect(page.getByRole("button", { name: "Download invoice" })).toHaveCount(0);
+
+  await page.getByRole("button", { name: "Issue invoice" }).click();
+  const dialog = page.getByRole("dialog", { name: "Issue the invoice?" });
+  await dialog.getByRole("button", { name: "Issue invoice" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^Invoice \S+/);
+  const invoiceNumber = (await page.getByRole("heading", { level: 1 }).textContent())?.replace("Invoice ", "") ?? "";
+  expect(invoiceNumber).toMatch(/\S+/);
+
+  // Slow the link down a little, to see the button's progress state.
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(`**/api/transactions/${txn.id}/invoice*`, async (route) => {
+    await held;
+    await route.continue();
+  });
+  const button = page.getByRole("button", { name: "Download invoice" });
+  await expect(button).toBeEnabled();
+  await shot(page, "invoice-download-button");
+  const downloading = page.waitForEvent("download");
+  await button.click();
+  const busy = page.getByRole("button", { name: "Preparing invoice…" });
+  await expect(busy).toBeDisabled();
+  await expect(busy).toHaveAttribute("aria-busy", "true");
+  await shot(page, "invoice-download-pending");
+  release();
+
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe(`invoice-${invoiceNumber}.pdf`);
+  const bytes = await readFile((await download.path()) as string);
+  expect(bytes.subarray(0, 5).toString()).toBe("%PDF-");
+  const { text } = await pdfText(new Uint8Array(bytes));
+  expect(text).toContain(invoiceNumber);
+  expect(text).toContain("Zoë Müller");
+  expect(text).toContain(txn.productName);
+  expect(text).toContain("PO-2207");
+  expect(text).toContain("Net 14 days");
+  expect(text).toContain("Total $99.00");
+  expect(text).toContain("Amount due (USD) $99.00");
+  await expect(page.getByRole("button", { name: "Download invoice" })).toBeEnabled();
+});
+
+test("a failed link shows the API's reason", async ({ page }) => {
+  const txn = await createReadyInvoice(page);
+  await apiCall(page, "PATCH", `/api/transactions/${txn.id}`, { status: "billed" });
+  await page.goto(`/transactions/${txn.id}`);
+  await page.route(`**/api/transactions/${txn.id}/invoice*`, (route) =>
+    route.fulfill({
+      status: 400,
+      contentType: "application/json",
+      body: JSON.stringify({
+        error: {
+          type: "request_error",
+          code: "transaction_invoice_unavailable",
+          detail: "Transaction is canceled and has no invoice.",
+        },
+        meta: { request_id: "req-e2e-invoice" },
+      }),
+    }),
+  );
+  await page.getByRole("button", { name: "Download invoice" }).click();
+  await expect(
+    page.getByText("Could not download the invoice: Transaction is canceled and has no invoice."),
+  ).toBeVisible();
+  await shot(page, "invoice-download-error");
+});

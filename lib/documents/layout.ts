@@ -1,0 +1,398 @@
+/**
+ * The page layout every document shares (invoices, credit notes), on pdf-lib: A4 pages with the
+ * standard Helvetica fonts (nothing read from disk, so it runs the same in route handlers, in
+ * `next build` output and in tests), top-down coordinates, text that wraps, a table whose header
+ * repeats on each new page, a totals block, and "Page n of m" footers once the page count is known.
+ *
+ * Decisions: A4 (the international paper size; Letter printers scale it down without loss),
+ * Helvetica in WinAnsiEncoding (text passes through toWinAnsi first, so any name renders), text
+ * kept as real text (searchable, copyable, extractable by accounting tools).
+ */
+import { type Color, PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from "pdf-lib";
+import { toWinAnsi } from "./win-ansi.ts";
+
+export const PAGE = { width: 595.28, height: 841.89 };
+export const MARGIN = { left: 50, right: 50, top: 50, bottom: 64 };
+export const CONTENT_RIGHT = PAGE.width - MARGIN.right;
+export const CONTENT_WIDTH = CONTENT_RIGHT - MARGIN.left;
+
+export const COLORS = {
+  text: rgb(0.09, 0.11, 0.16),
+  muted: rgb(0.39, 0.43, 0.5),
+  rule: rgb(0.82, 0.84, 0.87),
+  band: rgb(0.95, 0.96, 0.97),
+  accent: rgb(0.15, 0.33, 0.75),
+  paid: rgb(0.05, 0.55, 0.32),
+};
+
+export interface TextStyle {
+  size?: number;
+  bold?: boolean;
+  color?: Color;
+}
+
+export interface DocumentMeta {
+  title: string;
+  author: string;
+  subject: string;
+  createdAt: Date;
+}
+
+/** A PDF being written, page by page, with a cursor `y` measured from the top of the page. */
+export class DocumentWriter {
+  y = MARGIN.top;
+  page: PDFPage;
+  /** Drawn at the top of each page added after the first (a table's header, say). */
+  onNewPage: (() => void) | null = null;
+
+  private constructor(
+    private readonly pdf: PDFDocument,
+    private readonly regular: PDFFont,
+    private readonly bold: PDFFont,
+  ) {
+    this.page = pdf.addPage([PAGE.width, PAGE.height]);
+  }
+
+  static async create(meta: DocumentMeta): Promise<DocumentWriter> {
+    const pdf = await PDFDocument.create();
+    pdf.setTitle(toWinAnsi(meta.title));
+    pdf.setAuthor(toWinAnsi(meta.author));
+    pdf.setSubject(toWinAnsi(meta.subject));
+    pdf.setCreator("Billing service");
+    pdf.setProducer("Billing service (pdf-lib)");
+    pdf.setCreationDate(meta.createdAt);
+    pdf.setModificationDate(meta.createdAt);
+    const regular = await pdf.embedFont(StandardFonts.Helvetica);
+    const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
+    return new DocumentWriter(pdf, regular, bold);
+  }
+
+  font(style: TextStyle = {}): PDFFont {
+    return style.bold ? this.bold : this.regular;
+  }
+
+  width(text: string, style: TextStyle = {}): number {
+    return this.font(style).widthOfTextAtSize(toWinAnsi(text), style.size ?? 10);
+  }
+
+  /** Draws `text` with its baseline at `y` (from the top). `align` right puts its end at `x`. */
+  text(text: string, x: number, y: number, style: TextStyle & { align?: "left" | "right" | "center" } = {}): void {
+    const clean = toWinAnsi(text);
+    if (clean === "") return;
+    const size = style.size ?? 10;
+    const width = this.font(style).widthOfTextAtSize(clean, size);
+    const left = style.align === "right" ? x - width : style.align === "center" ? x - width / 2 : x;
+    this.page.drawText(clean, {
+      x: left,
+      y: PAGE.height - y,
+      size,
+      font: this.font(style),
+      color: style.color ?? COLORS.text,
+    });
+  }
+
+  /** `text` broken into lines no wider than `maxWidth` (its own line breaks kept). */
+  wrap(text: string, maxWidth: number, style: TextStyle = {}): string[] {
+    const lines: string[] = [];
+    for (const paragraph of text.split(/\r?\n/)) {
+      let line = "";
+      for (const word of paragraph.split(/\s+/).filter(Boolean)) {
+        const candidate = line ? `${line} ${word}` : word;
+        if (this.width(candidate, style) <= maxWidth) {
+          line = candidate;
+          continue;
+        }
+        if (line) lines.push(line);
+        // A word longer than the line (a long ID, a URL) is cut where it must be.
+        let rest = word;
+        while (this.width(rest, style) > maxWidth) {
+          let cut = rest.length - 1;
+          while (cut > 1 && this.width(rest.slice(0, cut), style) > maxWidth) cut--;
+          lines.push(rest.slice(0, cut));
+          rest = rest.slice(cut);
+        }
+        line = rest;
+      }
+      lines.push(line);
+    }
+    return lines;
+  }
+
+  line(x1: number, y1: number, x2: number, y2: number, color: Color = COLORS.rule, thickness = 0.75): void {
+    this.page.drawLine({
+      start: { x: x1, y: PAGE.height - y1 },
+      end: { x: x2, y: PAGE.height - y2 },
+      thickness,
+      color,
+    });
+  }
+
+  /** A rectangle whose top-left corner is at (x, y). */
+  rect(x: number, y: number, width: number, height: number, options: { fill?: Color; border?: Color } = {}): void {
+    this.page.drawRectangle({
+      x,
+      y: PAGE.height - y - height,
+      width,
+      height,
+      color: options.fill,
+      borderColor: options.border,
+      borderWidth: options.border ? 1.25 : 0,
+    });
+  }
+
+  /** Room left on this page below the cursor. */
+  get spaceLeft(): number {
+    return PAGE.height - MARGIN.bottom - this.y;
+  }
+
+  newPage(): void {
+    this.page = this.pdf.addPage([PAGE.width, PAGE.height]);
+    this.y = MARGIN.top;
+    this.onNewPage?.();
+  }
+
+  /** Starts a new page unless `height` still fits on this one. */
+  ensureSpace(height: number): void {
+    if (height > this.spaceLeft) this.newPage();
+  }
+
+  /** Writes the footer on every page (it may use the page count) and returns the PDF's bytes. */
+  async finish(footer: (page: number, pages: number) => string): Promise<Uint8Array> {
+    const pages = this.pdf.getPages();
+    pages.forEach((page, i) => {
+      this.page = page;
+      const y = PAGE.height - MARGIN.bottom + 30;
+      this.line(MARGIN.left, y - 14, CONTENT_RIGHT, y - 14);
+      this.text(footer(i + 1, pages.length), PAGE.width / 2, y, { size: 8, color: COLORS.muted, align: "center" });
+    });
+    return this.pdf.save({ useObjectStreams: false });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Blocks shared by the documents
+
+/** Who issues the document (settings `merchant_*`). */
+export interface Merchant {
+  name: string;
+  /** Multi-line postal address. */
+  address: string | null;
+  taxNumber: string | null;
+  email: string | null;
+}
+
+/** Who the document is addressed to, from the transaction's customer, business and address. */
+export interface Recipient {
+  name: string | null;
+  email: string | null;
+  businessName: string | null;
+  companyNumber: string | null;
+  taxIdentifier: string | null;
+  /** Postal address, one line each (street, city with postal code, country). */
+  addressLines: string[];
+}
+
+/**
+ * The top of the first page: the merchant on the left; the title, an optional stamp ("Paid") and
+ * the document's facts (label, value) on the right. Leaves the cursor below both.
+ */
+export function drawHeader(
+  w: DocumentWriter,
+  input: {
+    merchant: Merchant;
+    title: string;
+    stamp?: { text: string; color: Color } | null;
+    facts: [string, string][];
+  },
+): void {
+  const top = w.y;
+  let left = top + 14;
+  w.text(input.merchant.name, MARGIN.left, left, { size: 15, bold: true });
+  left += 16;
+  const merchantLines = [
+    ...(input.merchant.address ?? "").split(/\r?\n/).filter((line) => line.trim() !== ""),
+    ...(input.merchant.email ? [input.merchant.email] : []),
+    ...(input.merchant.taxNumber ? [`Tax number: ${input.merchant.taxNumber}`] : []),
+  ];
+  for (const line of merchantLines) {
+    for (const part of w.wrap(line, 250, { size: 9 })) {
+      w.text(part, MARGIN.left, left, { size: 9, color: COLORS.muted });
+      left += 12;
+    }
+  }
+
+  let right = top + 22;
+  w.text(input.title, CONTENT_RIGHT, right, { size: 24, bold: true, color: COLORS.accent, align: "right" });
+  if (input.stamp) {
+    const titleWidth = w.width(input.title, { size: 24, bold: true });
+    const stampWidth = w.width(input.stamp.text, { size: 13, bold: true }) + 20;
+    const x = CONTENT_RIGHT - titleWidth - 14 - stampWidth;
+    w.rect(x, right - 19, stampWidth, 24, { border: input.stamp.color });
+    w.text(input.stamp.text, x + stampWidth / 2, right - 2, {
+      size: 13,
+      bold: true,
+      color: input.stamp.color,
+      align: "center",
+    });
+  }
+  right += 22;
+  const labelX = CONTENT_RIGHT - 250;
+  for (const [label, value] of input.facts) {
+    const lines = w.wrap(value, 165, { size: 9, bold: true });
+    w.text(label, labelX, right, { size: 9, color: COLORS.muted });
+    for (const line of lines) {
+      w.text(line, CONTENT_RIGHT, right, { size: 9, bold: true, align: "right" });
+      right += 12;
+    }
+    right += 2;
+  }
+  w.y = Math.max(left, right) + 18;
+}
+
+/** The recipient's lines, the name first. */
+export function recipientLines(to: Recipient): { text: string; bold?: boolean }[] {
+  const lines: { text: string; bold?: boolean }[] = [];
+  if (to.businessName) {
+    lines.push({ text: to.businessName, bold: true });
+    if (to.name) lines.push({ text: `Attn: ${to.name}` });
+  } else if (to.name) lines.push({ text: to.name, bold: true });
+  for (const line of to.addressLines) lines.push({ text: line });
+  if (to.email) lines.push({ text: to.email });
+  if (to.companyNumber) lines.push({ text: `Company number: ${to.companyNumber}` });
+  if (to.taxIdentifier) lines.push({ text: `Tax ID: ${to.taxIdentifier}` });
+  return lines;
+}
+
+/**
+ * The recipient under a small heading on the left, and an optional highlighted box on the right
+ * (the amount due, say). Leaves the cursor below both.
+ */
+export function drawRecipient(
+  w: DocumentWriter,
+  heading: string,
+  to: Recipient,
+  box?: { label: string; value: string; note?: string | null; color?: Color } | null,
+): void {
+  const top = w.y;
+  let y = top + 10;
+  w.text(heading.toUpperCase(), MARGIN.left, y, { size: 8, bold: true, color: COLORS.muted });
+  y += 15;
+  for (const line of recipientLines(to)) {
+    for (const part of w.wrap(line.text, 260, { size: 10, bold: line.bold })) {
+      w.text(part, MARGIN.left, y, { size: 10, bold: line.bold });
+      y += 13;
+    }
+  }
+  let boxBottom = top;
+  if (box) {
+    const width = 200;
+    const x = CONTENT_RIGHT - width;
+    const height = box.note ? 66 : 52;
+    w.rect(x, top, width, height, { fill: COLORS.band });
+    w.rect(x, top, 3, height, { fill: box.color ?? COLORS.accent });
+    w.text(box.label, x + 16, top + 18, { size: 9, color: COLORS.muted });
+    w.text(box.value, x + 16, top + 40, { size: 18, bold: true, color: box.color ?? COLORS.text });
+    if (box.note) w.text(box.note, x + 16, top + 56, { size: 8.5, color: COLORS.muted });
+    boxBottom = top + height;
+  }
+  w.y = Math.max(y, boxBottom) + 22;
+}
+
+export interface Column<R> {
+  header: string;
+  /** Width in points; the first column takes what the others leave. */
+  width?: number;
+  align?: "left" | "right";
+  cell: (row: R) => string;
+  /** A second, smaller line under the cell (the first column only). */
+  detail?: (row: R) => string | null | undefined;
+}
+
+const ROW_PADDING = 7;
+const LINE_HEIGHT = 12;
+
+/** A table of `rows` across the page; long tables continue on new pages under a repeated header. */
+export function drawTable<R>(w: DocumentWriter, columns: Column<R>[], rows: readonly R[]): void {
+  const fixed = columns.slice(1).reduce((total, c) => total + (c.width ?? 70), 0);
+  const widths = [CONTENT_WIDTH - fixed, ...columns.slice(1).map((c) => c.width ?? 70)];
+  const lefts = widths.map((_, i) => MARGIN.left + widths.slice(0, i).reduce((a, b) => a + b, 0));
+  const textX = (i: number) => (columns[i].align === "right" ? lefts[i] + widths[i] - 6 : lefts[i] + 6);
+
+  const header = () => {
+    w.rect(MARGIN.left, w.y, CONTENT_WIDTH, 20, { fill: COLORS.band });
+    columns.forEach((column, i) => {
+      w.text(column.header, textX(i), w.y + 13.5, { size: 8.5, bold: true, color: COLORS.muted, align: column.align });
+    });
+    w.y += 20;
+  };
+  w.ensureSpace(20 + 2 * LINE_HEIGHT + 2 * ROW_PADDING);
+  header();
+  const previous = w.onNewPage;
+  w.onNewPage = header;
+  for (const row of rows) {
+    const first = w.wrap(columns[0].cell(row), widths[0] - 12, { size: 9.5 });
+    const detailText = columns[0].detail?.(row);
+    const detail = detailText ? w.wrap(detailText, widths[0] - 12, { size: 8 }) : [];
+    const height = ROW_PADDING * 2 + first.length * LINE_HEIGHT + detail.length * 10;
+    w.ensureSpace(height);
+    let y = w.y + ROW_PADDING + 9;
+    for (const line of first) {
+      w.text(line, textX(0), y, { size: 9.5 });
+      y += LINE_HEIGHT;
+    }
+    for (const line of detail) {
+      w.text(line, textX(0), y - 1, { size: 8, color: COLORS.muted });
+      y += 10;
+    }
+    columns.slice(1).forEach((column, j) => {
+      w.text(column.cell(row), textX(j + 1), w.y + ROW_PADDING + 9, { size: 9.5, align: column.align });
+    });
+    w.y += height;
+    w.line(MARGIN.left, w.y, CONTENT_RIGHT, w.y);
+  }
+  w.onNewPage = previous;
+  w.y += 14;
+}
+
+export interface TotalRow {
+  label: string;
+  value: string;
+  /** `strong` rows are bold with a rule above; `muted` ones are smaller and grey. */
+  emphasis?: "strong" | "muted";
+}
+
+/** Label/amount rows aligned on the right half of the page, kept together on one page. */
+export function drawTotals(w: DocumentWriter, rows: TotalRow[]): void {
+  const height = rows.reduce((h, row) => h + (row.emphasis === "strong" ? 24 : 16), 0);
+  w.ensureSpace(height);
+  const labelX = CONTENT_RIGHT - 250;
+  for (const row of rows) {
+    if (row.emphasis === "strong") {
+      w.line(labelX, w.y + 2, CONTENT_RIGHT, w.y + 2, COLORS.text, 1);
+      w.y += 8;
+    }
+    const style = {
+      size: row.emphasis === "strong" ? 11 : row.emphasis === "muted" ? 8.5 : 9.5,
+      bold: row.emphasis === "strong",
+      color: row.emphasis === "muted" ? COLORS.muted : COLORS.text,
+    };
+    w.text(row.label, labelX, w.y + 11, style);
+    w.text(row.value, CONTENT_RIGHT, w.y + 11, { ...style, align: "right" });
+    w.y += 16;
+  }
+  w.y += 12;
+}
+
+/** A heading and a paragraph (notes, a reason), wrapped over the content width. */
+export function drawNote(w: DocumentWriter, heading: string, text: string): void {
+  const lines = w.wrap(text, CONTENT_WIDTH, { size: 9 });
+  w.ensureSpace(30);
+  w.text(heading.toUpperCase(), MARGIN.left, w.y + 10, { size: 8, bold: true, color: COLORS.muted });
+  w.y += 24;
+  for (const line of lines) {
+    w.ensureSpace(12);
+    w.text(line, MARGIN.left, w.y, { size: 9 });
+    w.y += 12;
+  }
+  w.y += 10;
+}

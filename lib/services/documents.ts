@@ -1,0 +1,130 @@
+/**
+ * Documents generated on request from stored data (no file storage): the invoice PDF of a
+ * transaction, reached through a signed link valid for one hour (spec: the API family's
+ * GET /transactions/{transaction_id}/invoice), and the PDF response of a signed link.
+ *
+ * The links are signed with a key derived from the session secret (sessionSecret(): NEXTAUTH_SECRET
+ * or the generated one kept in the database), under its own label so that a link signature can
+ * never stand in for a session token. Every web process of a deployment shares that secret, so
+ * a link made by one is accepted by all; changing the secret voids the links handed out before.
+ */
+import { createHmac } from "node:crypto";
+import { config } from "../config.ts";
+import { query } from "../db/sql.ts";
+import { invoiceFileName, type Merchant, renderInvoicePdf } from "../documents/invoice.ts";
+import {
+  type InvoiceTransaction,
+  invoiceDataFromTransaction,
+  invoiceUnavailableReason,
+} from "../documents/invoice-data.ts";
+import {
+  type DocumentKind,
+  documentLinkPath,
+  LINK_LIFETIME_SECONDS,
+  type ReceivedLink,
+  verifyDocumentLink,
+} from "../documents/signed-links.ts";
+import { ApiError } from "../http/errors.ts";
+import type { Disposition, DocumentUrl } from "../schemas/document.ts";
+import { sessionSecret } from "./settings.ts";
+import { getTransaction } from "./transactions.ts";
+
+/** The settings keys of the merchant's details (edited on the settings page). */
+export const MERCHANT_SETTING_KEYS = {
+  name: "merchant_name",
+  address: "merchant_address",
+  taxNumber: "merchant_tax_number",
+  email: "merchant_email",
+} as const;
+
+/** What documents say when the merchant has not filled in their details yet. */
+export const DEFAULT_MERCHANT_NAME = "Your company";
+
+/** The merchant's details from the settings (absent or blank: the default name, no other line). */
+export async function merchantDetails(): Promise<Merchant> {
+  const rows = await query<{ key: string; value: string }>("SELECT key, value FROM settings WHERE key = ANY($1)", [
+    Object.values(MERCHANT_SETTING_KEYS),
+  ]);
+  const values = new Map(rows.map((row) => [row.key, row.value.trim()]));
+  const value = (key: string) => values.get(key) || null;
+  return {
+    name: value(MERCHANT_SETTING_KEYS.name) ?? DEFAULT_MERCHANT_NAME,
+    address: value(MERCHANT_SETTING_KEYS.address),
+    taxNumber: value(MERCHANT_SETTING_KEYS.taxNumber),
+    email: value(MERCHANT_SETTING_KEYS.email),
+  };
+}
+
+async function linkKey(): Promise<Buffer> {
+  return createHmac("sha256", await sessionSecret())
+    .update("billing document links v1")
+    .digest();
+}
+
+/** A signed link to a document, valid for an hour from `now`, on the service's public address. */
+export async function documentUrl(
+  kind: DocumentKind,
+  id: string,
+  disposition: Disposition,
+  requestOrigin: string,
+  now = Date.now(),
+): Promise<DocumentUrl> {
+  const expires = Math.floor(now / 1000) + LINK_LIFETIME_SECONDS;
+  const origin = config.publicUrl ?? requestOrigin;
+  return { url: `${origin}${documentLinkPath({ kind, id, disposition, expires }, await linkKey())}` };
+}
+
+/** Checks a received link; returns its disposition, or throws the API error that refuses it. */
+export async function checkDocumentLink(kind: DocumentKind, id: string, received: ReceivedLink): Promise<Disposition> {
+  const check = verifyDocumentLink(kind, id, received, await linkKey(), Math.floor(Date.now() / 1000));
+  if (check.ok) return check.link.disposition;
+  if (check.reason === "expired") {
+    throw new ApiError("document_link_expired", "This document link has expired: ask the API for a new one.");
+  }
+  throw new ApiError(
+    "document_link_invalid",
+    "This document link is not valid: its signature does not match. Use the link exactly as the API returned it.",
+  );
+}
+
+/** The PDF as an HTTP response: downloaded (`attachment`) or shown in the browser (`inline`). */
+export function pdfResponse(bytes: Uint8Array, fileName: string, disposition: Disposition): Response {
+  return new Response(Buffer.from(bytes), {
+    status: 200,
+    headers: {
+      "content-type": "application/pdf",
+      "content-length": String(bytes.byteLength),
+      "content-disposition": `${disposition}; filename="${fileName}"`,
+      // A customer's invoice: never kept by shared caches.
+      "cache-control": "private, no-store",
+      "x-content-type-options": "nosniff",
+    },
+  });
+}
+
+function unavailable(reason: string): ApiError {
+  return new ApiError("transaction_invoice_unavailable", reason);
+}
+
+/** GET /transactions/{transaction_id}/invoice: a link to the invoice PDF, for a transaction that has one. */
+export async function invoiceUrl(transactionId: string, disposition: Disposition, requestOrigin: string) {
+  const transaction = (await getTransaction(transactionId)).parse();
+  const reason = invoiceUnavailableReason(transaction);
+  if (reason) throw unavailable(reason);
+  return documentUrl("invoice", transactionId, disposition, requestOrigin);
+}
+
+/**
+ * The invoice PDF of a transaction, generated from the stored transaction and the merchant's
+ * current details. Refused (as the link endpoint does) if the transaction no longer has an
+ * invoice, e.g. it was canceled after the link was made.
+ */
+export async function invoicePdf(transactionId: string): Promise<{ bytes: Uint8Array; fileName: string }> {
+  // Included address, business and customer are as they were when added (or as revised).
+  const raw = await getTransaction(transactionId, ["customer", "address", "business", "discount"]);
+  const transaction = raw.parse() as InvoiceTransaction;
+  const reason = invoiceUnavailableReason(transaction);
+  if (reason) throw unavailable(reason);
+  const data = invoiceDataFromTransaction(transaction, await merchantDetails());
+  return { bytes: await renderInvoicePdf(data), fileName: invoiceFileName(data.invoiceNumber) };
+}
