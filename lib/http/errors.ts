@@ -8,6 +8,9 @@ export const ERROR_STATUS = {
   entity_archived: 400,
   transaction_immutable: 400,
   transaction_invalid_status_change: 400,
+  transaction_not_payable: 400,
+  transaction_already_paid: 400,
+  sandbox_only: 400,
   notification_maximum_active_settings_reached: 400,
   notification_replay_invalid_origin_type: 400,
   notification_cannot_replay: 400,
@@ -38,6 +41,12 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
     "The transaction is billed, completed or canceled and cannot be changed: only draft and ready transactions can be edited, and a billed one can only be canceled. Record refunds and credits for billed and completed transactions with adjustments.",
   transaction_invalid_status_change:
     "The transaction cannot move to the status sent; the detail names the move. Only `billed` (from `ready`) and `canceled` (from `draft`, `ready` or `billed`) can be sent: the other statuses are set by the service (`draft` becomes `ready` once the transaction has items, a customer and an address).",
+  transaction_not_payable:
+    "The transaction cannot take a payment in its status: the hosted checkout takes payments for ready automatically-collected transactions and for billed or past-due manual invoices with checkout enabled; an invoice is marked paid only when billed or past due. The detail names the status.",
+  transaction_already_paid:
+    "The transaction is already completed: its payment was captured (or the invoice marked paid). It is never charged twice.",
+  sandbox_only:
+    "Simulated payments (test cards at the hosted checkout) exist only in the sandbox environment: this server is live, and processes no real cards.",
   notification_maximum_active_settings_reached:
     "The account already has the maximum of 10 active notification destinations. Deactivate or delete one before creating or activating another.",
   notification_replay_invalid_origin_type:
