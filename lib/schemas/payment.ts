@@ -54,7 +54,7 @@ export interface CheckoutView {
   currency_code: string;
   invoice_number: string | null;
   customer_email: string | null;
-  items: { name: string; description: string | null; quantity: number; tax_rate: string; total: string }[];
+  items: { id: string; name: string; description: string | null; quantity: number; tax_rate: string; total: string }[];
   totals: { subtotal: string; discount: string; tax: string; total: string; credit: string; grand_total: string };
   /** The newest payment attempt, when there is one (its result, after a reload). */
   last_payment: { status: string; error_code: string | null; amount: string; created_at: string } | null;

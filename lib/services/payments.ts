@@ -235,6 +235,7 @@ export async function getCheckout(id: string): Promise<CheckoutView> {
     invoice_number: row.invoice_number,
     customer_email: row.customer_email,
     items: row.details.line_items.map((line, i) => ({
+      id: line.id,
       name: typeof line.product?.name === "string" ? line.product.name : line.price_id,
       description: row.items[i]?.description ?? null,
       quantity: line.quantity,

@@ -85,7 +85,14 @@ describe("GET /checkout/{transaction_id}", () => {
       last_payment: null,
     });
     expect(res.body.data.items).toEqual([
-      { name: "Product", description: "Price", quantity: 1, tax_rate: "0", total: "1000" },
+      {
+        id: t.details.line_items[0].id,
+        name: "Product",
+        description: "Price",
+        quantity: 1,
+        tax_rate: "0",
+        total: "1000",
+      },
     ]);
     await query(
       "INSERT INTO settings (key, value) VALUES ('merchant_name', 'Acme Tools') ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
