@@ -5,14 +5,18 @@
  */
 import { z } from "zod";
 import { cardDigits, expired, luhnValid, parseExpiry } from "../billing/payments.ts";
-import { maxText, requiredText } from "./common.ts";
+import { maxText } from "./common.ts";
 
 /**
  * A card as typed on the checkout page. The number may hold spaces or dashes between groups; each
  * problem is reported on its own field, so the form shows it beside the input.
  */
 export const cardPaymentBody = z.strictObject({
-  cardholder_name: requiredText(200),
+  cardholder_name: z
+    .string({ error: "is required" })
+    .trim()
+    .min(1, "is required: the name as printed on the card")
+    .max(200, "must be at most 200 characters"),
   number: z
     .string({ error: "is required" })
     .refine((value) => /^[\d\s-]+$/.test(value) && /^\d{12,19}$/.test(cardDigits(value)), {

@@ -5,7 +5,6 @@ import { Button, buttonClasses } from "@/components/button";
 import { ConfirmDialog } from "@/components/confirm-dialog";
 import { type Column, DataTable } from "@/components/data-table";
 import { SelectField, TextField } from "@/components/form";
-import { DateCell } from "@/components/list-page";
 import { Section } from "@/components/page-header";
 import { EmptyState } from "@/components/states";
 import { StatusBadge } from "@/components/status-badge";
@@ -102,6 +101,22 @@ export function TransactionPayments({ transaction: t }: { transaction: Transacti
           />
         }
       />
+      {t.details.totals.fee !== null && t.details.totals.earnings !== null && (
+        <dl aria-label="Payout" className="mt-3 flex flex-wrap justify-end gap-x-6 gap-y-1 text-sm">
+          <div className="flex gap-2">
+            <dt className="text-slate-600">Fee</dt>
+            <dd>
+              <Amount amount={t.details.totals.fee} currency={t.currency_code} />
+            </dd>
+          </div>
+          <div className="flex gap-2">
+            <dt className="text-slate-600">Earnings</dt>
+            <dd className="font-medium text-slate-900">
+              <Amount amount={t.details.totals.earnings} currency={t.currency_code} />
+            </dd>
+          </div>
+        </dl>
+      )}
       <ConfirmDialog
         open={confirming}
         title="Mark this invoice as paid?"
@@ -158,7 +173,11 @@ function columns(currency: string): Column<Payment>[] {
       className: "text-right",
       cell: (p) => (p.amount ? <Amount amount={p.amount} currency={currency} /> : dash),
     },
-    { key: "time", header: "Time", cell: (p) => (p.created_at ? <DateCell value={p.created_at} /> : dash) },
+    {
+      key: "time",
+      header: "Time",
+      cell: (p) => (p.created_at ? <span className="whitespace-nowrap">{formatDateTime(p.created_at)}</span> : dash),
+    },
     {
       key: "error",
       header: "Error",
