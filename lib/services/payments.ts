@@ -71,6 +71,12 @@ async function lockForPayment(client: pg.PoolClient, id: string): Promise<Locked
   return row;
 }
 
+/**
+ * Declined attempts a transaction keeps taking at checkout: the endpoint is public, so card testing
+ * (trying numbers until one passes) is cut off, and `payments` cannot grow without bound.
+ */
+export const MAX_DECLINED_ATTEMPTS = 20;
+
 function refuseOutsideSandbox(): void {
   if (config.environment !== "sandbox") {
     throw new ApiError(
@@ -152,6 +158,12 @@ export async function payAtCheckout(id: string, card: CardPaymentInput): Promise
         checkoutEnabled(stored)
           ? `Transaction ${id} is ${stored.status}: the checkout takes a payment only for a ready automatically-collected transaction or a billed or past-due invoice.`
           : `Transaction ${id} is a manually-collected invoice without checkout (billing_details.enable_checkout is false): it is paid as its invoice says.`,
+      );
+    }
+    if (stored.payments.filter((p) => p.status === "error").length >= MAX_DECLINED_ATTEMPTS) {
+      throw new ApiError(
+        "too_many_requests",
+        `Transaction ${id} has had ${MAX_DECLINED_ATTEMPTS} declined payment attempts: no more are taken at checkout. Contact the seller.`,
       );
     }
     const digits = cardDigits(card.number);

@@ -8,7 +8,7 @@ import * as checkoutPayments from "@/app/api/checkout/[transaction_id]/payments/
 import * as checkoutItem from "@/app/api/checkout/[transaction_id]/route";
 import { query } from "@/lib/db/sql";
 import { call, expectError, expectFieldError, expectNotFound } from "@/lib/test/api";
-import { events } from "@/lib/test/checks";
+import { events, expectMethodsNotAllowed } from "@/lib/test/checks";
 import {
   MANUAL_TERMS,
   makeBuyer,
@@ -336,6 +336,31 @@ describe("POST /checkout/{transaction_id}/payments: refusals", () => {
     expectError(await pay(t.id), 400, "sandbox_only");
     delete process.env.BILLING_ENVIRONMENT;
     expect((await transactions.get(t.id)).body.data.payments).toEqual([]);
+  });
+
+  it("after 20 declined attempts no more are taken (card testing)", async () => {
+    const t = await makeReady();
+    const declined = {
+      status: "error",
+      error_code: "declined",
+      amount: "1000",
+      created_at: "2026-01-01T00:00:00.000000Z",
+    };
+    await query("UPDATE transactions SET payments = $2::json WHERE id = $1", [
+      t.id,
+      JSON.stringify(Array.from({ length: 20 }, () => declined)),
+    ]);
+    expectError(await pay(t.id), 429, "too_many_requests");
+  });
+
+  it("methods the paths lack: 405", async () => {
+    const t = await makeReady();
+    await expectMethodsNotAllowed(checkoutItem, ["POST", "PUT", "PATCH", "DELETE"], `/checkout/${t.id}`, {
+      transaction_id: t.id,
+    });
+    await expectMethodsNotAllowed(checkoutPayments, ["GET", "PUT", "PATCH", "DELETE"], `/checkout/${t.id}/payments`, {
+      transaction_id: t.id,
+    });
   });
 
   it("concurrent double payment: one capture, the other refused", async () => {
