@@ -52,12 +52,28 @@ export const config = {
     return Number(process.env.PORT ?? 3000);
   },
   /**
-   * The address people and integrations use (PUBLIC_URL, no trailing slash), for links the service
-   * hands out (document links). Unset: the address of the request that asks for the link.
+   * The address people reach this server at (PUBLIC_URL, default http://localhost:<port>), without a
+   * trailing slash: links handed out (the hosted checkout's URL) start with it.
    */
-  get publicUrl(): string | null {
-    const url = process.env.PUBLIC_URL?.trim();
-    return url ? url.replace(/\/+$/, "") : null;
+  get publicUrl(): string {
+    return (process.env.PUBLIC_URL ?? `http://localhost:${this.port}`).replace(/\/+$/, "");
+  },
+  /**
+   * What the payment processor (the sandbox, here) keeps from each captured payment:
+   * BILLING_FEE_PERCENT (a decimal percentage, default "5") plus BILLING_FEE_FIXED minor units of
+   * the transaction's currency (default 50). Read at each payment, so a change needs no restart of
+   * the money engine (lib/billing/totals.ts computeFee); a bad value is refused there.
+   */
+  fees: {
+    get percent(): string {
+      return process.env.BILLING_FEE_PERCENT?.trim() || "5";
+    },
+    get fixed(): bigint {
+      const text = process.env.BILLING_FEE_FIXED?.trim() || "50";
+      if (!/^\d+$/.test(text))
+        throw new Error(`BILLING_FEE_FIXED must be a whole number of minor units, not "${text}"`);
+      return BigInt(text);
+    },
   },
   /** Largest request body accepted, in bytes. */
   maxBodyBytes: 1024 * 1024,

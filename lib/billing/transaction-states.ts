@@ -23,3 +23,41 @@ export function canCancel(status: string): boolean {
 export function isAllowedMove(from: string, to: string): boolean {
   return (to === "billed" && canBill(from)) || (to === "canceled" && canCancel(from));
 }
+
+// ---------------------------------------------------------------------------------------------
+// Moves that payments make (lib/services/payments.ts), never a caller's PATCH.
+//
+// - ready → completed: an automatically-collected transaction's payment is captured at checkout.
+// - billed or past_due → completed: a manual invoice is paid, at its checkout (when
+//   billing_details.enable_checkout) or marked paid by the merchant.
+// - billed → past_due: a manual invoice's due date (billed_at + payment terms) passed unpaid.
+// The API family's `paid` status (payment captured, processing not done) is passed through at
+// once here: the sandbox processes as it captures. A past_due transaction cannot be canceled
+// through PATCH (the API family cancels only draft, ready and billed ones): it is paid, or stays
+// past due.
+
+/** What decides whether a transaction can be paid. */
+export interface Payable {
+  status: string;
+  collection_mode: string;
+  billing_details: { enable_checkout?: boolean } | null;
+}
+
+/** Whether the hosted checkout serves the transaction at all (it may be paid or unpayable there). */
+export function checkoutEnabled(t: Omit<Payable, "status">): boolean {
+  return t.collection_mode === "automatic" || t.billing_details?.enable_checkout === true;
+}
+
+/** Statuses a manual invoice can be paid in. */
+export const UNPAID_INVOICE_STATUSES: ReadonlySet<string> = new Set(["billed", "past_due"]);
+
+/** Whether the hosted checkout can take a payment for the transaction now. */
+export function canPayAtCheckout(t: Payable): boolean {
+  if (t.collection_mode === "automatic") return t.status === "ready";
+  return checkoutEnabled(t) && UNPAID_INVOICE_STATUSES.has(t.status);
+}
+
+/** Whether the merchant can record a manual invoice as paid (offline or by wire transfer). */
+export function canMarkPaid(t: Pick<Payable, "status" | "collection_mode">): boolean {
+  return t.collection_mode === "manual" && UNPAID_INVOICE_STATUSES.has(t.status);
+}

@@ -81,6 +81,8 @@ async function serve(mode: "start" | "dev", argv: string[]): Promise<number> {
         DATABASE_URL: url,
         NEXTAUTH_SECRET: secret,
         NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? publicUrl,
+        // The server hands out links (the hosted checkout's URL) under this address.
+        PUBLIC_URL: publicUrl,
         NEXT_TELEMETRY_DISABLED: "1",
       },
     });

@@ -42,6 +42,11 @@ export function ts(column: string): string {
   return `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 }
 
+/** A constant text as an SQL string literal (for configuration baked into an entity's fields). */
+export function sqlText(value: string): string {
+  return `'${value.replace(/'/g, "''")}'::text`;
+}
+
 /**
  * The entity's JSON object, keys in `fields` order. row_to_json over a one-row subselect, not
  * json_build_object: the same work (measured slightly faster) and compact output, where

@@ -13,6 +13,8 @@ export const TASKS = {
   runSimulation: "run_simulation",
   /** Deletes notifications past their retention. Scheduled by the worker's crontab. */
   purgeNotifications: "purge_notifications",
+  /** Moves manual invoices past their due date to past_due. Scheduled by the worker's crontab. */
+  markPastDue: "mark_past_due",
 } as const;
 
 /**

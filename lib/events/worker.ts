@@ -46,11 +46,15 @@ const taskList: TaskList = {
   [TASKS.purgeNotifications]: async () => {
     await purgeNotifications();
   },
+  [TASKS.markPastDue]: async () => {
+    const { markPastDueTransactions } = await import("../services/payments.ts");
+    await markPastDueTransactions();
+  },
 };
 
-// Hourly: notifications past retention are deleted (graphile-worker runs each cron item once
-// across all workers).
-const CRONTAB = `17 * * * * ${TASKS.purgeNotifications}`;
+// Hourly: notifications past retention are deleted. Every minute: unpaid manual invoices past their
+// due date become past_due. (graphile-worker runs each cron item once across all workers.)
+const CRONTAB = [`17 * * * * ${TASKS.purgeNotifications}`, `* * * * * ${TASKS.markPastDue}`].join("\n");
 
 /**
  * Unlocks jobs that can no longer finish: those held by pools whose heartbeat is stale (crashed or

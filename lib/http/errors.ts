@@ -13,6 +13,9 @@ export const ERROR_STATUS = {
   adjustment_transaction_invalid_status_for_refund: 400,
   adjustment_transaction_invalid_status_for_credit: 400,
   transaction_invoice_unavailable: 400,
+  transaction_not_payable: 400,
+  transaction_already_paid: 400,
+  sandbox_only: 400,
   notification_maximum_active_settings_reached: 400,
   notification_replay_invalid_origin_type: 400,
   notification_cannot_replay: 400,
@@ -55,6 +58,12 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
     "Only manually-collected transactions that are billed or past due can be credited (a credit lowers what the customer owes on an issued invoice). Refund a completed transaction instead.",
   transaction_invoice_unavailable:
     "The transaction has no invoice PDF (yet): a manually-collected transaction has one once it is billed, an automatically-collected one once it is completed, and a zero-value transaction never has one.",
+  transaction_not_payable:
+    "The transaction cannot take a payment in its status: the hosted checkout takes payments for ready automatically-collected transactions and for billed or past-due manual invoices with checkout enabled; an invoice is marked paid only when billed or past due. The detail names the status.",
+  transaction_already_paid:
+    "The transaction is already completed: its payment was captured (or the invoice marked paid). It is never charged twice.",
+  sandbox_only:
+    "Simulated payments (test cards at the hosted checkout) exist only in the sandbox environment: this server is live, and processes no real cards.",
   notification_maximum_active_settings_reached:
     "The account already has the maximum of 10 active notification destinations. Deactivate or delete one before creating or activating another.",
   notification_replay_invalid_origin_type:

@@ -274,6 +274,25 @@ describe("bad_request (400)", () => {
     expect(res.status).toBe(201);
   });
 
+  it("optionalBody: no body at all parses as undefined; a body present is still read and checked", async () => {
+    const { z } = await import("zod");
+    const echo = route(
+      { permission: "public", body: z.strictObject({ n: z.number() }).optional(), optionalBody: true },
+      async ({ input }) => ({ body: input.body ?? null }),
+    );
+    const empty = await call(echo, "POST", "/echo", {});
+    expect(empty.status).toBe(200);
+    expect(empty.body.data).toEqual({ body: null });
+    const given = await call(echo, "POST", "/echo", { body: { n: 1 } });
+    expect(given.body.data).toEqual({ body: { n: 1 } });
+    expectError(
+      await call(echo, "POST", "/echo", { rawBody: "[]", headers: { "content-type": "application/json" } }),
+      400,
+      "bad_request",
+    );
+    expect(errorFields(await call(echo, "POST", "/echo", { body: { n: "x" } }))).toEqual(["n"]);
+  });
+
   it("applies to updates too", async () => {
     const key = await testKey();
     const created = await call(customers.POST, "POST", "/customers", { key, body: { email: uniqueEmail() } });

@@ -28,6 +28,8 @@ interface RouteOptions<P, Q, B> {
   params?: P;
   query?: Q;
   body?: B;
+  /** The body may be left out entirely (no bytes): the body schema then parses `undefined`. */
+  optionalBody?: boolean;
   /** 201 for creations, 202 for work accepted to be done later (a notification replay). */
   status?: 200 | 201 | 202;
 }
@@ -107,7 +109,7 @@ function parseVersion(request: Request): number {
   return version;
 }
 
-async function readBody(request: Request): Promise<unknown> {
+async function readBody(request: Request, optional = false): Promise<unknown> {
   const type = request.headers.get("content-type") ?? "";
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > config.maxBodyBytes) {
@@ -117,7 +119,10 @@ async function readBody(request: Request): Promise<unknown> {
   if (Buffer.byteLength(text) > config.maxBodyBytes) {
     throw new ApiError("request_too_large", `Request body is larger than ${config.maxBodyBytes} bytes.`);
   }
-  if (text.trim() === "") throw new ApiError("bad_request", "Request body is empty; send a JSON object.");
+  if (text.trim() === "") {
+    if (optional) return undefined;
+    throw new ApiError("bad_request", "Request body is empty; send a JSON object.");
+  }
   if (!/^application\/(.+\+)?json\b/i.test(type.trim())) {
     throw new ApiError("bad_request", "Request body must be sent with Content-Type: application/json.");
   }
@@ -214,7 +219,7 @@ export function route<
       }
       let body: unknown;
       if (options.body) {
-        const raw = await readBody(request);
+        const raw = await readBody(request, options.optionalBody);
         const parsed = options.body.safeParse(raw);
         if (!parsed.success) throw fromZodError(parsed.error);
         body = parsed.data;

@@ -31,6 +31,7 @@
 
 import type pg from "pg";
 import { EDITABLE_STATUSES, isAllowedMove } from "../billing/transaction-states.ts";
+import { config } from "../config.ts";
 import {
   type EntityTable,
   getJson,
@@ -43,6 +44,7 @@ import {
   query,
   type RawJson,
   relatedJson,
+  sqlText,
   sqlTransaction,
   ts,
   updateJson,
@@ -101,6 +103,17 @@ const ITEMS = `(SELECT coalesce(json_agg(${jsonRecord([
   ["proration", "NULL::json"],
 ])} ORDER BY i.position), '[]'::json) FROM transaction_items i WHERE i.transaction_id = t.id)`;
 
+/**
+ * `checkout`: the URL the request gave (stored, with `_ptxn` appended), or else, for a transaction
+ * the hosted checkout can serve (automatic collection, or manual with billing_details.enable_checkout),
+ * our hosted checkout page `${PUBLIC_URL}/checkout?_ptxn=<id>` (app/checkout), the way the API
+ * family appends `_ptxn` to the default payment link. Built when read, not stored: it follows a
+ * change of collection mode or of enable_checkout, and a stored URL always wins.
+ */
+const CHECKOUT = `coalesce(t.checkout, CASE WHEN t.collection_mode = 'automatic'
+    OR coalesce((t.billing_details->>'enable_checkout')::boolean, false)
+  THEN json_build_object('url', ${sqlText(`${config.publicUrl}/checkout?_ptxn=`)} || t.id) END)`;
+
 /** The transaction's API shape (spec: Transaction), in the spec's field order. */
 export const TRANSACTION: EntityTable<Transaction> = {
   table: "transactions",
@@ -123,7 +136,7 @@ export const TRANSACTION: EntityTable<Transaction> = {
     ["items", ITEMS],
     ["details", "t.details"],
     ["payments", "t.payments"],
-    ["checkout", "t.checkout"],
+    ["checkout", CHECKOUT],
     ["created_at", ts("t.created_at")],
     ["updated_at", ts("t.updated_at")],
     ["billed_at", ts("t.billed_at")],

@@ -137,7 +137,8 @@ describe("POST /transactions", () => {
       billing_details: null,
       billing_period: null,
       payments: [],
-      checkout: null,
+      // No URL given: the hosted checkout page (app/checkout), as the API family's default payment link.
+      checkout: { url: `http://localhost:3000/checkout?_ptxn=${res.body.data.id}` },
       billed_at: null,
       revised_at: null,
     });
@@ -645,8 +646,9 @@ describe("POST /transactions", () => {
         }),
         ["checkout.url"],
       );
+      // No URL: the hosted checkout page stands in.
       const t = await makeTransaction({ items: oneItem(), checkout: { url: null } });
-      expect(t.checkout).toBeNull();
+      expect(t.checkout).toEqual({ url: `http://localhost:3000/checkout?_ptxn=${t.id}` });
     });
 
     it("checks billing_details, billing_period and custom_data", async () => {
@@ -837,7 +839,13 @@ describe("PATCH /transactions/{transaction_id}", () => {
     expect(u.checkout.url).toBe(`https://example.com/checkout?_ptxn=${t.id}`);
     const cleared = (await update(t.id, { business_id: null, custom_data: null, billing_period: null, checkout: null }))
       .body.data;
-    expect(cleared).toMatchObject({ business_id: null, custom_data: null, billing_period: null, checkout: null });
+    // The URL given is cleared: the hosted checkout page stands in.
+    expect(cleared).toMatchObject({
+      business_id: null,
+      custom_data: null,
+      billing_period: null,
+      checkout: { url: `http://localhost:3000/checkout?_ptxn=${t.id}` },
+    });
     // Nothing to change is still an update.
     expect((await update(t.id, {})).status).toBe(200);
   });

@@ -29,6 +29,7 @@ import {
 import { Amount, TransactionStatusBadge } from "../transaction-parts";
 import { AdjustmentsSection } from "./adjustments-section";
 import { DownloadInvoiceButton } from "./download-invoice-button";
+import { TransactionPayments } from "./transaction-payments";
 
 const BACK = { href: "/transactions", label: "Transactions" };
 
@@ -149,25 +150,7 @@ function TransactionPage({ transaction: t }: { transaction: TransactionWithInclu
           </Section>
         </div>
 
-        <Section title="Payments">
-          <DataTable
-            caption="Payments"
-            columns={paymentColumns(currency)}
-            rows={t.payments}
-            rowKey={(p) => String(p.payment_attempt_id ?? p.stored_payment_method_id ?? JSON.stringify(p))}
-            isLoading={false}
-            empty={
-              <EmptyState
-                title="No payments yet"
-                description={
-                  t.collection_mode === "manual"
-                    ? "Payments against the invoice appear here."
-                    : "Payments made at checkout appear here."
-                }
-              />
-            }
-          />
-        </Section>
+        <TransactionPayments transaction={t} />
 
         <AdjustmentsSection transaction={t} />
       </div>
@@ -299,29 +282,4 @@ function Totals({ transaction: t }: { transaction: TransactionWithIncludes }) {
       </div>
     </dl>
   );
-}
-
-function paymentColumns(currency: string): Column<Record<string, unknown>>[] {
-  return [
-    { key: "status", header: "Status", cell: (p) => humanize(text(p.status) ?? "unknown") },
-    {
-      key: "amount",
-      header: "Amount",
-      className: "text-right",
-      cell: (p) => {
-        const amount = text(p.amount);
-        return amount ? <Amount amount={amount} currency={currency} /> : dash;
-      },
-    },
-    {
-      key: "method",
-      header: "Method",
-      cell: (p) => text(p.method_details && (p.method_details as { type?: unknown }).type) ?? dash,
-    },
-    {
-      key: "created",
-      header: "Created",
-      cell: (p) => (text(p.created_at) ? <DateCell value={p.created_at as string} /> : dash),
-    },
-  ];
 }

@@ -1,0 +1,17 @@
+/** A card payment at the hosted checkout (sandbox test cards). Public, as GET /checkout/{transaction_id}. */
+import { route } from "@/lib/http/route";
+import { cardPaymentBody } from "@/lib/schemas/payment";
+import { transactionParams } from "@/lib/schemas/transaction";
+import { payAtCheckout } from "@/lib/services/payments";
+
+export const POST = route(
+  { permission: "public", params: transactionParams, body: cardPaymentBody, status: 201 },
+  ({ input }) => payAtCheckout(input.params.transaction_id, input.body),
+);
+
+export {
+  methodNotAllowed as GET,
+  methodNotAllowed as PUT,
+  methodNotAllowed as PATCH,
+  methodNotAllowed as DELETE,
+} from "@/lib/http/route";

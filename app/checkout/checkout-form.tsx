@@ -1,0 +1,296 @@
+"use client";
+
+import { type FormEvent, type ReactNode, useRef, useState } from "react";
+import { Button } from "@/components/button";
+import { FormError, TextField, useFocusOnError } from "@/components/form";
+import { DECLINE_MESSAGES, type DeclineCode, type Payment, TEST_CARDS } from "@/lib/billing/payments";
+import { ApiClientError, api } from "@/lib/client/api";
+import { checkBody, type FormErrorState, formErrors, NO_ERRORS } from "@/lib/client/form";
+import { formatMoney } from "@/lib/client/money";
+import { type CheckoutView, cardPaymentBody } from "@/lib/schemas/payment";
+
+const FIELDS = ["cardholder_name", "number", "expiry", "cvc"] as const;
+
+interface PaymentResult {
+  transaction_id: string;
+  transaction_status: string;
+  payment: Payment;
+}
+
+/** The page's frame: a narrow column on a quiet background. */
+export function CheckoutShell({ children }: { children: ReactNode }) {
+  return (
+    <main className="min-h-screen bg-slate-100 px-4 py-10">
+      <div className="mx-auto w-full max-w-4xl">{children}</div>
+    </main>
+  );
+}
+
+export function Notice({
+  tone,
+  title,
+  children,
+}: {
+  tone: "success" | "error" | "info";
+  title: string;
+  children?: ReactNode;
+}) {
+  const tones = {
+    success: "border-emerald-200 bg-emerald-50 text-emerald-900",
+    error: "border-red-200 bg-red-50 text-red-900",
+    info: "border-slate-200 bg-white text-slate-800",
+  };
+  return (
+    <div role={tone === "error" ? "alert" : "status"} className={`rounded-lg border px-5 py-4 ${tones[tone]}`}>
+      <h2 className="text-base font-semibold">{title}</h2>
+      {children && <div className="mt-1 text-sm">{children}</div>}
+    </div>
+  );
+}
+
+function declineText(code: string | null): string {
+  return DECLINE_MESSAGES[code as DeclineCode] ?? "The payment could not be taken. Try another card.";
+}
+
+/** The checkout: order summary beside the card form (or the result, once there is one). */
+export function CheckoutPanel({ view }: { view: CheckoutView }) {
+  const [state, setState] = useState(view.state);
+  const [paid, setPaid] = useState<Payment | null>(null);
+  const money = (amount: string) => formatMoney(amount, view.currency_code);
+
+  return (
+    <CheckoutShell>
+      <header className="mb-6 flex flex-wrap items-center justify-between gap-3">
+        <div>
+          <p className="text-sm text-slate-600">Pay</p>
+          <h1 className="text-2xl font-semibold text-slate-900">{view.merchant_name}</h1>
+        </div>
+        {view.environment === "sandbox" && (
+          <span className="rounded-full bg-amber-100 px-3 py-1 text-xs font-medium text-amber-900 ring-1 ring-amber-600/20">
+            Sandbox: no real money
+          </span>
+        )}
+      </header>
+
+      <div className="grid items-start gap-6 md:grid-cols-5">
+        <section
+          aria-labelledby="summary-heading"
+          className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm md:col-span-2"
+        >
+          <h2 id="summary-heading" className="text-base font-semibold text-slate-900">
+            Order summary
+          </h2>
+          {view.invoice_number && <p className="mt-1 text-sm text-slate-600">Invoice {view.invoice_number}</p>}
+          <ul aria-label="Items" className="mt-4 divide-y divide-slate-100">
+            {view.items.map((item) => (
+              <li key={item.id} className="flex justify-between gap-4 py-3 text-sm">
+                <div className="min-w-0">
+                  <p className="font-medium text-slate-900">{item.name}</p>
+                  <p className="text-slate-600">
+                    {item.description ? `${item.description} · ` : ""}Qty {item.quantity}
+                  </p>
+                </div>
+                <span className="whitespace-nowrap tabular-nums text-slate-900">{money(item.total)}</span>
+              </li>
+            ))}
+          </ul>
+          <dl className="mt-2 space-y-2 border-t border-slate-200 pt-4 text-sm">
+            <Row term="Subtotal" value={money(view.totals.subtotal)} />
+            {view.totals.discount !== "0" && <Row term="Discount" value={`−${money(view.totals.discount)}`} />}
+            <Row term="Tax" value={money(view.totals.tax)} />
+            {view.totals.credit !== "0" && <Row term="Credit" value={`−${money(view.totals.credit)}`} />}
+            <div className="flex justify-between gap-4 border-t border-slate-200 pt-3 text-base font-semibold text-slate-900">
+              <dt>Total due</dt>
+              <dd className="tabular-nums" data-testid="total-due">
+                {money(view.totals.grand_total)}
+              </dd>
+            </div>
+          </dl>
+        </section>
+
+        <div className="space-y-4 md:col-span-3">
+          {state === "paid" ? (
+            paid ? (
+              <Notice tone="success" title="Payment successful">
+                {money(paid.amount)} was paid with the card ending {paid.method_details.card?.last4}. Thank you!
+              </Notice>
+            ) : (
+              <Notice tone="info" title="Already paid">
+                This {view.invoice_number ? "invoice" : "order"} has been paid. There is nothing more to pay.
+              </Notice>
+            )
+          ) : state === "not_payable" ? (
+            <Notice tone="error" title="This transaction can't be paid">
+              It is {view.status.replace(/_/g, " ")}: payments are taken only for transactions awaiting payment. Contact{" "}
+              {view.merchant_name} if you think this is wrong.
+            </Notice>
+          ) : (
+            <CardForm
+              view={view}
+              onPaid={(payment) => {
+                setPaid(payment);
+                setState("paid");
+              }}
+              onAlreadyPaid={() => setState("paid")}
+              onNotPayable={() => setState("not_payable")}
+            />
+          )}
+          {view.environment === "sandbox" && state === "payable" && <TestCards />}
+        </div>
+      </div>
+    </CheckoutShell>
+  );
+}
+
+function Row({ term, value }: { term: string; value: string }) {
+  return (
+    <div className="flex justify-between gap-4">
+      <dt className="text-slate-600">{term}</dt>
+      <dd className="tabular-nums text-slate-900">{value}</dd>
+    </div>
+  );
+}
+
+function TestCards() {
+  return (
+    <section
+      aria-labelledby="test-cards-heading"
+      className="rounded-lg border border-dashed border-slate-300 p-4 text-sm"
+    >
+      <h2 id="test-cards-heading" className="font-medium text-slate-800">
+        Sandbox test cards
+      </h2>
+      <p className="mt-1 text-slate-600">Use any future expiry date, any 3-digit CVC and any name.</p>
+      <table className="mt-2 w-full text-left">
+        <tbody>
+          {TEST_CARDS.map((card) => (
+            <tr key={card.number}>
+              <td className="py-1 pr-4 font-mono tabular-nums text-slate-900">{card.number}</td>
+              <td className="py-1 text-slate-600">{card.label}</td>
+            </tr>
+          ))}
+          <tr>
+            <td className="py-1 pr-4 text-slate-900">Any other valid number</td>
+            <td className="py-1 text-slate-600">Succeeds</td>
+          </tr>
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+function CardForm({
+  view,
+  onPaid,
+  onAlreadyPaid,
+  onNotPayable,
+}: {
+  view: CheckoutView;
+  onPaid: (payment: Payment) => void;
+  onAlreadyPaid: () => void;
+  onNotPayable: () => void;
+}) {
+  const form = useRef<HTMLFormElement>(null);
+  const [values, setValues] = useState({ cardholder_name: "", number: "", expiry: "", cvc: "" });
+  const [errors, setErrors] = useState<FormErrorState>(NO_ERRORS);
+  const [declined, setDeclined] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+  useFocusOnError(form, errors === NO_ERRORS ? null : errors);
+
+  const set = (field: keyof typeof values) => (event: { target: { value: string } }) =>
+    setValues((v) => ({ ...v, [field]: event.target.value }));
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (pending) return;
+    setDeclined(null);
+    const checked = checkBody(cardPaymentBody, values, FIELDS);
+    if (!checked.ok) {
+      setErrors(checked.errors);
+      return;
+    }
+    setErrors(NO_ERRORS);
+    setPending(true);
+    try {
+      const result = (
+        await api<{ data: PaymentResult }>(`/checkout/${encodeURIComponent(view.transaction_id)}/payments`, {
+          method: "POST",
+          body: values,
+        })
+      ).data;
+      if (result.payment.status === "captured") onPaid(result.payment);
+      else setDeclined(declineText(result.payment.error_code));
+    } catch (error) {
+      if (error instanceof ApiClientError && error.code === "transaction_already_paid") onAlreadyPaid();
+      else if (error instanceof ApiClientError && error.code === "transaction_not_payable") onNotPayable();
+      else setErrors(formErrors(error, FIELDS));
+    } finally {
+      setPending(false);
+    }
+  }
+
+  return (
+    <form
+      ref={form}
+      aria-label="Card payment"
+      noValidate
+      onSubmit={submit}
+      className="space-y-4 rounded-lg border border-slate-200 bg-white p-6 shadow-sm"
+    >
+      <h2 className="text-base font-semibold text-slate-900">Pay by card</h2>
+      {declined && (
+        <div role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+          <p className="font-medium">Payment declined</p>
+          <p>{declined}</p>
+        </div>
+      )}
+      <TextField
+        label="Name on card"
+        name="cardholder_name"
+        autoComplete="cc-name"
+        required
+        value={values.cardholder_name}
+        onChange={set("cardholder_name")}
+        error={errors.fields.cardholder_name}
+      />
+      <TextField
+        label="Card number"
+        name="number"
+        inputMode="numeric"
+        autoComplete="cc-number"
+        placeholder="1234 1234 1234 1234"
+        required
+        value={values.number}
+        onChange={set("number")}
+        error={errors.fields.number}
+      />
+      <div className="grid grid-cols-2 gap-4">
+        <TextField
+          label="Expiry (MM/YY)"
+          name="expiry"
+          autoComplete="cc-exp"
+          placeholder="MM/YY"
+          required
+          value={values.expiry}
+          onChange={set("expiry")}
+          error={errors.fields.expiry}
+        />
+        <TextField
+          label="CVC"
+          name="cvc"
+          inputMode="numeric"
+          autoComplete="cc-csc"
+          placeholder="123"
+          required
+          value={values.cvc}
+          onChange={set("cvc")}
+          error={errors.fields.cvc}
+        />
+      </div>
+      <FormError message={errors.message} other={errors.other} requestId={errors.requestId} />
+      <Button type="submit" className="w-full" pending={pending} pendingLabel="Processing payment…">
+        Pay {formatMoney(view.totals.grand_total, view.currency_code)}
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,56 @@
+/**
+ * The hosted checkout page: `checkout.url` of a transaction (`/checkout?_ptxn=<transaction ID>`).
+ * Public, outside the dashboard's layout (no sign-in): the transaction ID in the link is the
+ * capability, as with the API family's hosted checkout. Sandbox only: in live it refuses.
+ */
+import type { Metadata } from "next";
+import { ApiError } from "@/lib/http/errors";
+import type { CheckoutView } from "@/lib/schemas/payment";
+import { getCheckout } from "@/lib/services/payments";
+import { CheckoutPanel, CheckoutShell, Notice } from "./checkout-form";
+
+export const metadata: Metadata = { title: "Checkout", robots: { index: false, follow: false } };
+export const dynamic = "force-dynamic";
+
+const TRANSACTION_ID = /^txn_[a-z0-9]{26}$/;
+
+async function load(id: string | undefined): Promise<{ view: CheckoutView } | { problem: ApiError | null }> {
+  if (!id || !TRANSACTION_ID.test(id)) return { problem: null };
+  try {
+    return { view: await getCheckout(id) };
+  } catch (error) {
+    if (error instanceof ApiError) return { problem: error };
+    throw error;
+  }
+}
+
+export default async function CheckoutPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  const raw = (await searchParams)._ptxn;
+  const id = Array.isArray(raw) ? raw[0] : raw;
+  const loaded = await load(id);
+  if ("view" in loaded) return <CheckoutPanel view={loaded.view} />;
+  const problem = loaded.problem;
+  return (
+    <CheckoutShell>
+      {problem?.code === "sandbox_only" ? (
+        <Notice tone="error" title="Checkout is not available">
+          This server is the live environment. Its hosted checkout takes only simulated payments, which exist in the
+          sandbox: no card can be charged here.
+        </Notice>
+      ) : problem?.code === "not_found" ? (
+        <Notice tone="error" title="Checkout not found">
+          No transaction has the ID <code className="font-mono">{id}</code>. Check the link you were given.
+        </Notice>
+      ) : (
+        <Notice tone="error" title="This checkout link is incomplete">
+          The link should end with <code className="font-mono">?_ptxn=</code> and a transaction ID. Ask the seller for a
+          new link.
+        </Notice>
+      )}
+    </CheckoutShell>
+  );
+}

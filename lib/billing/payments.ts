@@ -1,0 +1,179 @@
+/**
+ * Payments, pure: card checks, the sandbox's test cards, the shape of a payment attempt, the
+ * details of a completed transaction, and when an invoice falls due. No database, no HTTP.
+ */
+import { type FeeConfig, type PayoutTotals, payoutTotals, type TransactionTotals } from "./totals.ts";
+
+// ---------------------------------------------------------------------------------------------
+// Cards
+
+/** The digits of a card number as typed: spaces and dashes between groups are allowed. */
+export function cardDigits(number: string): string {
+  return number.replace(/[\s-]/g, "");
+}
+
+/** The Luhn check of a card number (digits only). */
+export function luhnValid(digits: string): boolean {
+  if (!/^\d{12,19}$/.test(digits)) return false;
+  let total = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let digit = digits.charCodeAt(digits.length - 1 - i) - 48;
+    if (i % 2 === 1) {
+      digit *= 2;
+      if (digit > 9) digit -= 9;
+    }
+    total += digit;
+  }
+  return total % 10 === 0;
+}
+
+/** The card scheme a number belongs to, by its leading digits (the API family's `card.type` values). */
+export function cardType(digits: string): string {
+  if (/^4/.test(digits)) return "visa";
+  if (/^(5[1-5]|2(2[2-9]|[3-6]\d|7[01]|720))/.test(digits)) return "mastercard";
+  if (/^3[47]/.test(digits)) return "american_express";
+  if (/^(6011|65|64[4-9])/.test(digits)) return "discover";
+  if (/^35(2[89]|[3-8]\d)/.test(digits)) return "jcb";
+  if (/^(62|81)/.test(digits)) return "union_pay";
+  if (/^3(0[0-5]|[689])/.test(digits)) return "diners_club";
+  if (/^(5018|5020|5038|56|57|58|6304|67)/.test(digits)) return "maestro";
+  return "unknown";
+}
+
+/** An expiry `MM/YY` (or `MM/YYYY`) as month and four-digit year; null when not shaped so. */
+export function parseExpiry(text: string): { month: number; year: number } | null {
+  const match = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(text);
+  if (!match) return null;
+  const month = Number(match[1]);
+  if (month < 1 || month > 12) return null;
+  const year = match[2].length === 2 ? 2000 + Number(match[2]) : Number(match[2]);
+  return { month, year };
+}
+
+/** A card is usable through the last day of its expiry month (UTC). */
+export function expired(expiry: { month: number; year: number }, now: Date): boolean {
+  const year = now.getUTCFullYear();
+  const month = now.getUTCMonth() + 1;
+  return expiry.year < year || (expiry.year === year && expiry.month < month);
+}
+
+/** Why the sandbox declines a card: the codes a payment's `error_code` takes. */
+export type DeclineCode = "declined" | "insufficient_funds";
+
+/**
+ * The sandbox's test cards (shown on the checkout page). Any other Luhn-valid number succeeds, as
+ * in the sandbox of the API family.
+ */
+export const TEST_CARDS: readonly { number: string; outcome: "success" | DeclineCode; label: string }[] = [
+  { number: "4242 4242 4242 4242", outcome: "success", label: "Succeeds" },
+  { number: "4000 0000 0000 0002", outcome: "declined", label: "Declined" },
+  { number: "4000 0000 0000 9995", outcome: "insufficient_funds", label: "Declined: insufficient funds" },
+];
+
+const DECLINES = new Map<string, DeclineCode>(
+  TEST_CARDS.filter((card) => card.outcome !== "success").map((card) => [
+    cardDigits(card.number),
+    card.outcome as DeclineCode,
+  ]),
+);
+
+/** What the sandbox does with a card number: null to capture, or the decline's code. */
+export function sandboxDecline(digits: string): DeclineCode | null {
+  return DECLINES.get(digits) ?? null;
+}
+
+/** What a customer is told for each decline. */
+export const DECLINE_MESSAGES: Record<DeclineCode, string> = {
+  declined: "The card was declined by the bank. Try another card.",
+  insufficient_funds: "The card was declined for insufficient funds. Try another card.",
+};
+
+// ---------------------------------------------------------------------------------------------
+// Payment attempts (the API family's shape of an entry of `payments`)
+
+export type PaymentMethodType = "card" | "offline" | "wire_transfer";
+
+export interface CardDetails {
+  type: string;
+  last4: string;
+  expiry_month: number;
+  expiry_year: number;
+  cardholder_name: string;
+}
+
+export interface Payment {
+  payment_attempt_id: string;
+  stored_payment_method_id: string;
+  amount: string;
+  status: "captured" | "error";
+  error_code: DeclineCode | null;
+  /** `reference`: ours, on payments the merchant records (offline, wire transfer) when given. */
+  method_details: { type: PaymentMethodType; card: CardDetails | null; reference?: string | null };
+  created_at: string;
+  captured_at: string | null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Completion
+
+/** `details` as far as completion changes it (the rest is carried over untouched). */
+export interface CompletableDetails {
+  totals: TransactionTotals;
+  adjusted_totals?: Record<string, unknown> & { fee?: string | null; earnings?: string | null };
+  payout_totals: unknown;
+  adjusted_payout_totals?: unknown;
+}
+
+/**
+ * The details of a transaction completed by a payment of its grand total: the fee and earnings
+ * (lib/billing/totals.ts payoutTotals, the one fee rule) in `totals`, in `adjusted_totals` (no
+ * adjustment exists yet at completion) and in `payout_totals` / `adjusted_payout_totals`; nothing
+ * is left to pay, so `balance` is 0.
+ */
+export function completedDetails<D extends CompletableDetails>(details: D, fees: FeeConfig): D {
+  const payout: PayoutTotals = { ...payoutTotals(details.totals, fees), balance: "0" };
+  return {
+    ...details,
+    totals: { ...details.totals, balance: "0", fee: payout.fee, earnings: payout.earnings },
+    adjusted_totals: details.adjusted_totals && {
+      ...details.adjusted_totals,
+      fee: payout.fee,
+      earnings: payout.earnings,
+    },
+    payout_totals: payout,
+    adjusted_payout_totals: {
+      subtotal: payout.subtotal,
+      tax: payout.tax,
+      total: payout.total,
+      fee: payout.fee,
+      chargeback_fee: { amount: "0", original: null },
+      earnings: payout.earnings,
+      currency_code: payout.currency_code,
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Due dates
+
+export type TermsInterval = "day" | "week" | "month" | "year";
+
+/**
+ * When a billed invoice is due: `billed_at` plus its payment terms, by calendar arithmetic (a month
+ * after 31 January is the last day of February).
+ */
+export function dueDate(billedAt: Date, terms: { interval: TermsInterval; frequency: number }): Date {
+  const due = new Date(billedAt.getTime());
+  const n = terms.frequency;
+  if (terms.interval === "day") due.setUTCDate(due.getUTCDate() + n);
+  else if (terms.interval === "week") due.setUTCDate(due.getUTCDate() + 7 * n);
+  else {
+    const months = terms.interval === "month" ? n : 12 * n;
+    const day = due.getUTCDate();
+    due.setUTCDate(1);
+    due.setUTCMonth(due.getUTCMonth() + months);
+    const last = new Date(Date.UTC(due.getUTCFullYear(), due.getUTCMonth() + 1, 0)).getUTCDate();
+    due.setUTCDate(Math.min(day, last));
+  }
+  return due;
+}
