@@ -290,6 +290,26 @@ async function approvedAmounts(client: pg.PoolClient, transactionId: string): Pr
 }
 
 /**
+ * `details` with `adjusted_totals` and `adjusted_payout_totals` computed from the transaction's
+ * approved adjustments (the one place they are computed: adjustments and payments both use it).
+ */
+export async function withAdjustedTotals(
+  client: pg.PoolClient,
+  transactionId: string,
+  details: TransactionDetails,
+): Promise<TransactionDetails> {
+  const approved = await approvedAmounts(client, transactionId);
+  return {
+    ...details,
+    adjusted_totals: adjustedTotals(details.totals as TransactionTotals, approved),
+    adjusted_payout_totals: adjustedPayoutTotals(
+      details.payout_totals as unknown as PayoutTotals | null,
+      approved,
+    ) as unknown as Record<string, unknown> | null,
+  };
+}
+
+/**
  * Rewrites the transaction's `details.adjusted_totals` and `details.adjusted_payout_totals` from
  * its stored totals and its approved adjustments, with a `transaction.updated` event. Call it in
  * the database transaction of any change to either (the caller holds the transaction's row lock).
@@ -301,15 +321,7 @@ export async function refreshAdjustedTotals(client: pg.PoolClient, transactionId
     client,
   );
   if (!row) return;
-  const approved = await approvedAmounts(client, transactionId);
-  const details: TransactionDetails = {
-    ...row.details,
-    adjusted_totals: adjustedTotals(row.details.totals as TransactionTotals, approved),
-    adjusted_payout_totals: adjustedPayoutTotals(
-      row.details.payout_totals as unknown as PayoutTotals | null,
-      approved,
-    ) as unknown as Record<string, unknown> | null,
-  };
+  const details = await withAdjustedTotals(client, transactionId, row.details);
   await updateJson(
     TRANSACTION,
     { sql: "t.id = $1", values: [transactionId] },

@@ -40,7 +40,9 @@ import { config } from "../config.ts";
 import { query, type RawJson, sqlTransaction, updateJson } from "../db/sql.ts";
 import { ApiError, notFound } from "../http/errors.ts";
 import type { CardPaymentInput, CheckoutView, MarkPaidInput } from "../schemas/payment.ts";
-import type { BillingDetails, Transaction } from "../schemas/transaction.ts";
+import type { BillingDetails, Transaction, TransactionDetails } from "../schemas/transaction.ts";
+import { withAdjustedTotals } from "./adjustments.ts";
+import { nextInvoiceNumber } from "./invoice-numbers.ts";
 import { TRANSACTION } from "./transactions.ts";
 
 /** The settings key of the merchant's name, shown on the checkout page and invoices. */
@@ -56,13 +58,14 @@ interface Locked {
   payments: Payment[];
   discount_id: string | null;
   billed_at: string | null;
+  invoice_number: string | null;
 }
 
 /** The transaction's row, locked until the change commits: concurrent payments take turns. */
 async function lockForPayment(client: pg.PoolClient, id: string): Promise<Locked> {
   const [row] = await query<Locked>(
     `SELECT t.id, t.status, t.collection_mode, t.billing_details, t.details, t.payments, t.discount_id,
-            t.billed_at::text AS billed_at
+            t.billed_at::text AS billed_at, t.invoice_number
        FROM transactions t WHERE t.id = $1 FOR UPDATE`,
     [id],
     client,
@@ -108,10 +111,18 @@ async function completeWithPayment(
   stored: Locked,
   payment: Payment,
 ): Promise<RawJson<Transaction>> {
-  const details = completedDetails(stored.details, { percent: config.fees.percent, fixed: config.fees.fixed });
+  const completed = completedDetails(stored.details, { percent: config.fees.percent, fixed: config.fees.fixed });
+  // Credits made on the invoice before it was paid stay subtracted in the adjusted totals.
+  const details = await withAdjustedTotals(client, stored.id, completed as TransactionDetails);
   if (stored.billed_at === null && stored.discount_id) {
     await query("UPDATE discounts SET times_used = times_used + 1 WHERE id = $1", [stored.discount_id], client);
   }
+  // An automatically-collected transaction gets its invoice number when it is completed, as in
+  // the API family (a manual one got it when billed): its invoice PDF is then available.
+  const invoice =
+    stored.invoice_number === null
+      ? { invoice_number: await nextInvoiceNumber(client), invoice_id: `inv_${stored.id.slice("txn_".length)}` }
+      : {};
   const written = await updateJson(
     TRANSACTION,
     { sql: "t.id = $1", values: [stored.id] },
@@ -121,6 +132,7 @@ async function completeWithPayment(
       details: JSON.stringify(details),
       billed_at: stored.billed_at ?? payment.captured_at,
       completed_at: payment.captured_at,
+      ...invoice,
     },
     ["transaction.updated", "transaction.paid", "transaction.completed"],
     client,

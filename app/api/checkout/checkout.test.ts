@@ -165,6 +165,17 @@ describe("POST /checkout/{transaction_id}/payments: validation", () => {
 });
 
 describe("POST /checkout/{transaction_id}/payments: outcomes", () => {
+  it("an automatic transaction gets the next invoice number when completed (its invoice PDF exists then)", async () => {
+    const first = await makeReady();
+    const second = await makeReady();
+    expect((await pay(first.id)).status).toBe(201);
+    expect((await pay(second.id)).status).toBe(201);
+    const [a, b] = [(await transactions.get(first.id)).body.data, (await transactions.get(second.id)).body.data];
+    expect(a.invoice_number).toMatch(/^INV-\d+$/);
+    expect(a.invoice_id).toBe(`inv_${first.id.slice(4)}`);
+    expect(Number(b.invoice_number.slice(4))).toBe(Number(a.invoice_number.slice(4)) + 1);
+  });
+
   it("success: captured payment, completed with fee, earnings and payout; events paid then completed", async () => {
     const t = await makeReady();
     const res = await pay(t.id);

@@ -3,6 +3,7 @@
  * that moves unpaid invoices past their due date to past_due.
  */
 import { describe, expect, it } from "vitest";
+import * as adjustmentCollection from "@/app/api/adjustments/route";
 import * as markPaidRoute from "@/app/api/transactions/[transaction_id]/mark-paid/route";
 import { query } from "@/lib/db/sql";
 import { markPastDueTransactions } from "@/lib/services/payments";
@@ -175,5 +176,29 @@ describe("past_due job", () => {
       400,
       "transaction_invalid_status_change",
     );
+  });
+});
+
+describe("completion after a credit", () => {
+  it("an invoice credited before it is paid keeps the credit in its adjusted totals", async () => {
+    const t = await makeInvoice();
+    const line = t.details.line_items[0];
+    const credit = await call(adjustmentCollection.POST, "POST", "/adjustments", {
+      key: await admin(),
+      body: {
+        action: "credit",
+        transaction_id: t.id,
+        reason: "goodwill",
+        type: "partial",
+        items: [{ item_id: line.id, type: "partial", amount: "100" }],
+      },
+    });
+    expect(credit.status, JSON.stringify(credit.body)).toBe(201);
+    const res = await markPaid(t.id);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const details = res.body.data.details;
+    expect(details.totals.fee).not.toBeNull();
+    expect(BigInt(details.adjusted_totals.total)).toBe(BigInt(details.totals.total) - 100n);
+    expect(details.adjusted_totals.fee).toBe(details.totals.fee);
   });
 });
