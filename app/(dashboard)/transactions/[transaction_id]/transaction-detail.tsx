@@ -27,6 +27,7 @@ import {
   useTransaction,
 } from "@/lib/client/transactions";
 import { Amount, TransactionStatusBadge } from "../transaction-parts";
+import { EventHistory } from "./event-history";
 
 const BACK = { href: "/transactions", label: "Transactions" };
 
@@ -178,6 +179,8 @@ function TransactionPage({ transaction: t }: { transaction: TransactionWithInclu
             </div>
           )}
         </Section>
+
+        <EventHistory transaction={t} />
       </div>
 
       <ConfirmDialog
