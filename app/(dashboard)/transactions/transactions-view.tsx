@@ -155,8 +155,8 @@ export function TransactionsView() {
 
       <ListFilters
         search={{
-          label: "Filter by customer email or ID",
-          placeholder: "Customer email or ID (ctm_…)",
+          label: "Filter by customer ID or email",
+          placeholder: "Customer ID (ctm_…) or email",
           maxLength: 100,
           onSearch: setCustomer,
         }}
