@@ -18,7 +18,8 @@ test("create a manual invoice step by step with live totals, then issue it", asy
 
   // 1. Customer: Continue without one is refused and says why.
   await page.getByRole("button", { name: "Continue" }).click();
-  await expect(page.getByRole("alert")).toContainText("Choose a customer");
+  const step = page.getByRole("region", { name: /^Step \d of 5/ });
+  await expect(step.getByRole("alert")).toContainText("Choose a customer");
   await shot(page, "invoicing-1-customer-empty");
   await page.getByRole("button", { name: "New customer" }).click();
   const customerForm = page.getByRole("form", { name: "New customer" });

@@ -1,10 +1,10 @@
 "use client";
 
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { Button } from "@/components/button";
 import { ConfirmDialog } from "@/components/confirm-dialog";
 import { type Column, DataTable } from "@/components/data-table";
-import { TextField } from "@/components/form";
+import { controlClasses } from "@/components/form";
 import { SearchInput } from "@/components/search-input";
 import { EmptyState } from "@/components/states";
 import { StatusBadge } from "@/components/status-badge";
@@ -38,8 +38,8 @@ function RateEditor({ entry, onDone }: { entry: TaxRateEntry; onDone: (saved: bo
   const [value, setValue] = useState(fractionToPercent(entry.rate));
   const [error, setError] = useState<string | null>(null);
   const save = useSetTaxRate();
-  const input = useRef<HTMLDivElement>(null);
-  useEffect(() => input.current?.querySelector("input")?.focus(), []);
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => input.current?.focus(), []);
   const name = countryName(entry.country_code);
 
   async function submit(event: React.FormEvent) {
@@ -59,34 +59,44 @@ function RateEditor({ entry, onDone }: { entry: TaxRateEntry; onDone: (saved: bo
     }
   }
 
+  const id = useId();
   return (
     <form
       onSubmit={submit}
       aria-label={`Tax rate for ${name}`}
-      className="flex items-start gap-2"
       onKeyDown={(event) => {
         if (event.key === "Escape") onDone(false);
       }}
     >
-      <div ref={input} className="w-28">
-        <TextField
-          label={`Tax rate for ${name} (%)`}
-          labelHidden
+      <div className="flex items-center gap-2">
+        <label htmlFor={id} className="sr-only">
+          Tax rate for {name} (%)
+        </label>
+        <input
+          id={id}
+          ref={input}
           inputMode="decimal"
           value={value}
           onChange={(event) => setValue(event.target.value)}
-          error={error}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-error` : undefined}
+          className={controlClasses(Boolean(error), "w-24")}
         />
+        <span className="text-sm text-slate-600" aria-hidden="true">
+          %
+        </span>
+        <Button type="submit" size="sm" pending={save.isPending} pendingLabel="Saving…">
+          Save
+        </Button>
+        <Button type="button" size="sm" variant="secondary" onClick={() => onDone(false)}>
+          Cancel
+        </Button>
       </div>
-      <span className="pt-2 text-sm text-slate-600" aria-hidden="true">
-        %
-      </span>
-      <Button type="submit" size="sm" className="mt-1" pending={save.isPending} pendingLabel="Saving…">
-        Save
-      </Button>
-      <Button type="button" size="sm" variant="secondary" className="mt-1" onClick={() => onDone(false)}>
-        Cancel
-      </Button>
+      {error && (
+        <p id={`${id}-error`} className="mt-1 text-sm text-red-700">
+          {error}
+        </p>
+      )}
     </form>
   );
 }

@@ -97,7 +97,7 @@ function QuantityField({
 }: {
   value: string;
   error?: string;
-  label: string;
+  label: React.ReactNode;
   onChange: (v: string) => void;
 }) {
   return (
@@ -205,7 +205,15 @@ export function ItemsStep({
                     </>
                   )}
                   <QuantityField
-                    label={line.kind === "catalogue" ? `Quantity of ${line.productName}` : "Quantity"}
+                    label={
+                      line.kind === "catalogue" ? (
+                        <>
+                          Quantity<span className="sr-only"> of {line.productName}</span>
+                        </>
+                      ) : (
+                        "Quantity"
+                      )
+                    }
                     value={line.quantity}
                     error={problem(line.key, "quantity")}
                     onChange={(quantity) => update(line.key, { quantity })}
