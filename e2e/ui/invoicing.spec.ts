@@ -125,3 +125,56 @@ test("the transactions list filters by customer email", async ({ page }) => {
   await expect(page.getByRole("table", { name: "Transactions" }).getByRole("row").nth(1)).toContainText("invoiced-");
   await shot(page, "invoicing-list-by-email");
 });
+
+test("an API refusal at creation is shown at the step it belongs to", async ({ page }) => {
+  const productName = `Licence ${uniqueTag()}`;
+  await createProductViaApi(page, { name: productName }, [
+    { description: "Seat", amount: "2500", currency_code: "USD" },
+  ]);
+  const email = uniqueEmail("refused");
+  await page.evaluate(async (email) => {
+    const post = async (path: string, body: unknown) =>
+      (
+        await (
+          await fetch(path, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify(body),
+          })
+        ).json()
+      ).data;
+    const customer = await post("/api/customers", { email, name: "Grace Hopper" });
+    await post(`/api/customers/${customer.id}/addresses`, { country_code: "US", postal_code: "10001" });
+  }, email);
+
+  await page.goto("/transactions/new");
+  await page.getByRole("searchbox", { name: "Search customers by email or name" }).fill(email);
+  await page.getByRole("radio", { name: /Grace Hopper/ }).check();
+  await page.getByRole("button", { name: "Continue" }).click();
+  await page.getByRole("radio", { name: /10001/ }).check();
+  await page.getByRole("button", { name: "Continue" }).click();
+  await page.getByRole("searchbox", { name: "Search catalogue products" }).fill(productName);
+  await page.getByRole("button", { name: `Add ${productName}, Seat` }).click();
+  // The price is in USD; the invoice is switched to euros afterwards.
+  await page.getByLabel("Currency").selectOption("EUR");
+  const totals = page.getByRole("complementary", { name: "Totals" });
+  await expect(totals.getByRole("alert")).toContainText("has no unit price in EUR");
+  await page.getByRole("button", { name: "Continue" }).click();
+  await page.getByRole("button", { name: "Continue" }).click();
+  await page.getByRole("button", { name: "Create draft invoice" }).click();
+
+  // Back at the items step, its heading focused, the problem announced and shown on the line.
+  const heading = page.getByRole("heading", { level: 2, name: /Items/ });
+  await expect(heading).toBeFocused();
+  const step = page.getByRole("region", { name: /^Step 3 of 5/ });
+  await expect(step.getByRole("alert")).toContainText("Line 1: ");
+  await expect(step.getByRole("alert")).toContainText("has no unit price in EUR");
+  await shot(page, "invoicing-refused-items");
+
+  await page.getByLabel("Currency").selectOption("USD");
+  await expect(totals).toContainText("$25.00");
+  await page.getByRole("button", { name: "Payment terms and details" }).click();
+  await page.getByRole("button", { name: "Create draft invoice" }).click();
+  await page.waitForURL(/\/transactions\/txn_[a-z0-9]{26}$/);
+  await expect(page.getByRole("button", { name: "Issue invoice" })).toBeVisible();
+});

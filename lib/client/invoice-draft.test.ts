@@ -73,6 +73,9 @@ describe("discountBody", () => {
     ).toEqual({ ok: true, value: { discount: { type: "flat", amount: "500", description: "Loyalty" } } });
     expect(discountBody(draft({ discount: { kind: "catalogue", discount: null } })).ok).toBe(false);
     expect(
+      discountBody(draft({ discount: { kind: "custom", type: "percentage", amount: "150", description: "" } })),
+    ).toMatchObject({ ok: false, field: "amount" });
+    expect(
       discountBody(draft({ discount: { kind: "custom", type: "percentage", amount: "ten", description: "" } })),
     ).toMatchObject({
       ok: false,

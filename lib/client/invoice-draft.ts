@@ -3,7 +3,7 @@
  * bodies it becomes: POST /transactions/preview for the live totals and POST /transactions for
  * "Create draft invoice". Pure (no React), so it is unit-tested with plain values.
  */
-import type { Discount } from "../schemas/discount.ts";
+import { amountProblem, type Discount } from "../schemas/discount.ts";
 import type { Interval, Price, TaxMode } from "../schemas/price.ts";
 import {
   type BillingDetailsInput,
@@ -161,6 +161,12 @@ export function discountBody(
     if (money.value === null) return { ok: false, field: "amount", message: "Enter the amount to take off." };
     amount = money.value;
   }
+  // The API's own rule for discount amounts (lib/schemas/discount.ts), so the step says it first.
+  const problem = amountProblem(d.type, amount);
+  if (problem) {
+    const message = d.type === "percentage" ? "Enter a percentage from 0.01 to 100, such as 10." : `Amount ${problem}.`;
+    return { ok: false, field: "amount", message };
+  }
   const description =
     d.description.trim() ||
     (d.type === "percentage" ? `${amount}% discount` : `${d.amount.trim()} ${draft.currency} discount`);
@@ -240,4 +246,16 @@ export function lineOfField(field: string): { index: number; field: LineField | 
           ? "price"
           : null;
   return { index: Number(match[1]), field: lineField };
+}
+
+/** An API field error as a step's alert says it: "Line 2: must be …", "Payment terms frequency: …". */
+export function fieldErrorText(field: string, message: string): string {
+  const line = lineOfField(field);
+  const where = line
+    ? `Line ${line.index + 1}`
+    : field
+        .replace(/^billing_details\./, "")
+        .replace(/\[\d+\]/g, "")
+        .replace(/[._]/g, " ");
+  return `${where.charAt(0).toUpperCase()}${where.slice(1)}: ${message}`;
 }

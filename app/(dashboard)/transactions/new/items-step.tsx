@@ -38,7 +38,14 @@ function CataloguePicker({
   onAdd: (price: Price, productName: string) => void;
 }) {
   const [term, setTerm] = useState("");
-  const products = useProducts({ search: term, include: "prices", status: "active", per_page: 10 });
+  const products = useProducts({
+    search: term,
+    include: "prices",
+    status: "active",
+    // Catalogue products only: custom items of earlier invoices are products of type `custom`.
+    type: "standard",
+    per_page: 10,
+  });
   const rows = (products.data?.data ?? []) as ProductWithPrices[];
   return (
     <div className="space-y-3">
@@ -53,7 +60,7 @@ function CataloguePicker({
         <ul aria-label="Catalogue products" className="divide-y divide-slate-100 rounded-md border border-slate-200">
           {rows.map((product) => {
             const prices = (product.prices ?? []).filter(
-              (p) => p.status === "active" && p.unit_price.currency_code === currency,
+              (p) => p.status === "active" && p.type === "standard" && p.unit_price.currency_code === currency,
             );
             return (
               <li key={product.id} className="px-3 py-2">

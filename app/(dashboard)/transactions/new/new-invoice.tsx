@@ -14,6 +14,7 @@ import {
   type DraftLine,
   discountBody,
   emptyDraft,
+  fieldErrorText,
   type InvoiceDraft,
   itemBodies,
   type LineProblems,
@@ -47,14 +48,6 @@ interface ServerErrors {
 
 const NO_SERVER_ERRORS: ServerErrors = { byStep: {}, lines: {}, terms: {}, message: null };
 
-/** A field path in words for a step's error list: `billing_details.payment_terms.frequency` → "payment terms frequency". */
-function fieldWords(field: string): string {
-  return field
-    .replace(/^billing_details\./, "")
-    .replace(/\[\d+\]/g, "")
-    .replace(/[._]/g, " ");
-}
-
 function sortErrors(error: unknown, draft: InvoiceDraft): ServerErrors {
   if (!(error instanceof ApiClientError)) {
     return { ...NO_SERVER_ERRORS, message: error instanceof Error ? error.message : "Something went wrong." };
@@ -69,9 +62,8 @@ function sortErrors(error: unknown, draft: InvoiceDraft): ServerErrors {
     }
     const termsField = /^billing_details\.(payment_terms|purchase_order_number|additional_information)/.exec(field);
     if (termsField) out.terms[termsField[1] as TermsField] ??= message;
-    const where = line ? `Line ${line.index + 1}` : fieldWords(field);
     const list = out.byStep[step] ?? [];
-    list.push(`${where.charAt(0).toUpperCase()}${where.slice(1)}: ${message}`);
+    list.push(fieldErrorText(field, message));
     out.byStep[step] = list;
   }
   if (error.errors.length === 0) out.message = error.message;
@@ -95,7 +87,11 @@ export function NewInvoice() {
   const toast = useToast();
   const client = useQueryClient();
   const step = STEPS[stepIndex];
-  const update = (patch: Partial<InvoiceDraft>) => setDraft((d) => ({ ...d, ...patch }));
+  // An edit answers the API's last refusal: its messages go until the next attempt.
+  const update = (patch: Partial<InvoiceDraft>) => {
+    setDraft((d) => ({ ...d, ...patch }));
+    setServer(NO_SERVER_ERRORS);
+  };
 
   const local = itemBodies(draft);
   const discount = discountBody(draft);
@@ -163,7 +159,6 @@ export function NewInvoice() {
 
   function setLines(lines: DraftLine[]) {
     update({ lines });
-    setServer((s) => ({ ...s, byStep: { ...s.byStep, items: undefined }, lines: {} }));
   }
 
   const isLast = stepIndex === STEPS.length - 1;
@@ -226,13 +221,14 @@ export function NewInvoice() {
           {step.id === "customer" && (
             <CustomerStep
               customer={draft.customer}
-              onChange={(customer) =>
+              onChange={(customer) => {
+                setServer(NO_SERVER_ERRORS);
                 setDraft((d) =>
                   d.customer?.id === customer?.id
                     ? { ...d, customer }
                     : { ...d, customer, address: null, business: null },
-                )
-              }
+                );
+              }}
             />
           )}
           {step.id === "address" && draft.customer && (

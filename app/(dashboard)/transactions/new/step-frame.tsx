@@ -33,9 +33,13 @@ export function StepFrame({
   useEffect(() => {
     if (focusOnMount) heading.current?.focus();
   }, [focusOnMount]);
+  // New problems on a step already open take the focus; a step opened with problems focuses its
+  // heading (above), and the alert is announced by its role.
   const problemsKey = problems.join("\n");
+  const shownKey = useRef(problemsKey);
   useEffect(() => {
-    if (problemsKey) alert.current?.focus();
+    if (problemsKey && problemsKey !== shownKey.current) alert.current?.focus();
+    shownKey.current = problemsKey;
   }, [problemsKey]);
   const headingId = `step-${number}-heading`;
   return (

@@ -4,7 +4,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { ApiClientError, api } from "@/lib/client/api";
 import type { EntityResponse } from "@/lib/client/hooks";
-import { type InvoiceDraft, previewBody } from "@/lib/client/invoice-draft";
+import { fieldErrorText, type InvoiceDraft, previewBody } from "@/lib/client/invoice-draft";
 import { taxRateText } from "@/lib/client/transactions";
 import type { TransactionDetails } from "@/lib/schemas/transaction";
 import { Amount } from "../transaction-parts";
@@ -69,12 +69,18 @@ export function TotalsPreview({ draft }: { draft: InvoiceDraft }) {
         {!body ? (
           <p className="text-slate-600">Add an item to see the totals.</p>
         ) : preview.error && !pendingInput ? (
-          <p role="alert" className="text-red-700">
-            Cannot price this invoice yet: {preview.error.message}
-            {preview.error instanceof ApiClientError
-              ? preview.error.errors.map((e) => ` ${e.field} ${e.message}.`).join("")
-              : ""}
-          </p>
+          <div role="alert" className="text-red-700">
+            <p className="font-medium">Cannot price this invoice yet.</p>
+            {preview.error instanceof ApiClientError && preview.error.errors.length > 0 ? (
+              <ul className="mt-1 list-disc pl-5">
+                {preview.error.errors.map((e) => (
+                  <li key={`${e.field}:${e.message}`}>{fieldErrorText(e.field, e.message)}</li>
+                ))}
+              </ul>
+            ) : (
+              <p className="mt-1">{preview.error.message}</p>
+            )}
+          </div>
         ) : !totals ? (
           <p className="text-slate-600">Pricing…</p>
         ) : (
