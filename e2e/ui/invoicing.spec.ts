@@ -132,20 +132,31 @@ test("an API refusal at creation is shown at the step it belongs to", async ({ p
     { description: "Seat", amount: "2500", currency_code: "USD" },
   ]);
   const email = uniqueEmail("refused");
-  await page.evaluate(async (email) => {
-    const post = async (path: string, body: unknown) =>
-      (
-        await (
-          await fetch(path, {
-            method: "POST",
-            headers: { "content-type": "application/json" },
-            body: JSON.stringify(body),
-          })
-        ).json()
-      ).data;
-    const customer = await post("/api/customers", { email, name: "Grace Hopper" });
-    await post(`/api/customers/${customer.id}/addresses`, { country_code: "US", postal_code: "10001" });
-  }, email);
+  const code = uniqueTag("P");
+  await page.evaluate(
+    async ({ email, code }) => {
+      const post = async (path: string, body: unknown) =>
+        (
+          await (
+            await fetch(path, {
+              method: "POST",
+              headers: { "content-type": "application/json" },
+              body: JSON.stringify(body),
+            })
+          ).json()
+        ).data;
+      const customer = await post("/api/customers", { email, name: "Grace Hopper" });
+      await post(`/api/customers/${customer.id}/addresses`, { country_code: "US", postal_code: "10001" });
+      await post("/api/discounts", {
+        description: `Partner rate ${code}`,
+        type: "percentage",
+        amount: "20",
+        code,
+        enabled_for_checkout: true,
+      });
+    },
+    { email, code },
+  );
 
   await page.goto("/transactions/new");
   await page.getByRole("searchbox", { name: "Search customers by email or name" }).fill(email);
@@ -173,6 +184,14 @@ test("an API refusal at creation is shown at the step it belongs to", async ({ p
 
   await page.getByLabel("Currency").selectOption("USD");
   await expect(totals).toContainText("$25.00");
+
+  // A catalogue discount, found by its code.
+  await page.getByRole("button", { name: "Discount" }).click();
+  await page.getByRole("radio", { name: "A discount from the catalogue" }).check();
+  await page.getByRole("searchbox", { name: "Search discounts by code or description" }).fill(code);
+  await page.getByRole("radio", { name: new RegExp(code) }).check();
+  await expect(totals).toContainText("$20.00");
+  await shot(page, "invoicing-catalogue-discount");
   await page.getByRole("button", { name: "Payment terms and details" }).click();
   await page.getByRole("button", { name: "Create draft invoice" }).click();
   await page.waitForURL(/\/transactions\/txn_[a-z0-9]{26}$/);
