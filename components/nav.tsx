@@ -12,6 +12,7 @@ export const NAV_ITEMS = [
   { href: "/notifications", label: "Notifications" },
   { href: "/metrics", label: "Metrics" },
   { href: "/developers", label: "Developers" },
+  { href: "/settings", label: "Settings" },
 ] as const;
 
 export function Nav({ user, environment }: { user: { email: string; role: string }; environment: string }) {

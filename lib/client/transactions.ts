@@ -50,11 +50,13 @@ export const transactionKeys = {
   detail: (id: string) => ["transactions", "detail", id] as const,
 };
 
-export function useTransactions(params: ListParams) {
-  return useList<TransactionWithIncludes>(transactionKeys.lists, "/transactions", {
-    ...params,
-    include: LIST_INCLUDE,
-  });
+export function useTransactions(params: ListParams, enabled = true) {
+  return useList<TransactionWithIncludes>(
+    transactionKeys.lists,
+    "/transactions",
+    { ...params, include: LIST_INCLUDE },
+    enabled,
+  );
 }
 
 export function useTransaction(id: string) {

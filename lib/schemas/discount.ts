@@ -299,5 +299,7 @@ export const listDiscountsQuery = z.object({
   discount_group_id: csv(entityId("dsg")).optional(),
   mode: discountMode.optional(),
   include,
+  /** Our addition to the API family's filters, for the dashboard: matches ID, code and description. */
+  search: z.string().max(100, "must be at most 100 characters").optional(),
 });
 export type ListDiscountsQuery = z.infer<typeof listDiscountsQuery>;

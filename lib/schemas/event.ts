@@ -15,5 +15,10 @@ export const listEventsQuery = z.object({
   // Newest first unless asked otherwise, as in the API family.
   ...listQuery(["id"], "desc"),
   event_type: csv(z.string().refine(isEventType, "is not a known event type")).optional(),
+  /**
+   * Extension of ours: the events of these entities (the ID of the entity an event is about, such
+   * as a `txn_` ID), matched on the indexed `events.entity_id` column, not inside the payload.
+   */
+  entity_id: csv(z.string().regex(/^[a-z]+_[a-z0-9]{26}$/, "must be an entity ID, such as txn_01h…")).optional(),
 });
 export type ListEventsQuery = z.infer<typeof listEventsQuery>;

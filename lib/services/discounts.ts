@@ -345,6 +345,11 @@ export function listDiscounts(query: ListDiscountsQuery): Promise<JsonPage> {
     );
   if (query.discount_group_id) filters.push(params.oneOf("t.discount_group_id", query.discount_group_id));
   if (query.mode) filters.push(`t.mode = ${params.add(query.mode)}`);
+  if (query.search) {
+    const term = query.search.trim();
+    const like = params.add(`%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    filters.push(`(t.id = ${params.add(term)} OR t.code ILIKE ${like} OR t.description ILIKE ${like})`);
+  }
   return listJson(entity(query.include), {
     filters,
     params,

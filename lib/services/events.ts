@@ -21,5 +21,6 @@ export function listEvents(query: ListEventsQuery): Promise<JsonPage> {
   const params = new Params();
   const filters: string[] = [];
   if (query.event_type) filters.push(params.oneOf("t.event_type", query.event_type));
+  if (query.entity_id) filters.push(params.oneOf("t.entity_id", query.entity_id));
   return listJson(EVENT, { filters, params, orderBy: query.order_by, after: query.after, perPage: query.per_page });
 }

@@ -2,13 +2,14 @@
 
 import Link from "next/link";
 import { useId, useState } from "react";
+import { ButtonLink } from "@/components/button";
 import type { Column } from "@/components/data-table";
 import { createdColumn, ListFilters, PagedTable, PER_PAGE, useListFilters } from "@/components/list-page";
 import { PageHeader } from "@/components/page-header";
 import { EmptyState } from "@/components/states";
 import { StatusFilter } from "@/components/status-filter";
 import { humanize } from "@/lib/client/format";
-import { NEWEST_FIRST } from "@/lib/client/hooks";
+import { type Customer, keys, NEWEST_FIRST, useList } from "@/lib/client/hooks";
 import {
   COLLECTION_MODES,
   isCustomerId,
@@ -121,32 +122,42 @@ export function TransactionsView() {
     setRangeValue(value);
     pagination.reset();
   };
-  const customerValid = customer === "" || isCustomerId(customer);
+  // The customer filter takes an ID, or an email (or part of one, or a name): the customers that
+  // match it (GET /customers?search=, at most a page of them) and then their transactions.
+  const byId = customer === "" || isCustomerId(customer);
+  const matching = useList<Customer>(keys.customerLists, "/customers", { search: customer, per_page: 50 }, !byId);
+  const matchingIds = byId ? [] : (matching.data?.data.map((c) => c.id) ?? []);
+  const searching = !byId && (matching.isLoading || matching.isPlaceholderData);
+  const noCustomerMatches = !byId && !searching && matchingIds.length === 0;
 
-  const list = useTransactions({
-    status,
-    collection_mode: mode,
-    customer_id: customerValid ? customer : undefined,
-    "created_at[GTE]": range.from ? startOfDayIso(range.from) : undefined,
-    "created_at[LT]": range.to ? startOfNextDayIso(range.to) : undefined,
-    after: pagination.after,
-    per_page: PER_PAGE,
-    order_by: NEWEST_FIRST,
-  });
+  const list = useTransactions(
+    {
+      status,
+      collection_mode: mode,
+      customer_id: byId ? customer : matchingIds.join(","),
+      "created_at[GTE]": range.from ? startOfDayIso(range.from) : undefined,
+      "created_at[LT]": range.to ? startOfNextDayIso(range.to) : undefined,
+      after: pagination.after,
+      per_page: PER_PAGE,
+      order_by: NEWEST_FIRST,
+    },
+    !searching && !noCustomerMatches,
+  );
   const filtered = status !== "" || mode !== "" || customer !== "" || range.from !== "" || range.to !== "";
 
   return (
     <div className="mx-auto max-w-6xl">
       <PageHeader
         title="Transactions"
-        description="Charges to customers: checkouts, invoices and subscription renewals. Create them through the API with POST /transactions."
+        description="Charges to customers: checkouts, invoices and subscription renewals. Create invoices here, or any transaction through the API with POST /transactions."
+        actions={<ButtonLink href="/transactions/new">New invoice</ButtonLink>}
       />
 
       <ListFilters
         search={{
-          label: "Filter by customer ID",
-          placeholder: "Customer ID (ctm_…)",
-          maxLength: 30,
+          label: "Filter by customer ID or email",
+          placeholder: "Customer ID (ctm_…) or email",
+          maxLength: 100,
           onSearch: setCustomer,
         }}
         status={status}
@@ -159,32 +170,35 @@ export function TransactionsView() {
           </>
         }
       />
-      {!customerValid && (
-        <p role="status" className="-mt-2 mb-4 text-sm text-amber-800">
-          Enter a whole customer ID, such as ctm_01h…, to filter by customer.
-        </p>
+      {noCustomerMatches ? (
+        <div role="status" className="rounded-md border border-dashed border-slate-300">
+          <EmptyState
+            title="No customer matches"
+            description={`No customer's email or name contains "${customer}". Enter an email, part of one, or a customer ID.`}
+          />
+        </div>
+      ) : (
+        <PagedTable
+          caption="Transactions"
+          columns={COLUMNS}
+          rowKey={(t) => t.id}
+          list={list}
+          pagination={pagination}
+          empty={
+            filtered ? (
+              <EmptyState
+                title="No transactions match"
+                description="Try another status, collection mode, customer or date range."
+              />
+            ) : (
+              <EmptyState
+                title="No transactions yet"
+                description="Transactions appear here once they are created through the API with POST /transactions, or by checkouts and subscriptions."
+              />
+            )
+          }
+        />
       )}
-
-      <PagedTable
-        caption="Transactions"
-        columns={COLUMNS}
-        rowKey={(t) => t.id}
-        list={list}
-        pagination={pagination}
-        empty={
-          filtered ? (
-            <EmptyState
-              title="No transactions match"
-              description="Try another status, collection mode, customer or date range."
-            />
-          ) : (
-            <EmptyState
-              title="No transactions yet"
-              description="Transactions appear here once they are created through the API with POST /transactions, or by checkouts and subscriptions."
-            />
-          )
-        }
-      />
     </div>
   );
 }

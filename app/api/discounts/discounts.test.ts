@@ -950,6 +950,19 @@ describe("GET /discounts", () => {
   });
 
   describe("filters", () => {
+    it("by search (an extension): ID, or part of the code or description, any case", async () => {
+      const tag = uniqueCode("S").slice(0, 12);
+      const a = await createOk({ code: `${tag}A`, description: "Spring sale" });
+      const b = await createOk({ description: `Partner ${tag} rate` });
+      await createOk({ description: "Something else" });
+      expect(ids(await list(`?search=${tag.toLowerCase()}`))).toEqual([a.id, b.id]);
+      expect(ids(await list(`?search=${a.id}`))).toEqual([a.id]);
+      expect(ids(await list(`?search=${encodeURIComponent(`${tag}%`)}`))).toEqual([]);
+      const res = await list(`?search=${"x".repeat(101)}`);
+      expectError(res, 400, "invalid_field");
+      expect(errorFields(res)).toEqual(["search"]);
+    });
+
     it("by id", async () => {
       const [a, b] = [await createOk(), await createOk()];
       await createOk();

@@ -139,6 +139,26 @@ describe("GET /events", () => {
     expect(errorFields(res)).toEqual(["per_page"]);
   });
 
+  it("filters by entity_id (an extension): the events of those entities, newest first", async () => {
+    const a = await newCustomer();
+    const b = await newCustomer();
+    await renameCustomer(a.id, "Renamed A");
+    await renameCustomer(b.id, "Renamed B");
+    const onlyA = await list(`?entity_id=${a.id}`);
+    expect(onlyA.status, JSON.stringify(onlyA.body)).toBe(200);
+    expect(onlyA.body.data.map((e: { event_type: string }) => e.event_type)).toEqual([
+      "customer.updated",
+      "customer.created",
+    ]);
+    expect(onlyA.body.data.every((e: { data: { id: string } }) => e.data.id === a.id)).toBe(true);
+    const both = await list(`?entity_id=${a.id},${b.id}&event_type=customer.updated`);
+    expect(both.body.data.map((e: { data: { id: string } }) => e.data.id)).toEqual([b.id, a.id]);
+    expect((await list("?entity_id=ctm_00000000000000000000000000")).body.data).toEqual([]);
+    const bad = await list("?entity_id=nope");
+    expectError(bad, 400, "invalid_field");
+    expect(errorFields(bad)).toEqual(["entity_id[0]"]);
+  });
+
   it("needs event.read", async () => {
     await expectPermission((key) => list("", key), {
       permission: "event.read",

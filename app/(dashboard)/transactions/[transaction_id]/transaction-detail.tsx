@@ -29,6 +29,7 @@ import {
 import { Amount, TransactionStatusBadge } from "../transaction-parts";
 import { AdjustmentsSection } from "./adjustments-section";
 import { DownloadInvoiceButton } from "./download-invoice-button";
+import { EventHistory } from "./event-history";
 import { TransactionPayments } from "./transaction-payments";
 
 const BACK = { href: "/transactions", label: "Transactions" };
@@ -153,6 +154,8 @@ function TransactionPage({ transaction: t }: { transaction: TransactionWithInclu
         <TransactionPayments transaction={t} />
 
         <AdjustmentsSection transaction={t} />
+
+        <EventHistory transaction={t} />
       </div>
 
       <ConfirmDialog

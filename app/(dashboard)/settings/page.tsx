@@ -1,0 +1,7 @@
+import { SettingsView } from "./settings-view";
+
+export const metadata = { title: "Settings" };
+
+export default function SettingsPage() {
+  return <SettingsView />;
+}

@@ -1,0 +1,37 @@
+"use client";
+
+import { PageHeader, Section } from "@/components/page-header";
+import { ErrorState, LoadingBlock } from "@/components/states";
+import { useAccountSettings } from "@/lib/client/settings";
+import { MerchantForm } from "./merchant-form";
+import { TaxRatesTable } from "./tax-rates-table";
+
+export function SettingsView() {
+  const settings = useAccountSettings();
+  return (
+    <div className="mx-auto max-w-5xl space-y-6">
+      <PageHeader
+        title="Settings"
+        description="Your business details as invoices show them, how prices treat tax, and the tax rate charged in each country."
+      />
+      <Section
+        title="Business details and tax mode"
+        description="Printed on every invoice. Changes apply to invoices issued from now on."
+      >
+        {settings.data ? (
+          <MerchantForm settings={settings.data} />
+        ) : settings.isLoading ? (
+          <LoadingBlock label="Loading settings…" />
+        ) : (
+          <ErrorState error={settings.error} title="Could not load the settings" onRetry={() => settings.refetch()} />
+        )}
+      </Section>
+      <Section
+        title="Tax rates"
+        description="The rate charged to customers in each country. Changing a rate affects new transactions and previews only: existing transactions keep the rate they were priced with."
+      >
+        <TaxRatesTable />
+      </Section>
+    </div>
+  );
+}

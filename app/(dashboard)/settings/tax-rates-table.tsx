@@ -1,0 +1,223 @@
+"use client";
+
+import { useEffect, useId, useRef, useState } from "react";
+import { Button } from "@/components/button";
+import { ConfirmDialog } from "@/components/confirm-dialog";
+import { type Column, DataTable } from "@/components/data-table";
+import { controlClasses } from "@/components/form";
+import { SearchInput } from "@/components/search-input";
+import { EmptyState } from "@/components/states";
+import { StatusBadge } from "@/components/status-badge";
+import { useToast } from "@/components/toast";
+import { ApiClientError } from "@/lib/client/api";
+import { countryName } from "@/lib/client/format";
+import {
+  fractionToPercent,
+  percentToFraction,
+  type TaxRateEntry,
+  useResetTaxRate,
+  useSetTaxRate,
+  useTaxRates,
+} from "@/lib/client/settings";
+import { taxRateText } from "@/lib/client/transactions";
+
+/** Matches a country by name or code, ignoring case and accents. */
+function matches(entry: TaxRateEntry, term: string): boolean {
+  if (!term) return true;
+  const fold = (text: string) =>
+    text
+      .normalize("NFD")
+      .replace(/\p{Diacritic}/gu, "")
+      .toLowerCase();
+  const needle = fold(term);
+  return entry.country_code.toLowerCase() === needle || fold(countryName(entry.country_code)).includes(needle);
+}
+
+/** The rate of one country, edited in place: a percentage input with Save and Cancel. */
+function RateEditor({ entry, onDone }: { entry: TaxRateEntry; onDone: (saved: boolean) => void }) {
+  const [value, setValue] = useState(fractionToPercent(entry.rate));
+  const [error, setError] = useState<string | null>(null);
+  const save = useSetTaxRate();
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => input.current?.focus(), []);
+  const name = countryName(entry.country_code);
+
+  async function submit(event: React.FormEvent) {
+    event.preventDefault();
+    const rate = percentToFraction(value);
+    if (rate === null) {
+      setError("Enter a percentage from 0 to 100, such as 20 or 7.25.");
+      return;
+    }
+    try {
+      await save.mutateAsync({ country: entry.country_code, rate });
+      onDone(true);
+    } catch (caught) {
+      const fields = caught instanceof ApiClientError ? caught.fieldErrors() : {};
+      // The API speaks in fractions ("from 0 to 1"); the input takes a percentage.
+      setError(fields.rate ? "Enter a percentage from 0 to 100 with at most 4 decimal places." : String(caught));
+    }
+  }
+
+  const id = useId();
+  return (
+    <form
+      onSubmit={submit}
+      aria-label={`Tax rate for ${name}`}
+      onKeyDown={(event) => {
+        if (event.key === "Escape") onDone(false);
+      }}
+    >
+      <div className="flex items-center gap-2">
+        <label htmlFor={id} className="sr-only">
+          Tax rate for {name} (%)
+        </label>
+        <input
+          id={id}
+          ref={input}
+          inputMode="decimal"
+          value={value}
+          onChange={(event) => setValue(event.target.value)}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-error` : undefined}
+          className={controlClasses(Boolean(error), "w-24")}
+        />
+        <span className="text-sm text-slate-600" aria-hidden="true">
+          %
+        </span>
+        <Button type="submit" size="sm" pending={save.isPending} pendingLabel="Saving…">
+          Save
+        </Button>
+        <Button type="button" size="sm" variant="secondary" onClick={() => onDone(false)}>
+          Cancel
+        </Button>
+      </div>
+      {error && (
+        <p id={`${id}-error`} className="mt-1 text-sm text-red-700">
+          {error}
+        </p>
+      )}
+    </form>
+  );
+}
+
+/** Every country's rate, searchable; a rate is edited in place and reset to standard after a confirmation. */
+export function TaxRatesTable() {
+  const rates = useTaxRates();
+  const [term, setTerm] = useState("");
+  const [editing, setEditing] = useState<string | null>(null);
+  const [resetting, setResetting] = useState<TaxRateEntry | null>(null);
+  const reset = useResetTaxRate();
+  const toast = useToast();
+  const rows = rates.data?.data.filter((entry) => matches(entry, term));
+
+  const columns: Column<TaxRateEntry>[] = [
+    {
+      key: "country",
+      header: "Country",
+      cell: (r) => (
+        <span>
+          <span className="font-medium text-slate-900">{countryName(r.country_code)}</span>{" "}
+          <span className="font-mono text-xs text-slate-500">{r.country_code}</span>
+        </span>
+      ),
+    },
+    {
+      key: "standard",
+      header: "Standard rate",
+      className: "text-right tabular-nums",
+      cell: (r) =>
+        r.standard_rate === null ? <span className="text-slate-400">—</span> : taxRateText(r.standard_rate),
+    },
+    {
+      key: "rate",
+      header: "Rate charged",
+      className: "tabular-nums",
+      cell: (r) =>
+        editing === r.country_code ? (
+          <RateEditor
+            entry={r}
+            onDone={(saved) => {
+              setEditing(null);
+              if (saved) toast.show(`Tax rate for ${countryName(r.country_code)} saved.`);
+            }}
+          />
+        ) : (
+          <span className="inline-flex items-center gap-2">
+            <span className="font-medium">{taxRateText(r.rate)}</span>
+            {r.overridden && <StatusBadge status="custom" tone="blue" />}
+          </span>
+        ),
+    },
+    {
+      key: "actions",
+      header: "",
+      srHeader: "Actions",
+      className: "text-right",
+      cell: (r) =>
+        editing === r.country_code ? null : (
+          <span className="inline-flex gap-1">
+            <Button
+              size="sm"
+              variant="ghost"
+              onClick={() => setEditing(r.country_code)}
+              aria-label={`Edit tax rate for ${countryName(r.country_code)}`}
+            >
+              Edit
+            </Button>
+            {r.overridden && (
+              <Button
+                size="sm"
+                variant="ghost"
+                onClick={() => {
+                  reset.reset();
+                  setResetting(r);
+                }}
+                aria-label={`Reset tax rate for ${countryName(r.country_code)} to standard`}
+              >
+                Reset
+              </Button>
+            )}
+          </span>
+        ),
+    },
+  ];
+
+  const standard = resetting?.standard_rate ? taxRateText(resetting.standard_rate) : "no tax";
+  return (
+    <div className="space-y-3">
+      <SearchInput label="Search countries" placeholder="Search by country or code" onSearch={setTerm} delay={150} />
+      <DataTable
+        caption="Tax rates"
+        columns={columns}
+        rows={rows}
+        rowKey={(r) => r.country_code}
+        isLoading={rates.isLoading}
+        error={rates.error}
+        onRetry={() => rates.refetch()}
+        empty={<EmptyState title="No country matches" description="Try another name or a two-letter code." />}
+      />
+      <ConfirmDialog
+        open={resetting !== null}
+        title={`Reset ${resetting ? countryName(resetting.country_code) : ""} to the standard rate?`}
+        description={`New transactions for customers there will be charged ${standard}. Existing transactions keep their totals.`}
+        confirmLabel="Reset rate"
+        cancelLabel="Go back"
+        tone="primary"
+        pending={reset.isPending}
+        error={reset.error ? reset.error.message : undefined}
+        onConfirm={async () => {
+          if (!resetting) return;
+          try {
+            await reset.mutateAsync(resetting.country_code);
+            toast.show(`Tax rate for ${countryName(resetting.country_code)} reset to standard.`);
+            setResetting(null);
+          } catch {
+            // The dialog shows the reason and stays open.
+          }
+        }}
+        onCancel={() => setResetting(null)}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,134 @@
+/**
+ * GET and PATCH /account-settings through the real route handlers on a real database: the
+ * merchant details and the tax mode, stored in `settings` under the keys the invoice reads.
+ */
+import { describe, expect, it } from "vitest";
+import { query } from "@/lib/db/sql";
+import { call, expectError, expectFieldError } from "@/lib/test/api";
+import { expectMaxLength, expectMethodsNotAllowed, expectPermission, permissionsWithout } from "@/lib/test/checks";
+import { admin, type Key, keyOf } from "@/lib/test/resource";
+import { makePrice } from "@/lib/test/transactions";
+import * as preview from "../transactions/preview/route";
+import * as settings from "./route";
+
+async function get(key?: Key) {
+  return call(settings.GET, "GET", "/account-settings", { key: await keyOf(key) });
+}
+
+async function patch(body: unknown, key?: Key) {
+  return call(settings.PATCH, "PATCH", "/account-settings", { key: await keyOf(key), body });
+}
+
+async function stored(): Promise<Record<string, string>> {
+  const rows = await query<{ key: string; value: string }>("SELECT key, value FROM settings");
+  return Object.fromEntries(rows.map((row) => [row.key, row.value]));
+}
+
+describe("GET /account-settings", () => {
+  it("answers the defaults when nothing is set", async () => {
+    const res = await get();
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).toEqual({
+      merchant_name: "Your company",
+      merchant_address: null,
+      merchant_tax_number: null,
+      merchant_email: null,
+      tax_mode: "external",
+      updated_at: null,
+    });
+  });
+
+  it("needs settings.read (settings.write implies it)", async () => {
+    await expectPermission((key) => get(key), {
+      permission: "settings.read",
+      denied: [permissionsWithout("settings."), []],
+      allowed: [["settings.read"], ["settings.write"]],
+    });
+  });
+
+  it("needs a key", async () => {
+    expectError(await get(null), 401, "invalid_token");
+  });
+});
+
+describe("PATCH /account-settings", () => {
+  it("stores each field under its settings key and answers the settings", async () => {
+    const res = await patch({
+      merchant_name: "Acme Ltd",
+      merchant_address: "1 High Street\nLondon\nSW1A 1AA",
+      merchant_tax_number: "GB123456789",
+      merchant_email: "billing@acme.example",
+      tax_mode: "internal",
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).toMatchObject({
+      merchant_name: "Acme Ltd",
+      merchant_address: "1 High Street\nLondon\nSW1A 1AA",
+      merchant_tax_number: "GB123456789",
+      merchant_email: "billing@acme.example",
+      tax_mode: "internal",
+    });
+    expect(res.body.data.updated_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/);
+    expect(await stored()).toMatchObject({
+      merchant_name: "Acme Ltd",
+      merchant_address: "1 High Street\nLondon\nSW1A 1AA",
+      merchant_tax_number: "GB123456789",
+      merchant_email: "billing@acme.example",
+      account_tax_mode: "internal",
+    });
+    expect((await get()).body.data).toEqual(res.body.data);
+  });
+
+  it("changes only the fields sent; null or blank removes a value, back to its default", async () => {
+    await patch({ merchant_name: "Acme Ltd", merchant_tax_number: "GB1", merchant_email: "a@b.example" });
+    const res = await patch({ merchant_tax_number: "  ", merchant_email: null });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).toMatchObject({ merchant_name: "Acme Ltd", merchant_tax_number: null, merchant_email: null });
+    const keys = await stored();
+    expect(keys.merchant_tax_number).toBeUndefined();
+    expect(keys.merchant_email).toBeUndefined();
+    expect((await patch({ merchant_name: null })).body.data.merchant_name).toBe("Your company");
+  });
+
+  it("the tax mode prices new previews: internal takes the tax out of the price", async () => {
+    const price = await makePrice({
+      tax_mode: "account_setting",
+      unit_price: { amount: "1200", currency_code: "GBP" },
+    });
+    const send = async () =>
+      call(preview.POST, "POST", "/transactions/preview", {
+        key: await admin(),
+        body: { items: [{ price_id: price.id, quantity: 1 }], address: { country_code: "GB" } },
+      });
+    await patch({ tax_mode: "external" });
+    expect((await send()).body.data.details.totals).toMatchObject({ subtotal: "1200", tax: "240", total: "1440" });
+    await patch({ tax_mode: "internal" });
+    expect((await send()).body.data.details.totals).toMatchObject({ subtotal: "1000", tax: "200", total: "1200" });
+    await patch({ tax_mode: "external" });
+  });
+
+  it("checks each field's limits, naming the field", async () => {
+    await expectMaxLength((v) => patch({ merchant_name: v }), "merchant_name", 200, { status: 200 });
+    expectFieldError(await patch({ merchant_name: "" }), "merchant_name");
+    expectFieldError(await patch({ merchant_name: "   " }), "merchant_name");
+    await expectMaxLength((v) => patch({ merchant_address: v }), "merchant_address", 1000, { status: 200 });
+    await expectMaxLength((v) => patch({ merchant_tax_number: v }), "merchant_tax_number", 100, { status: 200 });
+    expectFieldError(await patch({ merchant_email: "not an email" }), "merchant_email");
+    expectFieldError(await patch({ merchant_email: `${"a".repeat(315)}@b.example` }), "merchant_email");
+    expectFieldError(await patch({ tax_mode: "account_setting" }), "tax_mode");
+    expectFieldError(await patch({ merchant_name: 5 }), "merchant_name");
+    expectFieldError(await patch({ colour: "red" }), "colour");
+  });
+
+  it("needs settings.write", async () => {
+    await expectPermission((key) => patch({ merchant_name: "Acme" }, key), {
+      permission: "settings.write",
+      denied: [["settings.read"], permissionsWithout("settings.")],
+      allowed: [["settings.write"]],
+    });
+  });
+
+  it("has no POST, PUT or DELETE", async () => {
+    await expectMethodsNotAllowed(settings, ["POST", "PUT", "DELETE"], "/account-settings");
+  });
+});

@@ -1,0 +1,76 @@
+/**
+ * TanStack Query hooks for the account settings and the tax rates (the settings page), and the
+ * percentage ↔ decimal fraction conversions its rate inputs need (exact: string arithmetic).
+ */
+import type { AccountSettings, UpdateAccountSettingsInput } from "../schemas/account-settings.ts";
+import type { TaxRateEntry } from "../schemas/tax-rate.ts";
+import { api, type ListResponse } from "./api.ts";
+import { type EntityResponse, enc, useEntity, useList, useSave } from "./hooks.ts";
+
+export type { AccountSettings, TaxRateEntry };
+
+export const settingsKeys = {
+  account: ["account-settings"] as const,
+  taxRates: ["tax-rates"] as const,
+};
+
+export function useAccountSettings() {
+  return useEntity<AccountSettings>(settingsKeys.account, "/account-settings");
+}
+
+export function useUpdateAccountSettings() {
+  return useSave(
+    async (input: UpdateAccountSettingsInput) =>
+      (await api<EntityResponse<AccountSettings>>("/account-settings", { method: "PATCH", body: input })).data,
+    () => [],
+    () => settingsKeys.account,
+  );
+}
+
+/** Every country's rate (one page: the API lists them all). */
+export function useTaxRates() {
+  return useList<TaxRateEntry>(settingsKeys.taxRates, "/tax-rates", {});
+}
+
+export function useSetTaxRate() {
+  return useSave(
+    async ({ country, rate }: { country: string; rate: string }) =>
+      (await api<EntityResponse<TaxRateEntry>>(`/tax-rates/${enc(country)}`, { method: "PUT", body: { rate } })).data,
+    () => [settingsKeys.taxRates],
+  );
+}
+
+export function useResetTaxRate() {
+  return useSave(
+    async (country: string) =>
+      (await api<EntityResponse<TaxRateEntry>>(`/tax-rates/${enc(country)}`, { method: "DELETE" })).data,
+    () => [settingsKeys.taxRates],
+  );
+}
+
+export type TaxRateList = ListResponse<TaxRateEntry>;
+
+/**
+ * A percentage typed by a person ("7.25", "20", "7,25") → the API's decimal fraction ("0.0725",
+ * "0.2"), or null when it is not a plain non-negative number. Exact: the decimal point moves two
+ * places, no floating point. The API checks the range (0 to 1) and the precision.
+ */
+export function percentToFraction(text: string): string | null {
+  const match = /^(\d*)(?:[.,](\d*))?$/.exec(text.trim());
+  if (!match || (match[1] === "" && (match[2] ?? "") === "")) return null;
+  const whole = match[1].padStart(3, "0");
+  const digits = `${whole.slice(0, -2)}.${whole.slice(-2)}${match[2] ?? ""}`;
+  const [int, frac = ""] = digits.split(".");
+  const cleanInt = int.replace(/^0+(?=\d)/, "");
+  const cleanFrac = frac.replace(/0+$/, "");
+  return cleanFrac ? `${cleanInt}.${cleanFrac}` : cleanInt;
+}
+
+/** The API's decimal fraction → the percentage a person types: "0.0725" → "7.25". */
+export function fractionToPercent(rate: string): string {
+  const [int, frac = ""] = rate.split(".");
+  const padded = frac.padEnd(2, "0");
+  const whole = `${int}${padded.slice(0, 2)}`.replace(/^0+(?=\d)/, "");
+  const rest = padded.slice(2).replace(/0+$/, "");
+  return rest ? `${whole}.${rest}` : whole;
+}
