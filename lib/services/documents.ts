@@ -10,7 +10,6 @@
  */
 import { createHmac } from "node:crypto";
 import { config } from "../config.ts";
-import { query } from "../db/sql.ts";
 import { invoiceFileName, type Merchant, renderInvoicePdf } from "../documents/invoice.ts";
 import {
   type InvoiceTransaction,
@@ -26,32 +25,18 @@ import {
 } from "../documents/signed-links.ts";
 import { ApiError } from "../http/errors.ts";
 import type { Disposition, DocumentUrl } from "../schemas/document.ts";
+import { getAccountSettings } from "./account-settings.ts";
 import { sessionSecret } from "./settings.ts";
 import { getTransaction } from "./transactions.ts";
 
-/** The settings keys of the merchant's details (edited on the settings page). */
-export const MERCHANT_SETTING_KEYS = {
-  name: "merchant_name",
-  address: "merchant_address",
-  taxNumber: "merchant_tax_number",
-  email: "merchant_email",
-} as const;
-
-/** What documents say when the merchant has not filled in their details yet. */
-export const DEFAULT_MERCHANT_NAME = "Your company";
-
-/** The merchant's details from the settings (absent or blank: the default name, no other line). */
+/** The merchant's details as documents print them (from the account settings). */
 export async function merchantDetails(): Promise<Merchant> {
-  const rows = await query<{ key: string; value: string }>("SELECT key, value FROM settings WHERE key = ANY($1)", [
-    Object.values(MERCHANT_SETTING_KEYS),
-  ]);
-  const values = new Map(rows.map((row) => [row.key, row.value.trim()]));
-  const value = (key: string) => values.get(key) || null;
+  const settings = await getAccountSettings();
   return {
-    name: value(MERCHANT_SETTING_KEYS.name) ?? DEFAULT_MERCHANT_NAME,
-    address: value(MERCHANT_SETTING_KEYS.address),
-    taxNumber: value(MERCHANT_SETTING_KEYS.taxNumber),
-    email: value(MERCHANT_SETTING_KEYS.email),
+    name: settings.merchant_name,
+    address: settings.merchant_address,
+    taxNumber: settings.merchant_tax_number,
+    email: settings.merchant_email,
   };
 }
 

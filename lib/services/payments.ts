@@ -39,15 +39,13 @@ import { canMarkPaid, canPayAtCheckout, checkoutEnabled } from "../billing/trans
 import { config } from "../config.ts";
 import { query, type RawJson, sqlTransaction, updateJson } from "../db/sql.ts";
 import { ApiError, notFound } from "../http/errors.ts";
+import { DEFAULT_MERCHANT_NAME } from "../schemas/account-settings.ts";
 import type { CardPaymentInput, CheckoutView, MarkPaidInput } from "../schemas/payment.ts";
 import type { BillingDetails, Transaction, TransactionDetails } from "../schemas/transaction.ts";
+import { ACCOUNT_SETTING_KEYS } from "./account-settings.ts";
 import { withAdjustedTotals } from "./adjustments.ts";
 import { nextInvoiceNumber } from "./invoice-numbers.ts";
 import { TRANSACTION } from "./transactions.ts";
-
-/** The settings key of the merchant's name, shown on the checkout page and invoices. */
-export const MERCHANT_NAME_SETTING = "merchant_name";
-export const DEFAULT_MERCHANT_NAME = "Your company";
 
 interface Locked {
   id: string;
@@ -242,7 +240,7 @@ export async function getCheckout(id: string): Promise<CheckoutView> {
                FROM transaction_items i WHERE i.transaction_id = t.id) AS items,
             (SELECT s.value FROM settings s WHERE s.key = $2) AS merchant_name
        FROM transactions t WHERE t.id = $1`,
-    [id, MERCHANT_NAME_SETTING],
+    [id, ACCOUNT_SETTING_KEYS.merchant_name],
   );
   if (!row) throw notFound(id);
   const totals = row.details.totals;
