@@ -13,6 +13,7 @@ export const ERROR_STATUS = {
   adjustment_transaction_invalid_status_for_refund: 400,
   adjustment_transaction_invalid_status_for_credit: 400,
   transaction_invoice_unavailable: 400,
+  adjustment_credit_note_unavailable: 400,
   notification_maximum_active_settings_reached: 400,
   notification_replay_invalid_origin_type: 400,
   notification_cannot_replay: 400,
@@ -55,6 +56,8 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
     "Only manually-collected transactions that are billed or past due can be credited (a credit lowers what the customer owes on an issued invoice). Refund a completed transaction instead.",
   transaction_invoice_unavailable:
     "The transaction has no invoice PDF (yet): a manually-collected transaction has one once it is billed, an automatically-collected one once it is completed, and a zero-value transaction never has one.",
+  adjustment_credit_note_unavailable:
+    "The adjustment has no credit note: only approved refunds and credits have one (a refund pending approval gets it once approved; rejected adjustments and chargebacks never do).",
   notification_maximum_active_settings_reached:
     "The account already has the maximum of 10 active notification destinations. Deactivate or delete one before creating or activating another.",
   notification_replay_invalid_origin_type:
