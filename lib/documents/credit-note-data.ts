@@ -15,10 +15,7 @@ const CREDIT_NOTE_ACTIONS = new Set(["refund", "credit"]);
  * record refunds and credits, once approved (a pending refund may still be rejected, a rejected
  * one gave nothing back); chargebacks are the card issuer's, not the merchant's, document.
  */
-export function creditNoteUnavailableReason(
-  adjustment: Pick<Adjustment, "id" | "action" | "status">,
-  creditNoteNumber: string | null,
-): string | null {
+export function creditNoteUnavailableReason(adjustment: Pick<Adjustment, "id" | "action" | "status">): string | null {
   const { id, action, status } = adjustment;
   if (!CREDIT_NOTE_ACTIONS.has(action)) {
     return `Adjustment ${id} is a ${action} adjustment: only refunds and credits have a credit note.`;
@@ -29,7 +26,6 @@ export function creditNoteUnavailableReason(
   if (status !== "approved") {
     return `Adjustment ${id} is ${status}: nothing was given back, so it has no credit note.`;
   }
-  if (!creditNoteNumber) return `Adjustment ${id} has no credit-note number, so it has no credit note.`;
   return null;
 }
 

@@ -39,12 +39,11 @@ async function adjustmentWithNumber(adjustmentId: string): Promise<NumberedAdjus
 /** The adjustment and its number, or the API error saying why it has no credit note. */
 async function creditNoteAdjustment(adjustmentId: string): Promise<{ adjustment: Adjustment; number: string }> {
   const { adjustment, creditNoteNumber } = await adjustmentWithNumber(adjustmentId);
-  const reason = creditNoteUnavailableReason(adjustment, creditNoteNumber);
-  if (reason !== null || creditNoteNumber === null) {
-    throw new ApiError(
-      "adjustment_credit_note_unavailable",
-      reason ?? `Adjustment ${adjustmentId} has no credit note.`,
-    );
+  const reason = creditNoteUnavailableReason(adjustment);
+  if (reason) throw new ApiError("adjustment_credit_note_unavailable", reason);
+  // Every approved refund and credit is numbered on approval (or by the migration): defensive.
+  if (creditNoteNumber === null) {
+    throw new ApiError("adjustment_credit_note_unavailable", `Adjustment ${adjustmentId} has no credit-note number.`);
   }
   return { adjustment, number: creditNoteNumber };
 }
