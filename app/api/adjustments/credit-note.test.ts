@@ -113,6 +113,16 @@ describe("credit-note numbers", () => {
     expect(Object.keys(refund)).not.toContain("credit_note_number");
   });
 
+  it("starts numbers with BILLING_CREDIT_NOTE_PREFIX when it is set", async () => {
+    process.env.BILLING_CREDIT_NOTE_PREFIX = "ACME-CR-";
+    try {
+      const refund = await partialRefund(await makeCompleted(), "100");
+      expect(await numberOf(refund.id)).toMatch(/^ACME-CR-\d{6,}$/);
+    } finally {
+      delete process.env.BILLING_CREDIT_NOTE_PREFIX;
+    }
+  });
+
   it("uses no number for a refused adjustment", async () => {
     const completed = await makeCompleted();
     const before = await partialRefund(completed, "100");
