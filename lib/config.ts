@@ -86,6 +86,12 @@ export const config = {
       return process.env.BILLING_INVOICE_PREFIX ?? "INV-";
     },
   },
+  creditNotes: {
+    /** What every credit-note number starts with (BILLING_CREDIT_NOTE_PREFIX, default "CN-"): CN-000001. */
+    get prefix(): string {
+      return process.env.BILLING_CREDIT_NOTE_PREFIX ?? "CN-";
+    },
+  },
   webhooks: {
     /** Time allowed for one delivery attempt (BILLING_WEBHOOK_TIMEOUT, default 5s). */
     get timeoutMs(): number {

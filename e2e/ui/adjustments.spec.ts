@@ -4,9 +4,11 @@
  * the payments flow that completes transactions is built separately, and this spec is about what
  * happens after.
  */
-import { expect, type Page, test } from "@playwright/test";
+import { readFile } from "node:fs/promises";
+import { expect, type Locator, type Page, test } from "@playwright/test";
 import pg from "pg";
 import { completeInSql } from "../../lib/test/adjustments";
+import { pdfText } from "../../lib/test/pdf";
 import { createProductViaApi, shot, signIn, uniqueEmail, uniqueTag } from "../helpers";
 
 test.beforeEach(async ({ page }) => {
@@ -26,6 +28,16 @@ async function apiCall<T>(page: Page, method: string, path: string, body?: unkno
     },
     { method, path, body },
   );
+}
+
+/** Clicks a credit-note button; returns the downloaded PDF's file name and text. */
+async function downloadCreditNote(page: Page, button: Locator): Promise<{ fileName: string; text: string }> {
+  const downloading = page.waitForEvent("download");
+  await button.click();
+  const download = await downloading;
+  const bytes = await readFile((await download.path()) as string);
+  expect(bytes.subarray(0, 5).toString()).toBe("%PDF-");
+  return { fileName: download.suggestedFilename(), text: (await pdfText(new Uint8Array(bytes))).text };
 }
 
 async function priceOf(page: Page, name: string, amount: string): Promise<string> {
@@ -74,7 +86,7 @@ test("refund one line partly from the transaction's page, see it listed with the
   const section = page.getByRole("region", { name: "Adjustments" });
   await expect(section.getByText("No adjustments")).toBeVisible();
 
-  await section.getByRole("button", { name: "Refund" }).click();
+  await section.getByRole("button", { name: "Refund", exact: true }).click();
   const form = page.getByRole("form", { name: "Refund transaction" });
   await expect(form.getByText("Everything left ($83.40)")).toBeVisible();
   await form.getByLabel("Part of it, line by line").check();
@@ -104,8 +116,27 @@ test("refund one line partly from the transaction's page, see it listed with the
   await expect(section.getByLabel("Adjusted totals")).toContainText("Adjusted total$73.40");
   await shot(page, "adjustments-refunded");
 
+  // The approved refund's credit note: its own number, the reason and the amount given back.
+  const creditNote = await downloadCreditNote(
+    page,
+    row.getByRole("button", { name: "Download credit note (refund of $10.00)" }),
+  );
+  const [, creditNoteNumber] = creditNote.fileName.match(/^credit-note-(CN-\d{6,})\.pdf$/) ?? [];
+  expect(creditNoteNumber, creditNote.fileName).toBeTruthy();
+  for (const expected of [
+    `Credit note number ${creditNoteNumber}`,
+    txn.id,
+    "Refund to the original payment method",
+    "Ada Lovelace",
+    txn.first,
+    "Arrived late",
+    "Total credited (USD) $10.00",
+  ]) {
+    expect(creditNote.text, expected).toContain(expected);
+  }
+
   // More than is left of a line: the server's reason appears beside that line's amount.
-  await section.getByRole("button", { name: "Refund" }).click();
+  await section.getByRole("button", { name: "Refund", exact: true }).click();
   await form.getByLabel("Part of it, line by line").check();
   await expect(form.getByText("$49.40 left to refund, tax included.")).toBeVisible();
   await form.getByLabel(`Refund for ${txn.second}`).fill("30.00");
@@ -139,12 +170,14 @@ test("credit everything left of an issued invoice", async ({ page }) => {
     collection_mode: "manual",
     billing_details: { payment_terms: { interval: "day", frequency: 30 } },
   });
-  await apiCall(page, "PATCH", `/api/transactions/${txn.id}`, { status: "billed" });
+  const billed = await apiCall<{ invoice_number: string }>(page, "PATCH", `/api/transactions/${txn.id}`, {
+    status: "billed",
+  });
 
   await page.goto(`/transactions/${txn.id}`);
   const section = page.getByRole("region", { name: "Adjustments" });
-  await expect(section.getByRole("button", { name: "Refund" })).toHaveCount(0);
-  await section.getByRole("button", { name: "Credit" }).click();
+  await expect(section.getByRole("button", { name: "Refund", exact: true })).toHaveCount(0);
+  await section.getByRole("button", { name: "Credit", exact: true }).click();
   const form = page.getByRole("form", { name: "Credit transaction" });
   await expect(form.getByLabel("Everything left ($120.00)")).toBeChecked();
   await form.getByLabel("Reason").fill("Goodwill: the audit was postponed");
@@ -157,6 +190,15 @@ test("credit everything left of an issued invoice", async ({ page }) => {
   await expect(row).toContainText("$120.00");
   await expect(section.getByLabel("Adjusted totals")).toContainText("Adjusted total$0.00");
   // Nothing is left to credit: the action is gone.
-  await expect(section.getByRole("button", { name: "Credit" })).toHaveCount(0);
+  await expect(section.getByRole("button", { name: "Credit", exact: true })).toHaveCount(0);
   await shot(page, "adjustments-credited");
+
+  const creditNote = await downloadCreditNote(
+    page,
+    row.getByRole("button", { name: "Download credit note (credit of $120.00)" }),
+  );
+  expect(creditNote.text).toContain(`Original invoice ${billed.invoice_number}`);
+  expect(creditNote.text).toContain("Credit to the customer's balance");
+  expect(creditNote.text).toContain("Goodwill: the audit was postponed");
+  expect(creditNote.text).toContain("Total credited (USD) $120.00");
 });

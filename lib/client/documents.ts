@@ -1,8 +1,11 @@
 /**
- * Documents in the dashboard: whether a transaction has an invoice PDF (the API's own rule, from
- * lib/documents/invoice-data.ts) and the signed link to it (GET /transactions/{id}/invoice).
+ * Documents in the dashboard: whether a transaction has an invoice PDF and an adjustment a credit
+ * note (the API's own rules, from lib/documents/), and the signed links to them
+ * (GET /transactions/{id}/invoice, GET /adjustments/{id}/credit-note).
  */
+import { creditNoteUnavailableReason } from "../documents/credit-note-data.ts";
 import { invoiceUnavailableReason } from "../documents/invoice-data.ts";
+import type { Adjustment } from "../schemas/adjustment.ts";
 import type { Disposition, DocumentUrl } from "../schemas/document.ts";
 import type { Transaction } from "../schemas/transaction.ts";
 import { api } from "./api.ts";
@@ -18,6 +21,21 @@ export function hasInvoice(
 export async function fetchInvoiceUrl(transactionId: string, disposition: Disposition = "attachment"): Promise<string> {
   const response = await api<EntityResponse<DocumentUrl>>(
     `/transactions/${enc(transactionId)}/invoice?disposition=${disposition}`,
+  );
+  return response.data.url;
+}
+
+export function hasCreditNote(adjustment: Pick<Adjustment, "id" | "action" | "status">): boolean {
+  return creditNoteUnavailableReason(adjustment) === null;
+}
+
+/** A link to the adjustment's credit note PDF, valid for an hour. */
+export async function fetchCreditNoteUrl(
+  adjustmentId: string,
+  disposition: Disposition = "attachment",
+): Promise<string> {
+  const response = await api<EntityResponse<DocumentUrl>>(
+    `/adjustments/${enc(adjustmentId)}/credit-note?disposition=${disposition}`,
   );
   return response.data.url;
 }

@@ -64,7 +64,8 @@ export function addressLines(address: InvoiceTransaction["address"]): string[] {
   );
 }
 
-function recipient(t: InvoiceTransaction): Recipient {
+/** Who the documents of transaction `t` are addressed to (its snapshots). */
+export function recipient(t: InvoiceTransaction): Recipient {
   return {
     name: t.customer?.name ?? null,
     email: t.customer?.email ?? null,
@@ -75,7 +76,7 @@ function recipient(t: InvoiceTransaction): Recipient {
   };
 }
 
-function text(value: unknown): string | null {
+export function text(value: unknown): string | null {
   return typeof value === "string" && value.trim() !== "" ? value : null;
 }
 

@@ -16,6 +16,7 @@ export const ERROR_STATUS = {
   transaction_not_payable: 400,
   transaction_already_paid: 400,
   sandbox_only: 400,
+  adjustment_credit_note_unavailable: 400,
   notification_maximum_active_settings_reached: 400,
   notification_replay_invalid_origin_type: 400,
   notification_cannot_replay: 400,
@@ -64,6 +65,8 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
     "The transaction is already completed: its payment was captured (or the invoice marked paid). It is never charged twice.",
   sandbox_only:
     "Simulated payments (test cards at the hosted checkout) exist only in the sandbox environment: this server is live, and processes no real cards.",
+  adjustment_credit_note_unavailable:
+    "The adjustment has no credit note: only approved refunds and credits have one (a refund pending approval gets it once approved; rejected adjustments and chargebacks never do).",
   notification_maximum_active_settings_reached:
     "The account already has the maximum of 10 active notification destinations. Deactivate or delete one before creating or activating another.",
   notification_replay_invalid_origin_type:

@@ -1,6 +1,7 @@
 /**
- * Documents (invoice and credit-note PDFs): the query of GET /transactions/{transaction_id}/invoice,
- * its response, and the query of a signed document link. Client-safe.
+ * Documents (invoice and credit-note PDFs): the query of GET /transactions/{transaction_id}/invoice
+ * and GET /adjustments/{adjustment_id}/credit-note, their response, and the query of a signed
+ * document link. Client-safe.
  */
 import { z } from "zod";
 import { entityId } from "./common.ts";
@@ -9,11 +10,11 @@ import { entityId } from "./common.ts";
 export const DISPOSITIONS = ["attachment", "inline"] as const;
 export type Disposition = (typeof DISPOSITIONS)[number];
 
-export const invoicePdfQuery = z.object({
+export const documentPdfQuery = z.object({
   disposition: z.enum(DISPOSITIONS, { error: "must be attachment or inline" }).default("attachment"),
 });
 
-/** `data` of GET /transactions/{transaction_id}/invoice: a link valid for one hour. */
+/** `data` of GET /transactions/{transaction_id}/invoice (and of the credit note's): a link valid for one hour. */
 export const documentUrlSchema = z.object({ url: z.string() });
 export type DocumentUrl = z.infer<typeof documentUrlSchema>;
 
@@ -28,3 +29,5 @@ export const signedLinkQuery = z.object({
 });
 
 export const invoiceDocumentParams = z.object({ transaction_id: entityId("txn") });
+
+export const adjustmentParams = z.object({ adjustment_id: entityId("adj") });

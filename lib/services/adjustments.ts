@@ -14,6 +14,7 @@
  * `adjustment.updated` with `approved`), so an integration that waits for the approval works
  * unchanged and never sees a refund stuck in review. A credit is created `approved`
  * (`adjustment.created` only). Pending (not rejected) adjustments already use up what is left.
+ * An approved refund or credit gets its credit-note number (CN-000001, gapless) at approval.
  *
  * Adjusted totals. `details.adjusted_totals` and `details.adjusted_payout_totals` are stored on
  * the transaction and rewritten, in the adjustment's database transaction, from the sums of its
@@ -55,6 +56,7 @@ import { newId } from "../ids.ts";
 import type { Adjustment, CreateAdjustmentInput, ListAdjustmentsQuery } from "../schemas/adjustment.ts";
 import type { TransactionDetails } from "../schemas/transaction.ts";
 import { ADJUSTMENT, COUNTED_STATUS } from "./adjustment-entity.ts";
+import { nextCreditNoteNumber } from "./invoice-numbers.ts";
 import { TRANSACTION } from "./transactions.ts";
 
 export { ADJUSTMENT };
@@ -218,6 +220,9 @@ export async function createAdjustment(input: CreateAdjustmentInput): Promise<Ra
 
     const id = newId("adj");
     const refund = input.action === "refund";
+    // The credit note's number is taken on approval, after every check (see invoice-numbers.ts):
+    // both actions are approved in this database transaction, so a refused request uses none.
+    const creditNoteNumber = await nextCreditNoteNumber(client);
     await insertJson(
       ADJUSTMENT,
       {
@@ -231,6 +236,7 @@ export async function createAdjustment(input: CreateAdjustmentInput): Promise<Ra
         credit_applied_to_balance: false,
         currency_code: txn.currency_code,
         status: refund ? "pending_approval" : "approved",
+        credit_note_number: refund ? null : creditNoteNumber,
         subtotal: amounts.subtotal,
         tax: amounts.tax,
         total: amounts.total,
@@ -263,7 +269,14 @@ export async function createAdjustment(input: CreateAdjustmentInput): Promise<Ra
     // The event of the row with its items (inserted after it: they reference it).
     const where = { sql: "t.id = $1", values: [id] };
     let written = await updateJson(ADJUSTMENT, where, {}, "adjustment.created", client);
-    if (refund) written = await updateJson(ADJUSTMENT, where, { status: "approved" }, "adjustment.updated", client);
+    if (refund)
+      written = await updateJson(
+        ADJUSTMENT,
+        where,
+        { status: "approved", credit_note_number: creditNoteNumber },
+        "adjustment.updated",
+        client,
+      );
     await refreshAdjustedTotals(client, input.transaction_id);
     return written as RawJson<Adjustment>;
   });

@@ -1,7 +1,8 @@
 /**
  * Documents generated on request from stored data (no file storage): the invoice PDF of a
  * transaction, reached through a signed link valid for one hour (spec: the API family's
- * GET /transactions/{transaction_id}/invoice), and the PDF response of a signed link.
+ * GET /transactions/{transaction_id}/invoice), and the PDF response of a signed link. Credit notes
+ * (GET /adjustments/{adjustment_id}/credit-note) use the same links: lib/services/credit-notes.ts.
  *
  * The links are signed with a key derived from the session secret (sessionSecret(): NEXTAUTH_SECRET
  * or the generated one kept in the database), under its own label so that a link signature can

@@ -1,5 +1,6 @@
 /**
- * Invoice numbers: gapless and unique per merchant, even under concurrent billing.
+ * Invoice numbers and credit-note numbers: gapless and unique per merchant, even under concurrent
+ * billing. Each is its own sequence (INV-000001, INV-000002 … and CN-000001 …), in its own table.
  *
  * One counter row per merchant (a deployment is one merchant: the row `default`, inserted by the
  * migration). Taking a number locks that row (SELECT ... FOR UPDATE) in the caller's database
@@ -24,24 +25,43 @@ export function formatInvoiceNumber(number: bigint, prefix: string = config.invo
   return `${prefix}${number.toString().padStart(INVOICE_NUMBER_DIGITS, "0")}`;
 }
 
-/** Takes the next invoice number of `merchant`, in the caller's database transaction. */
-export async function nextInvoiceNumber(client: pg.PoolClient, merchant: string = DEFAULT_MERCHANT): Promise<string> {
-  const select = "SELECT last_number::text AS last FROM invoice_number_counters WHERE merchant_id = $1 FOR UPDATE";
+/** The two numbered documents, each with its counter table and prefix. */
+const SEQUENCES = {
+  invoice: { table: "invoice_number_counters", prefix: () => config.invoices.prefix },
+  credit_note: { table: "credit_note_number_counters", prefix: () => config.creditNotes.prefix },
+} as const;
+
+async function takeNextNumber(
+  client: pg.PoolClient,
+  sequence: keyof typeof SEQUENCES,
+  merchant: string,
+): Promise<string> {
+  const { table, prefix } = SEQUENCES[sequence];
+  const select = `SELECT last_number::text AS last FROM ${table} WHERE merchant_id = $1 FOR UPDATE`;
   let [row] = await query<{ last: string }>(select, [merchant], client);
   if (!row) {
     // The migration creates the default merchant's row; another merchant's starts on first use.
     await query(
-      "INSERT INTO invoice_number_counters (merchant_id, last_number) VALUES ($1, 0) ON CONFLICT DO NOTHING",
+      `INSERT INTO ${table} (merchant_id, last_number) VALUES ($1, 0) ON CONFLICT DO NOTHING`,
       [merchant],
       client,
     );
     [row] = await query<{ last: string }>(select, [merchant], client);
   }
   const next = BigInt(row.last) + 1n;
-  await query(
-    "UPDATE invoice_number_counters SET last_number = $2 WHERE merchant_id = $1",
-    [merchant, next.toString()],
-    client,
-  );
-  return formatInvoiceNumber(next);
+  await query(`UPDATE ${table} SET last_number = $2 WHERE merchant_id = $1`, [merchant, next.toString()], client);
+  return formatInvoiceNumber(next, prefix());
+}
+
+/** Takes the next invoice number of `merchant`, in the caller's database transaction. */
+export function nextInvoiceNumber(client: pg.PoolClient, merchant: string = DEFAULT_MERCHANT): Promise<string> {
+  return takeNextNumber(client, "invoice", merchant);
+}
+
+/**
+ * Takes the next credit-note number of `merchant` (CN-000001), in the caller's database
+ * transaction: when a refund or credit is approved. Lock order: transaction row → counter row.
+ */
+export function nextCreditNoteNumber(client: pg.PoolClient, merchant: string = DEFAULT_MERCHANT): Promise<string> {
+  return takeNextNumber(client, "credit_note", merchant);
 }

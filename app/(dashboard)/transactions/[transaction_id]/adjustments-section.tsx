@@ -4,6 +4,7 @@ import { type FormEvent, useRef, useState } from "react";
 import { Button } from "@/components/button";
 import { ConfirmDialog } from "@/components/confirm-dialog";
 import { DataTable } from "@/components/data-table";
+import { DownloadDocumentButton } from "@/components/download-document-button";
 import { EntityText } from "@/components/entity-text";
 import { FormActions, FormError, TextAreaField, useFocusOnError } from "@/components/form";
 import { MoneyField } from "@/components/money-input";
@@ -19,6 +20,7 @@ import {
   leftByLine,
   useCreateAdjustment,
 } from "@/lib/client/adjustments";
+import { fetchCreditNoteUrl, hasCreditNote } from "@/lib/client/documents";
 import { type FormErrorState, formErrors } from "@/lib/client/form";
 import { formatDateTime, humanize } from "@/lib/client/format";
 import { formatMoney, readMoney } from "@/lib/client/money";
@@ -89,6 +91,13 @@ export function AdjustmentsSection({ transaction: t }: { transaction: Transactio
             },
             { key: "reason", header: "Reason", cell: (a: Adjustment) => a.reason },
             { key: "date", header: "Date", cell: (a: Adjustment) => formatDateTime(a.created_at) },
+            {
+              key: "credit_note",
+              header: "",
+              srHeader: "Credit note",
+              className: "text-right",
+              cell: (a: Adjustment) => <CreditNoteButton adjustment={a} />,
+            },
           ]}
           rows={adjustments}
           rowKey={(a) => a.id}
@@ -103,6 +112,24 @@ export function AdjustmentsSection({ transaction: t }: { transaction: Transactio
         {adjustments.length > 0 && <AdjustedTotals transaction={t} />}
       </div>
     </Section>
+  );
+}
+
+/** Downloads the credit note of an approved refund or credit (nothing for other adjustments). */
+function CreditNoteButton({ adjustment: a }: { adjustment: Adjustment }) {
+  if (!hasCreditNote(a)) return null;
+  const what = `${humanize(a.action).toLowerCase()} of ${formatMoney(a.totals.total, a.currency_code)}`;
+  return (
+    <DownloadDocumentButton
+      fetchUrl={() => fetchCreditNoteUrl(a.id)}
+      document={`the credit note of the ${what}`}
+      pendingLabel="Preparing…"
+      variant="ghost"
+      size="sm"
+      ariaLabel={`Download credit note (${what})`}
+    >
+      Credit note
+    </DownloadDocumentButton>
   );
 }
 

@@ -1,10 +1,10 @@
 import { publicOrigin, route } from "@/lib/http/route";
-import { invoicePdfQuery } from "@/lib/schemas/document";
+import { documentPdfQuery } from "@/lib/schemas/document";
 import { transactionParams } from "@/lib/schemas/transaction";
 import { invoiceUrl } from "@/lib/services/documents";
 
 export const GET = route(
-  { permission: "transaction.read", params: transactionParams, query: invoicePdfQuery },
+  { permission: "transaction.read", params: transactionParams, query: documentPdfQuery },
   ({ input, request }) =>
     invoiceUrl(input.params.transaction_id, input.query.disposition, publicOrigin(request).origin),
 );
