@@ -51,10 +51,23 @@ CREATE TRIGGER "transactions_revenue_on_complete" AFTER UPDATE OF "status" ON "t
   FOR EACH ROW WHEN (NEW."status" = 'completed' AND OLD."status" IS DISTINCT FROM 'completed')
   EXECUTE FUNCTION "revenue_daily_add"();
 
+-- Rebuilds the rollup from the transactions (the backfill below; also for an operator after
+-- repairing data by hand). A transaction completed without `completed_at` (not expected) counts on
+-- the day of its last change. The lock makes completions committing meanwhile wait, then add on
+-- top of the rebuilt rows, so none is lost or counted twice.
+CREATE FUNCTION "revenue_daily_rebuild"() RETURNS void
+LANGUAGE plpgsql AS $$
+BEGIN
+  LOCK TABLE "revenue_daily" IN SHARE ROW EXCLUSIVE MODE;
+  DELETE FROM "revenue_daily";
+  INSERT INTO "revenue_daily" ("day", "currency_code", "amount", "count", "updated_at")
+  SELECT (coalesce("completed_at", "updated_at") AT TIME ZONE 'UTC')::date, "currency_code",
+         sum("transaction_earnings"("details")), count(*), clock_timestamp()
+  FROM "transactions"
+  WHERE "status" = 'completed'
+  GROUP BY 1, 2;
+END
+$$;
+
 -- Backfill: the transactions completed before this migration.
-INSERT INTO "revenue_daily" ("day", "currency_code", "amount", "count", "updated_at")
-SELECT (coalesce("completed_at", "updated_at") AT TIME ZONE 'UTC')::date, "currency_code",
-       sum("transaction_earnings"("details")), count(*), now()
-FROM "transactions"
-WHERE "status" = 'completed'
-GROUP BY 1, 2;
+SELECT "revenue_daily_rebuild"();
