@@ -191,6 +191,16 @@ describe("the daily revenue rollup", () => {
     expect(after.updated_at >= before.updated_at).toBe(true);
   });
 
+  it("counts every one of many transactions completed at the same time on the same day", async () => {
+    await Promise.all(
+      Array.from({ length: 20 }, () =>
+        insertCompletedTransaction({ currency: "EUR", earnings: "100", completedAt: "2036-07-07T08:00:00Z" }),
+      ),
+    );
+    const rows = (await rollupRows()).filter((row) => row.day === "2036-07-07");
+    expect(rows).toEqual([{ day: "2036-07-07", currency_code: "EUR", amount: "2000", count: 20 }]);
+  });
+
   it("is rebuilt from the transactions to the same rows (the migration's backfill)", async () => {
     const before = await rollupRows();
     expect(before.length).toBeGreaterThan(0);
