@@ -1,4 +1,6 @@
 /** Deployment configuration, read from the environment once. */
+import { type CurrencyCode, isCurrencyCode } from "./billing/currencies.ts";
+
 export type Environment = "sandbox" | "live";
 
 function environment(): Environment {
@@ -74,6 +76,16 @@ export const config = {
         throw new Error(`BILLING_FEE_FIXED must be a whole number of minor units, not "${text}"`);
       return BigInt(text);
     },
+  },
+  /**
+   * The merchant's primary (balance) currency (BILLING_PRIMARY_CURRENCY, default USD): revenue
+   * metrics are reported in it, other currencies converted at lib/billing/exchange-rates.ts.
+   */
+  get primaryCurrency(): CurrencyCode {
+    const value = (process.env.BILLING_PRIMARY_CURRENCY ?? "USD").trim().toUpperCase();
+    if (!isCurrencyCode(value))
+      throw new Error(`BILLING_PRIMARY_CURRENCY must be a supported currency code, not "${value}"`);
+    return value;
   },
   /** Largest request body accepted, in bytes. */
   maxBodyBytes: 1024 * 1024,

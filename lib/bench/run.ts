@@ -5,8 +5,10 @@
  *      each as a ratio of the bare handler's (target: at least 0.8);
  *   2. latency of GET /api/customers?per_page=200 over 1,000 and over 100,000 customers
  *      (target: the large table within 2x of the small one);
- *   3. webhook deliveries per second and commit-to-delivery latency (lib/bench/deliveries.ts).
- * BENCH_ONLY=api or BENCH_ONLY=deliveries runs one part.
+ *   3. webhook deliveries per second and commit-to-delivery latency (lib/bench/deliveries.ts);
+ *   4. GET /api/metrics/revenue over a year of 1,000,000 completed transactions, and
+ *      GET /api/transactions?per_page=200 over 1,000 and 1,000,000 (lib/bench/metrics.ts).
+ * BENCH_ONLY=api, BENCH_ONLY=deliveries or BENCH_ONLY=metrics runs one part.
  * DATABASE_URL names the server (a database `billing_bench` is made on it); without it an embedded
  * PostgreSQL is used. BENCH_SECONDS sets the length of each run (default 10).
  */
@@ -19,6 +21,7 @@ import { PERMISSIONS } from "../auth/permissions.ts";
 import { buildIfStale, database, generate, ROOT } from "../cli/tasks.ts";
 import { createDatabase } from "../test/database.ts";
 import { benchDeliveries } from "./deliveries.ts";
+import { benchMetrics } from "./metrics.ts";
 
 const PORT = Number(process.env.BENCH_PORT ?? 3200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -91,8 +94,10 @@ async function waitForServer(): Promise<void> {
 async function main() {
   const only = process.env.BENCH_ONLY;
   const results: Record<string, unknown> = {};
-  if (only !== "deliveries") Object.assign(results, await benchApi());
-  if (only !== "api") results.deliveries = await benchDeliveries();
+  const runs = (part: string) => only === undefined || only === "" || only === part;
+  if (runs("api")) Object.assign(results, await benchApi());
+  if (runs("deliveries")) results.deliveries = await benchDeliveries();
+  if (runs("metrics")) results.metrics = await benchMetrics();
   mkdirSync(path.join(ROOT, "bench-results"), { recursive: true });
   const file = path.join(ROOT, "bench-results", `bench-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
   writeFileSync(file, JSON.stringify(results, null, 2));

@@ -20,6 +20,7 @@ export const ERROR_STATUS = {
   notification_maximum_active_settings_reached: 400,
   notification_replay_invalid_origin_type: 400,
   notification_cannot_replay: 400,
+  max_lookback_exceeded: 400,
   invalid_token: 401,
   forbidden: 403,
   document_link_invalid: 403,
@@ -73,6 +74,8 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
     "Only notifications that an event created (origin `event`) can be replayed, not replays themselves.",
   notification_cannot_replay:
     "The notification is still being delivered. Only notifications whose delivery finished (status `delivered` or `failed`) can be replayed.",
+  max_lookback_exceeded:
+    "The date range of a metrics request (`from` to `to`) is longer than the metric allows (1096 days for revenue). Ask for a shorter range.",
   invalid_token:
     "The API key is missing, malformed, unknown, revoked, expired, or belongs to the other environment. Send it as `Authorization: Bearer <API key>`.",
   forbidden:

@@ -1,7 +1,7 @@
-import { ComingSoon } from "@/components/coming-soon";
+import { RevenueView } from "./revenue-view";
 
 export const metadata = { title: "Metrics" };
 
 export default function MetricsPage() {
-  return <ComingSoon title="Metrics" description="Revenue charts and tables will be shown here." />;
+  return <RevenueView />;
 }

@@ -1,0 +1,14 @@
+import { route } from "@/lib/http/route";
+import { revenueMetricsQuery } from "@/lib/schemas/metrics";
+import { revenueMetrics } from "@/lib/services/metrics";
+
+export const GET = route({ permission: "metrics.read", query: revenueMetricsQuery }, ({ input }) =>
+  revenueMetrics(input.query),
+);
+
+export {
+  methodNotAllowed as POST,
+  methodNotAllowed as PUT,
+  methodNotAllowed as PATCH,
+  methodNotAllowed as DELETE,
+} from "@/lib/http/route";

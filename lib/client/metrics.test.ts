@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import { addMonths, apiRange, customRangeErrors, presetRange, revenueTotals } from "./metrics.ts";
+
+describe("date ranges of the metrics page", () => {
+  it("ends presets today, both ends included", () => {
+    expect(presetRange("7d", "2026-03-10")).toEqual({ first: "2026-03-04", last: "2026-03-10" });
+    expect(presetRange("30d", "2026-03-10")).toEqual({ first: "2026-02-09", last: "2026-03-10" });
+    expect(presetRange("90d", "2026-03-10")).toEqual({ first: "2025-12-11", last: "2026-03-10" });
+    expect(presetRange("12m", "2026-03-10")).toEqual({ first: "2025-03-11", last: "2026-03-10" });
+  });
+
+  it("sends the day after the last as the API's exclusive `to`", () => {
+    expect(apiRange({ first: "2026-02-01", last: "2026-02-28" })).toEqual({ from: "2026-02-01", to: "2026-03-01" });
+  });
+
+  it("moves by calendar months, clamping to the month's last day", () => {
+    expect(addMonths("2026-03-31", -1)).toBe("2026-02-28");
+    expect(addMonths("2024-03-31", -1)).toBe("2024-02-29");
+    expect(addMonths("2026-01-15", -12)).toBe("2025-01-15");
+  });
+
+  it("explains what is wrong with a custom range", () => {
+    expect(customRangeErrors({ first: "", last: "" })).toEqual({
+      first: "Enter a start date.",
+      last: "Enter an end date.",
+    });
+    expect(customRangeErrors({ first: "2026-02-30", last: "2026-03-01" }).first).toMatch(/valid date/);
+    expect(customRangeErrors({ first: "2026-03-02", last: "2026-03-01" }).last).toMatch(/on or after/);
+    expect(customRangeErrors({ first: "2026-01-01", last: "2028-12-31" })).toEqual({});
+    expect(customRangeErrors({ first: "2026-01-01", last: "2029-01-01" }).last).toMatch(/1096 days/);
+    expect(customRangeErrors({ first: "2026-03-01", last: "2026-03-01" })).toEqual({});
+  });
+
+  it("totals exactly, beyond floating point", () => {
+    const metrics = {
+      currency_code: "USD" as const,
+      interval: "day" as const,
+      starts_at: "",
+      ends_at: "",
+      updated_at: "",
+      timeseries: [
+        { timestamp: "", amount: "9007199254740993", count: 2 },
+        { timestamp: "", amount: "1", count: 1 },
+      ],
+    };
+    expect(revenueTotals(metrics)).toEqual({ amount: "9007199254740994", count: 3 });
+  });
+});
