@@ -127,3 +127,19 @@ export async function checkListLoadingAndError(
   await alert.getByRole("button", { name: "Try again" }).click();
   await expect(alert).toBeHidden();
 }
+
+/** Sends a request to the API with the dashboard's session; fails the test unless it succeeds. */
+export async function apiCall<T>(page: Page, method: string, path: string, body?: unknown): Promise<T> {
+  return page.evaluate(
+    async ({ method, path, body }) => {
+      const response = await fetch(path, {
+        method,
+        headers: body === undefined ? undefined : { "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+      return (await response.json()).data;
+    },
+    { method, path, body },
+  );
+}

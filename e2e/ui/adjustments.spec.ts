@@ -9,26 +9,11 @@ import { expect, type Locator, type Page, test } from "@playwright/test";
 import pg from "pg";
 import { completeInSql } from "../../lib/test/adjustments";
 import { pdfText } from "../../lib/test/pdf";
-import { createProductViaApi, shot, signIn, uniqueEmail, uniqueTag } from "../helpers";
+import { apiCall, createProductViaApi, shot, signIn, uniqueEmail, uniqueTag } from "../helpers";
 
 test.beforeEach(async ({ page }) => {
   await signIn(page);
 });
-
-async function apiCall<T>(page: Page, method: string, path: string, body?: unknown): Promise<T> {
-  return page.evaluate(
-    async ({ method, path, body }) => {
-      const response = await fetch(path, {
-        method,
-        headers: body === undefined ? undefined : { "content-type": "application/json" },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-      return (await response.json()).data;
-    },
-    { method, path, body },
-  );
-}
 
 /** Clicks a credit-note button; returns the downloaded PDF's file name and text. */
 async function downloadCreditNote(page: Page, button: Locator): Promise<{ fileName: string; text: string }> {

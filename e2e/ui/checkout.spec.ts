@@ -1,25 +1,9 @@
 import { expect, type Page, test } from "@playwright/test";
-import { createProductViaApi, shot, signIn, uniqueEmail, uniqueTag } from "../helpers";
+import { apiCall, createProductViaApi, shot, signIn, uniqueEmail, uniqueTag } from "../helpers";
 
 test.beforeEach(async ({ page }) => {
   await signIn(page);
 });
-
-/** Sends a request to the API with the dashboard's session; fails the test unless it succeeds. */
-async function apiCall<T>(page: Page, method: string, path: string, body?: unknown): Promise<T> {
-  return page.evaluate(
-    async ({ method, path, body }) => {
-      const response = await fetch(path, {
-        method,
-        headers: body === undefined ? undefined : { "content-type": "application/json" },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-      return (await response.json()).data;
-    },
-    { method, path, body },
-  );
-}
 
 interface Txn {
   id: string;
