@@ -1,13 +1,9 @@
 /**
- * Refunds from the dashboard. The transaction is created through the API and then completed
- * directly in the e2e database (lib/test/adjustments.ts completeInSql over `pg` on DATABASE_URL):
- * the payments flow that completes transactions is built separately, and this spec is about what
- * happens after.
+ * Refunds and credits from the dashboard. The transaction is created through the API and paid at
+ * the hosted checkout's endpoint with the sandbox card; this spec is about what happens after.
  */
 import { readFile } from "node:fs/promises";
 import { expect, type Locator, type Page, test } from "@playwright/test";
-import pg from "pg";
-import { completeInSql } from "../../lib/test/adjustments";
 import { pdfText } from "../../lib/test/pdf";
 import { apiCall, createProductViaApi, shot, signIn, uniqueEmail, uniqueTag } from "../helpers";
 
@@ -55,13 +51,13 @@ async function completedTransaction(page: Page): Promise<{ id: string; first: st
     address_id: address.id,
     currency_code: "USD",
   });
-  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await client.connect();
-  try {
-    await completeInSql(client, txn.id);
-  } finally {
-    await client.end();
-  }
+  // Paid at the hosted checkout's endpoint (public), as a customer would with the sandbox card.
+  await apiCall(page, "POST", `/api/checkout/${txn.id}/payments`, {
+    cardholder_name: "Ada Lovelace",
+    number: "4242 4242 4242 4242",
+    expiry: "12/39",
+    cvc: "123",
+  });
   return { id: txn.id, first, second };
 }
 

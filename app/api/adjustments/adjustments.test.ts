@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import * as adjustmentCollection from "@/app/api/adjustments/route";
 import { pool } from "@/lib/db";
-import { completeInSql } from "@/lib/test/adjustments";
+import { completeByPayment } from "@/lib/test/adjustments";
 import { call, expectError, expectFieldError, testKey } from "@/lib/test/api";
 import { events, expectMethodsNotAllowed, permissionsWithout } from "@/lib/test/checks";
 import { admin, ids } from "@/lib/test/resource";
@@ -55,7 +55,7 @@ async function makeReadyGb(body: Body = {}): Promise<Entity> {
 /** A completed transaction (two lines: 1200 and 600, tax 200 and 100; fee 5% of 1800 + 50 = 140). */
 async function makeCompleted(): Promise<Entity> {
   const t = await makeReadyGb();
-  await completeInSql(pool(), t.id);
+  await completeByPayment(t.id);
   return (await transactions.get(t.id)).body.data;
 }
 

@@ -7,10 +7,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import * as adjustmentCreditNote from "@/app/api/adjustments/[adjustment_id]/credit-note/route";
 import * as adjustmentCollection from "@/app/api/adjustments/route";
 import * as creditNoteDocument from "@/app/api/documents/credit-notes/[adjustment_id]/route";
-import { pool } from "@/lib/db";
 import { query } from "@/lib/db/sql";
 import { documentUrl } from "@/lib/services/documents";
-import { completeInSql } from "@/lib/test/adjustments";
+import { completeByPayment } from "@/lib/test/adjustments";
 import { BASE, call, expectError, expectNotFound, testKey } from "@/lib/test/api";
 import { expectMethodsNotAllowed, permissionsWithout } from "@/lib/test/checks";
 import { pdfText } from "@/lib/test/pdf";
@@ -69,7 +68,7 @@ async function makeBilled(): Promise<Entity> {
 
 async function makeCompleted(): Promise<Entity> {
   const billed = await makeBilled();
-  await completeInSql(pool(), billed.id);
+  await completeByPayment(billed.id);
   return (await transactions.get(billed.id)).body.data;
 }
 

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import * as revise from "@/app/api/transactions/[transaction_id]/revise/route";
 import { pool } from "@/lib/db";
-import { completeInSql } from "@/lib/test/adjustments";
+import { completeByPayment } from "@/lib/test/adjustments";
 import { call, expectError, expectFieldError, expectNotFound, testKey } from "@/lib/test/api";
 import { events, expectMethodsNotAllowed, permissionsWithout } from "@/lib/test/checks";
 import { admin } from "@/lib/test/resource";
@@ -88,7 +88,7 @@ describe("POST /transactions/{transaction_id}/revise", () => {
 
   it("revises completed and past-due transactions", async () => {
     const completed = await makeReady({}, "GB");
-    await completeInSql(pool(), completed.id);
+    await completeByPayment(completed.id);
     expect((await send(completed.id, { address: { second_line: "Flat 2" } })).status).toBe(200);
 
     const pastDue = await makeBilledWithBusiness();
@@ -107,7 +107,7 @@ describe("POST /transactions/{transaction_id}/revise", () => {
   it("names each field it refuses", async () => {
     const t = await makeBilledWithBusiness();
     const noBusiness = await makeReady({}, "GB");
-    await completeInSql(pool(), noBusiness.id);
+    await completeByPayment(noBusiness.id);
     const cases: [string, unknown, string][] = [
       [t.id, {}, "customer"],
       [t.id, { customer: {} }, "customer.name"],
