@@ -1,22 +1,30 @@
 /**
- * Demo data for a new deployment: `npm run --silent cli -- seed`. Idempotent: a customer whose
- * email already exists is left as it is, so running it twice adds nothing.
+ * Demo data for a new deployment: `npm run --silent cli -- seed`: customers, a catalogue and
+ * transactions (payments over the last two months, invoices, a refund). Idempotent: what already
+ * exists (a customer's email, a product's name, the demo transactions) is left as it is, so running
+ * it twice adds nothing.
  * Goes through the services, so the demo data has its events like any other change.
  */
 
+import { config } from "../config.ts";
 import { query } from "../db/sql.ts";
 import { db } from "../db.ts";
 import type { CreateAddressInput } from "../schemas/address.ts";
+import { createAdjustmentBody } from "../schemas/adjustment.ts";
 import type { CreateBusinessInput } from "../schemas/business.ts";
 import { createDiscountBody } from "../schemas/discount.ts";
 import { createPriceBody } from "../schemas/price.ts";
 import { createProductBody } from "../schemas/product.ts";
+import { createTransactionBody, updateTransactionBody } from "../schemas/transaction.ts";
 import { createAddress } from "./addresses.ts";
+import { createAdjustment } from "./adjustments.ts";
 import { createBusiness } from "./businesses.ts";
 import { createCustomer } from "./customers.ts";
 import { createDiscount } from "./discounts.ts";
+import { markPaid, payAtCheckout } from "./payments.ts";
 import { createPrice } from "./prices.ts";
 import { createProduct } from "./products.ts";
+import { createTransaction, updateTransaction } from "./transactions.ts";
 
 interface DemoCustomer {
   email: string;
@@ -192,6 +200,82 @@ async function seedCatalogue(): Promise<number> {
   return created;
 }
 
+/** The seed's transactions carry this in custom_data: they are found again, and not added twice. */
+const DEMO_MARK = { demo: true };
+const DEMO_DAYS = 60;
+
+/**
+ * Demo transactions for the customers with an address: card payments spread over the last
+ * DEMO_DAYS days (completed through the payments flow, then dated back so the revenue chart has a
+ * history: the rollup is rebuilt for that), an issued invoice, a paid invoice and a partial refund.
+ */
+async function seedTransactions(): Promise<number> {
+  // Demo payments are sandbox test-card payments: a live deployment gets no demo transactions.
+  if (config.environment !== "sandbox") return 0;
+  if ((await query("SELECT 1 FROM transactions WHERE custom_data @> $1::jsonb LIMIT 1", [DEMO_MARK])).length > 0) {
+    return 0;
+  }
+  const buyers = await query<{ customer_id: string; address_id: string; country_code: string }>(
+    `SELECT DISTINCT ON (c.id) c.id AS customer_id, a.id AS address_id, a.country_code
+       FROM customers c JOIN addresses a ON a.customer_id = c.id
+      WHERE c.email = ANY($1) ORDER BY c.id, a.id`,
+    [DEMO.map((d) => d.email)],
+  );
+  const prices = await query<{ id: string }>(
+    `SELECT p.id FROM prices p JOIN products r ON r.id = p.product_id
+      WHERE r.name = ANY($1) AND p.status = 'active' AND p.unit_price_currency = 'USD' ORDER BY p.id`,
+    [CATALOGUE.map((c) => c.name)],
+  );
+  if (buyers.length === 0 || prices.length === 0) return 0;
+  const create = async (i: number, body: Record<string, unknown>) => {
+    const buyer = buyers[i % buyers.length];
+    const input = createTransactionBody.parse({
+      items: [{ price_id: prices[i % prices.length].id, quantity: 1 + (i % 3) }],
+      customer_id: buyer.customer_id,
+      address_id: buyer.address_id,
+      currency_code: "USD",
+      custom_data: DEMO_MARK,
+      ...body,
+    });
+    return (await createTransaction(input)).parse();
+  };
+  const card = { cardholder_name: "Demo Buyer", number: "4242 4242 4242 4242", expiry: "12/39", cvc: "123" };
+  let count = 0;
+  for (let i = 0; i < 30; i++) {
+    const t = await create(i, {});
+    await payAtCheckout(t.id, card);
+    const daysAgo = Math.floor(((30 - i) * DEMO_DAYS) / 30);
+    await query(
+      "UPDATE transactions SET completed_at = now() - make_interval(days => $2), billed_at = now() - make_interval(days => $2) WHERE id = $1",
+      [t.id, daysAgo],
+    );
+    count++;
+  }
+  await query("SELECT revenue_daily_rebuild()");
+  const terms = { payment_terms: { interval: "day", frequency: 30 } };
+  const issued = await create(1, { collection_mode: "manual", billing_details: terms });
+  await updateTransaction(issued.id, updateTransactionBody.parse({ status: "billed" }));
+  const paid = await create(2, { collection_mode: "manual", billing_details: terms });
+  await updateTransaction(paid.id, updateTransactionBody.parse({ status: "billed" }));
+  await markPaid(paid.id, { method: "wire_transfer", reference: "DEMO-WIRE-1" });
+  const refunded = await create(3, {});
+  const completed = (await payAtCheckout(refunded.id, card)).transaction_id;
+  const [line] = await query<{ id: string }>(
+    "SELECT id FROM transaction_items WHERE transaction_id = $1 ORDER BY position LIMIT 1",
+    [completed],
+  );
+  await createAdjustment(
+    createAdjustmentBody.parse({
+      action: "refund",
+      transaction_id: completed,
+      reason: "Customer asked for a partial refund",
+      type: "partial",
+      items: [{ item_id: line.id, type: "partial", amount: "500" }],
+    }),
+  );
+  return count + 3;
+}
+
 export async function seed(): Promise<string> {
   let created = 0;
   for (const demo of DEMO) {
@@ -213,7 +297,8 @@ export async function seed(): Promise<string> {
     created++;
   }
   const products = await seedCatalogue();
-  return created === 0 && products === 0
+  const transactions = await seedTransactions();
+  return created === 0 && products === 0 && transactions === 0
     ? "The demo data is already there: nothing added."
-    : `Added ${created} demo customer(s) with their addresses and businesses, and ${products} product(s) with their prices.`;
+    : `Added ${created} demo customer(s) with their addresses and businesses, ${products} product(s) with their prices, and ${transactions} transaction(s).`;
 }
