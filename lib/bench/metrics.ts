@@ -13,53 +13,12 @@
  * (so slower than on a quiet machine): revenue over 365 days p50 7 ms / p99 26 ms at 1 connection,
  * p50 64 ms / p99 130 ms at 10 (148 req/s); list of 200 over 1,000,000 vs 1,000: 1.05x.
  */
-import { spawn } from "node:child_process";
-import path from "node:path";
-import autocannon from "autocannon";
 import pg from "pg";
-import { PERMISSIONS } from "../auth/permissions.ts";
-import { buildIfStale, database, generate, ROOT } from "../cli/tasks.ts";
-import { createDatabase } from "../test/database.ts";
+import { CONNECTIONS, load, prepareBench, SECONDS, startServer, stopServer, waitForServer } from "./server.ts";
 
-const PORT = Number(process.env.BENCH_PORT ?? 3200);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const LARGE = Number(process.env.BENCH_TRANSACTIONS ?? 1_000_000);
 const SMALL = 1_000;
 const BATCH = 100_000;
-const BASE = `http://127.0.0.1:${PORT}`;
-
-interface Run {
-  name: string;
-  rps: number;
-  p50: number;
-  p99: number;
-  mean: number;
-  non2xx: number;
-}
-
-async function load(name: string, urlPath: string, key: string, connections: number, duration = SECONDS) {
-  const result = await autocannon({
-    url: `${BASE}${urlPath}`,
-    connections,
-    duration,
-    headers: { authorization: `Bearer ${key}` },
-  });
-  const run: Run = {
-    name,
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    mean: result.latency.average,
-    non2xx: result.non2xx,
-  };
-  console.log(
-    `${name.padEnd(52)} ${run.rps.toFixed(0).padStart(6)} req/s   p50 ${run.p50.toFixed(1).padStart(6)} ms   p99 ${run.p99
-      .toFixed(1)
-      .padStart(6)} ms   mean ${run.mean.toFixed(1).padStart(6)} ms   non-2xx ${run.non2xx}`,
-  );
-  return run;
-}
 
 /**
  * `count` completed transactions with ids after `offset` (time-ordered like the API's), in USD
@@ -97,56 +56,26 @@ async function insertTransactions(client: pg.Client, count: number, offset: numb
   await client.query("ANALYZE transactions");
 }
 
-async function waitForServer(): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await fetch(`${BASE}/api/health`)).ok) return;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error("the server did not start");
-}
-
 function day(offsetDays: number): string {
   return new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
 }
 
 export async function benchMetrics(): Promise<Record<string, unknown>> {
-  process.env.NEXT_DIST_DIR ??= ".next-bench";
-  await generate();
-  await buildIfStale();
-  const server = await database();
-  const url = await createDatabase(server.url, "billing_bench_metrics");
-  const { applyMigrations } = await import("../db/migrate.ts");
-  await applyMigrations(url);
-  process.env.DATABASE_URL = url;
-  const { createApiKey } = await import("../services/api-keys.ts");
-  const { disconnectDb } = await import("../db.ts");
-  const key = (await createApiKey({ name: "bench", permissions: [...PERMISSIONS] })).key;
-  await disconnectDb();
+  const { server, url, key } = await prepareBench("billing_bench_metrics");
 
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   await insertTransactions(client, SMALL, 0);
 
-  const child = spawn(
-    path.join(ROOT, "node_modules/.bin/tsx"),
-    [path.join(ROOT, "lib/cli/main.ts"), "start", "--port", String(PORT)],
-    {
-      cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: url, BILLING_OWNER_PASSWORD: "bench-password-unused" },
-      stdio: ["ignore", "ignore", "inherit"],
-      detached: true,
-    },
-  );
+  const child = startServer(url);
   const results: Record<string, unknown> = {};
   try {
     await waitForServer();
     const list = "/api/transactions?per_page=200";
     const revenue = `/api/metrics/revenue?from=${day(-364)}&to=${day(1)}`;
     console.log(`\nMetrics and transaction lists: ${SECONDS}s runs, keep-alive, next start on PostgreSQL\n`);
-    await load("warm-up", list, key, 1, 3);
-    const small = await load(`GET ${list} over ${SMALL.toLocaleString("en")}`, list, key, 1);
+    await load("warm-up", { path: list, duration: 3 }, key, 1);
+    const small = await load(`GET ${list} over ${SMALL.toLocaleString("en")}`, { path: list }, key, 1);
 
     const started = performance.now();
     await insertTransactions(client, LARGE - SMALL, 1_000_000);
@@ -165,11 +94,11 @@ export async function benchMetrics(): Promise<Record<string, unknown>> {
         ` (rollup: ${rows[0].days} rows counting ${Number(rows[0].count).toLocaleString("en")}; transactions: ${Number(rows[0].n).toLocaleString("en")})\n`,
     );
 
-    await load("warm-up", list, key, 1, 3);
-    const large = await load(`GET ${list} over ${LARGE.toLocaleString("en")}`, list, key, 1);
+    await load("warm-up", { path: list, duration: 3 }, key, 1);
+    const large = await load(`GET ${list} over ${LARGE.toLocaleString("en")}`, { path: list }, key, 1);
     const deep = await load(
       `GET ${list} deep page over ${LARGE.toLocaleString("en")}`,
-      `${list}&after=txn_${(1_500_000).toString(16).padStart(10, "0")}`,
+      { path: `${list}&after=txn_${(1_500_000).toString(16).padStart(10, "0")}` },
       key,
       1,
     );
@@ -177,11 +106,11 @@ export async function benchMetrics(): Promise<Record<string, unknown>> {
       `  ${LARGE.toLocaleString("en")} vs ${SMALL.toLocaleString("en")} (mean latency, target ≤ 2): ${(large.mean / small.mean).toFixed(2)}x\n`,
     );
 
-    await load("warm-up", revenue, key, 1, 3);
-    const metrics1 = await load("GET /api/metrics/revenue, 365 days, 1 connection", revenue, key, 1);
+    await load("warm-up", { path: revenue, duration: 3 }, key, 1);
+    const metrics1 = await load("GET /api/metrics/revenue, 365 days, 1 connection", { path: revenue }, key, 1);
     const metricsN = await load(
       `GET /api/metrics/revenue, 365 days, ${CONNECTIONS} connections`,
-      revenue,
+      { path: revenue },
       key,
       CONNECTIONS,
     );
@@ -199,10 +128,7 @@ export async function benchMetrics(): Promise<Record<string, unknown>> {
       connections: CONNECTIONS,
     });
   } finally {
-    try {
-      process.kill(-child.pid!, "SIGINT");
-    } catch {}
-    await new Promise((r) => child.once("exit", r));
+    await stopServer(child);
     await client.end();
     await server.embedded?.stop();
   }

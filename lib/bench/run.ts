@@ -12,61 +12,14 @@
  * DATABASE_URL names the server (a database `billing_bench` is made on it); without it an embedded
  * PostgreSQL is used. BENCH_SECONDS sets the length of each run (default 10).
  */
-import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import autocannon from "autocannon";
+import type autocannon from "autocannon";
 import pg from "pg";
-import { PERMISSIONS } from "../auth/permissions.ts";
-import { buildIfStale, database, generate, ROOT } from "../cli/tasks.ts";
-import { createDatabase } from "../test/database.ts";
+import { ROOT } from "../cli/tasks.ts";
 import { benchDeliveries } from "./deliveries.ts";
 import { benchMetrics } from "./metrics.ts";
-
-const PORT = Number(process.env.BENCH_PORT ?? 3200);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
-const BASE = `http://127.0.0.1:${PORT}`;
-
-interface Run {
-  name: string;
-  rps: number;
-  p50: number;
-  p99: number;
-  mean: number;
-  errors: number;
-  non2xx: number;
-}
-
-async function load(
-  name: string,
-  options: Partial<autocannon.Options> & { path: string },
-  key?: string,
-  connections = CONNECTIONS,
-): Promise<Run> {
-  const result = await autocannon({
-    url: `${BASE}${options.path}`,
-    connections,
-    duration: SECONDS,
-    headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), "content-type": "application/json" },
-    ...options,
-  });
-  const run = {
-    name,
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    mean: result.latency.average,
-    errors: result.errors,
-    non2xx: result.non2xx,
-  };
-  console.log(
-    `${name.padEnd(44)} ${run.rps.toFixed(0).padStart(7)} req/s   p50 ${run.p50.toFixed(1).padStart(6)} ms   p99 ${run.p99
-      .toFixed(1)
-      .padStart(6)} ms   non-2xx ${run.non2xx}`,
-  );
-  return run;
-}
+import { CONNECTIONS, load, prepareBench, SECONDS, startServer, stopServer, waitForServer } from "./server.ts";
 
 async function insertCustomers(client: pg.Client, count: number, offset: number): Promise<void> {
   // IDs in the API's format, generated in SQL: time-ordered prefix + random tail.
@@ -78,17 +31,6 @@ async function insertCustomers(client: pg.Client, count: number, offset: number)
     [count, offset],
   );
   await client.query("ANALYZE customers");
-}
-
-async function waitForServer(): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    try {
-      const response = await fetch(`${BASE}/api/health`);
-      if (response.ok) return;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error("the server did not start");
 }
 
 async function main() {
@@ -105,19 +47,7 @@ async function main() {
 }
 
 async function benchApi(): Promise<Record<string, unknown>> {
-  // Its own build folder, so a benchmark never disturbs a build in use.
-  process.env.NEXT_DIST_DIR ??= ".next-bench";
-  await generate();
-  await buildIfStale();
-  const server = await database();
-  const url = await createDatabase(server.url, "billing_bench");
-  process.env.DATABASE_URL = url;
-  const { applyMigrations } = await import("../db/migrate.ts");
-  await applyMigrations(url);
-  const { createApiKey } = await import("../services/api-keys.ts");
-  const { disconnectDb } = await import("../db.ts");
-  const key = (await createApiKey({ name: "bench", permissions: [...PERMISSIONS] })).key;
-  await disconnectDb();
+  const { server, url, key } = await prepareBench("billing_bench");
 
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -125,16 +55,7 @@ async function benchApi(): Promise<Record<string, unknown>> {
   const { rows } = await client.query<{ id: string }>("SELECT id FROM customers ORDER BY id LIMIT 1 OFFSET 500");
   const customerId = rows[0].id;
 
-  const child = spawn(
-    path.join(ROOT, "node_modules/.bin/tsx"),
-    [path.join(ROOT, "lib/cli/main.ts"), "start", "--port", String(PORT)],
-    {
-      cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: url, BILLING_OWNER_PASSWORD: "bench-password-unused" },
-      stdio: ["ignore", "ignore", "inherit"],
-      detached: true,
-    },
-  );
+  const child = startServer(url);
   const results: Record<string, unknown> = {};
   try {
     await waitForServer();
@@ -194,10 +115,7 @@ async function benchApi(): Promise<Record<string, unknown>> {
       connections: CONNECTIONS,
     });
   } finally {
-    try {
-      process.kill(-child.pid!, "SIGINT");
-    } catch {}
-    await new Promise((r) => child.once("exit", r));
+    await stopServer(child);
     await client.end();
     await server.embedded?.stop();
   }

@@ -1,0 +1,110 @@
+/**
+ * What the load benchmarks (lib/bench/run.ts, lib/bench/metrics.ts) share: a fresh bench database
+ * with an API key holding every permission, `next start` (through `cli start`) on BENCH_PORT, and
+ * an autocannon run that prints one line and returns its figures.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import path from "node:path";
+import autocannon from "autocannon";
+import { PERMISSIONS } from "../auth/permissions.ts";
+import { buildIfStale, database, generate, ROOT } from "../cli/tasks.ts";
+import { createDatabase } from "../test/database.ts";
+
+const PORT = Number(process.env.BENCH_PORT ?? 3200);
+export const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const BASE = `http://127.0.0.1:${PORT}`;
+
+export interface Run {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  mean: number;
+  errors: number;
+  non2xx: number;
+}
+
+/** One autocannon run of `options.duration` seconds (default BENCH_SECONDS) on `options.path`. */
+export async function load(
+  name: string,
+  options: Partial<autocannon.Options> & { path: string },
+  key?: string,
+  connections = CONNECTIONS,
+): Promise<Run> {
+  const result = await autocannon({
+    url: `${BASE}${options.path}`,
+    connections,
+    duration: SECONDS,
+    headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), "content-type": "application/json" },
+    ...options,
+  });
+  const run: Run = {
+    name,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    mean: result.latency.average,
+    errors: result.errors,
+    non2xx: result.non2xx,
+  };
+  console.log(
+    `${name.padEnd(52)} ${run.rps.toFixed(0).padStart(7)} req/s   p50 ${run.p50.toFixed(1).padStart(6)} ms   p99 ${run.p99
+      .toFixed(1)
+      .padStart(6)} ms   mean ${run.mean.toFixed(1).padStart(6)} ms   non-2xx ${run.non2xx}`,
+  );
+  return run;
+}
+
+/**
+ * Builds the app (into its own folder, so a benchmark never disturbs a build in use) if stale, and
+ * makes the database `name` afresh on the DATABASE_URL server (or an embedded one), migrated, with
+ * an API key holding every permission. DATABASE_URL is pointed at the new database.
+ */
+export async function prepareBench(name: string) {
+  process.env.NEXT_DIST_DIR ??= ".next-bench";
+  await generate();
+  await buildIfStale();
+  const server = await database();
+  const url = await createDatabase(server.url, name);
+  process.env.DATABASE_URL = url;
+  const { applyMigrations } = await import("../db/migrate.ts");
+  await applyMigrations(url);
+  const { createApiKey } = await import("../services/api-keys.ts");
+  const { disconnectDb } = await import("../db.ts");
+  const key = (await createApiKey({ name: "bench", permissions: [...PERMISSIONS] })).key;
+  await disconnectDb();
+  return { server, url, key };
+}
+
+/** `cli start` on BENCH_PORT against `url`, in its own process group; see waitForServer. */
+export function startServer(url: string): ChildProcess {
+  return spawn(
+    path.join(ROOT, "node_modules/.bin/tsx"),
+    [path.join(ROOT, "lib/cli/main.ts"), "start", "--port", String(PORT)],
+    {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: url, BILLING_OWNER_PASSWORD: "bench-password-unused" },
+      stdio: ["ignore", "ignore", "inherit"],
+      detached: true,
+    },
+  );
+}
+
+export async function waitForServer(): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    try {
+      if ((await fetch(`${BASE}/api/health`)).ok) return;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error("the server did not start");
+}
+
+/** Stops the server's whole process group and waits for it to exit. */
+export async function stopServer(child: ChildProcess): Promise<void> {
+  try {
+    process.kill(-child.pid!, "SIGINT");
+  } catch {}
+  await new Promise((r) => child.once("exit", r));
+}
