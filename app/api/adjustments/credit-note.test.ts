@@ -10,8 +10,15 @@ import * as creditNoteDocument from "@/app/api/documents/credit-notes/[adjustmen
 import { query } from "@/lib/db/sql";
 import { documentUrl } from "@/lib/services/documents";
 import { completeByPayment } from "@/lib/test/adjustments";
-import { BASE, call, expectError, expectNotFound, testKey } from "@/lib/test/api";
+import { call, expectError, expectNotFound, testKey } from "@/lib/test/api";
 import { expectMethodsNotAllowed, permissionsWithout } from "@/lib/test/checks";
+import {
+  documentOpener,
+  expectExpiredLinkRefused,
+  expectPdf,
+  expectSignedLink,
+  withTamperedSignature,
+} from "@/lib/test/documents";
 import { pdfText } from "@/lib/test/pdf";
 import { admin } from "@/lib/test/resource";
 import { MANUAL_TERMS, makeBuyer, makePrice, makeTransaction, transactions } from "@/lib/test/transactions";
@@ -25,21 +32,7 @@ async function creditNoteLink(id: string, queryText = "", key?: string | null) {
   });
 }
 
-/** Opens a document URL with the document route's handler, as a browser would (no API key). */
-async function open(url: string) {
-  const parsed = new URL(url);
-  const id = decodeURIComponent(parsed.pathname.split("/").at(-1) ?? "");
-  const request = new Request(`${BASE}${parsed.pathname.replace(/^\/api/, "")}${parsed.search}`);
-  const response = await creditNoteDocument.GET(request, { params: Promise.resolve({ adjustment_id: id }) });
-  const bytes = new Uint8Array(await response.arrayBuffer());
-  const isPdf = response.headers.get("content-type") === "application/pdf";
-  return {
-    status: response.status,
-    headers: response.headers,
-    bytes,
-    body: isPdf ? null : JSON.parse(Buffer.from(bytes).toString()),
-  };
-}
+const open = documentOpener(creditNoteDocument.GET, "adjustment_id");
 
 let price: Entity;
 
@@ -142,20 +135,10 @@ describe("GET /adjustments/{adjustment_id}/credit-note", () => {
     const number = await numberOf(refund.id);
     const before = Math.floor(Date.now() / 1000);
     const res = await creditNoteLink(refund.id);
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(Object.keys(res.body.data)).toEqual(["url"]);
-    const url = new URL(res.body.data.url);
-    expect(url.pathname).toBe(`/api/documents/credit-notes/${refund.id}`);
-    expect(url.searchParams.get("disposition")).toBe("attachment");
-    const expires = Number(url.searchParams.get("expires"));
-    expect(expires - before).toBeGreaterThanOrEqual(3600);
-    expect(expires - before).toBeLessThanOrEqual(3602);
+    expectSignedLink(res, `/api/documents/credit-notes/${refund.id}`, before);
 
     const doc = await open(res.body.data.url);
-    expect(doc.status).toBe(200);
-    expect(doc.headers.get("content-type")).toBe("application/pdf");
-    expect(doc.headers.get("content-disposition")).toBe(`attachment; filename="credit-note-${number}.pdf"`);
-    expect(doc.headers.get("cache-control")).toBe("private, no-store");
+    expectPdf(doc, `attachment; filename="credit-note-${number}.pdf"`);
     const { text } = await pdfText(doc.bytes);
     for (const expected of [
       "Credit note",
@@ -243,10 +226,7 @@ describe("GET /documents/credit-notes/{adjustment_id} (signed link)", () => {
     const second = await partialRefund(completed, "100");
     const url = new URL((await creditNoteLink(first.id)).body.data.url);
 
-    const tampered = new URL(url);
-    const signature = tampered.searchParams.get("signature") ?? "";
-    tampered.searchParams.set("signature", `${signature.slice(0, -1)}${signature.endsWith("0") ? "1" : "0"}`);
-    const refused = await open(tampered.toString());
+    const refused = await open(withTamperedSignature(url).toString());
     expect(refused.status).toBe(403);
     expect(refused.body.error.code).toBe("document_link_invalid");
 
@@ -266,15 +246,6 @@ describe("GET /documents/credit-notes/{adjustment_id} (signed link)", () => {
 
   it("refuses an expired link with 410 document_link_expired", async () => {
     const refund = await partialRefund(await makeCompleted(), "100");
-    const { url } = await documentUrl(
-      "credit_note",
-      refund.id,
-      "attachment",
-      "http://localhost:3000",
-      Date.now() - 3_601_000,
-    );
-    const res = await open(url);
-    expect(res.status).toBe(410);
-    expect(res.body.error.code).toBe("document_link_expired");
+    await expectExpiredLinkRefused(open, "credit_note", refund.id);
   });
 });

@@ -6,8 +6,14 @@ import { afterEach, describe, expect, it } from "vitest";
 import * as invoiceDocument from "@/app/api/documents/invoices/[transaction_id]/route";
 import * as transactionInvoice from "@/app/api/transactions/[transaction_id]/invoice/route";
 import { query } from "@/lib/db/sql";
-import { documentUrl } from "@/lib/services/documents";
-import { BASE, call, expectError, expectNotFound, testKey } from "@/lib/test/api";
+import { call, expectError, expectNotFound, testKey } from "@/lib/test/api";
+import {
+  documentOpener,
+  expectExpiredLinkRefused,
+  expectPdf,
+  expectSignedLink,
+  withTamperedSignature,
+} from "@/lib/test/documents";
 import { pdfText } from "@/lib/test/pdf";
 import { MANUAL_TERMS, makeBusiness, makeDiscount, makeReady, transactions } from "@/lib/test/transactions";
 
@@ -20,21 +26,7 @@ async function invoiceLink(id: string, queryText = "", key?: string | null) {
   });
 }
 
-/** Opens a document URL with the document route's handler, as a browser would (no API key). */
-async function open(url: string, headers: Record<string, string> = {}) {
-  const parsed = new URL(url);
-  const id = decodeURIComponent(parsed.pathname.split("/").at(-1) ?? "");
-  const request = new Request(`${BASE}${parsed.pathname.replace(/^\/api/, "")}${parsed.search}`, { headers });
-  const response = await invoiceDocument.GET(request, { params: Promise.resolve({ transaction_id: id }) });
-  const bytes = new Uint8Array(await response.arrayBuffer());
-  const isPdf = response.headers.get("content-type") === "application/pdf";
-  return {
-    status: response.status,
-    headers: response.headers,
-    bytes,
-    body: isPdf ? null : JSON.parse(Buffer.from(bytes).toString()),
-  };
-}
+const open = documentOpener(invoiceDocument.GET, "transaction_id");
 
 async function makeManual(body: Entity = {}, country = "US"): Promise<Entity> {
   return makeReady(
@@ -70,22 +62,12 @@ describe("GET /transactions/{transaction_id}/invoice", () => {
     const billed = await bill(ready.id);
     const before = Math.floor(Date.now() / 1000);
     const res = await invoiceLink(billed.id);
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(Object.keys(res.body.data)).toEqual(["url"]);
-    const url = new URL(res.body.data.url);
+    const url = expectSignedLink(res, `/api/documents/invoices/${billed.id}`, before);
     expect(url.origin).toBe("http://localhost:3000");
-    expect(url.pathname).toBe(`/api/documents/invoices/${billed.id}`);
-    expect(url.searchParams.get("disposition")).toBe("attachment");
-    const expires = Number(url.searchParams.get("expires"));
-    expect(expires - before).toBeGreaterThanOrEqual(3600);
-    expect(expires - before).toBeLessThanOrEqual(3602);
     expect(url.searchParams.get("signature")).toMatch(/^[0-9a-f]{64}$/);
 
     const doc = await open(res.body.data.url);
-    expect(doc.status).toBe(200);
-    expect(doc.headers.get("content-type")).toBe("application/pdf");
-    expect(doc.headers.get("content-disposition")).toBe(`attachment; filename="invoice-${billed.invoice_number}.pdf"`);
-    expect(doc.headers.get("cache-control")).toBe("private, no-store");
+    expectPdf(doc, `attachment; filename="invoice-${billed.invoice_number}.pdf"`);
     const { text } = await pdfText(doc.bytes);
     for (const expected of [
       "Your company",
@@ -242,10 +224,7 @@ describe("GET /documents/invoices/{transaction_id} (signed link)", () => {
     const second = await bill((await makeManual()).id);
     const url = new URL((await invoiceLink(first.id)).body.data.url);
 
-    const tampered = new URL(url);
-    const signature = tampered.searchParams.get("signature") ?? "";
-    tampered.searchParams.set("signature", `${signature.slice(0, -1)}${signature.endsWith("0") ? "1" : "0"}`);
-    const refused = await open(tampered.toString());
+    const refused = await open(withTamperedSignature(url).toString());
     expect(refused.status).toBe(403);
     expect(refused.headers.get("content-type")).toContain("application/json");
     expect(refused.body.error.code).toBe("document_link_invalid");
@@ -271,16 +250,7 @@ describe("GET /documents/invoices/{transaction_id} (signed link)", () => {
 
   it("refuses an expired link with 410 document_link_expired", async () => {
     const billed = await bill((await makeManual()).id);
-    const { url } = await documentUrl(
-      "invoice",
-      billed.id,
-      "attachment",
-      "http://localhost:3000",
-      Date.now() - 3_601_000,
-    );
-    const res = await open(url);
-    expect(res.status).toBe(410);
-    expect(res.body.error.code).toBe("document_link_expired");
+    await expectExpiredLinkRefused(open, "invoice", billed.id);
   });
 
   it("needs no API key, and ignores credentials sent along (a stale dashboard cookie, a bad key)", async () => {
