@@ -1,14 +1,9 @@
 /**
  * The official Node SDK of the API family we mirror, pointed at our base URL, works unchanged.
  */
-import { type Environment, Paddle } from "@paddle/paddle-node-sdk";
 import { expect, test } from "@playwright/test";
 import { cliApiKey } from "../cli";
-import { baseURL } from "../playwright.config";
-
-function sdk(key: string) {
-  return new Paddle(key, { environment: `${baseURL}/api` as Environment });
-}
+import { sdk } from "./sdk-helpers";
 
 test("the Node SDK manages customers, addresses and businesses", async () => {
   const paddle = sdk(cliApiKey());

@@ -1,0 +1,49 @@
+/** The official Node SDK of the API family we mirror, pointed at our base URL, and what its specs share. */
+import { type Environment, Paddle } from "@paddle/paddle-node-sdk";
+import { expect } from "@playwright/test";
+import { pdfText } from "../../lib/test/pdf";
+import { cliApiKey } from "../cli";
+import { baseURL } from "../playwright.config";
+
+/** An SDK client on a key (by default a new one with every permission). */
+export function sdk(key = cliApiKey()): Paddle {
+  return new Paddle(key, { environment: `${baseURL}/api` as Environment });
+}
+
+/**
+ * A new manual transaction (net 30 days) of four seats at 25.00 USD of a new product named
+ * `productName`, for a new customer "Ada Buyer" (email `{emailPrefix}-{time}@example.com`) in the US.
+ */
+export async function makeManualTransaction(paddle: Paddle, productName: string, emailPrefix: string) {
+  const product = await paddle.products.create({ name: productName, taxCategory: "standard" });
+  const price = await paddle.prices.create({
+    productId: product.id,
+    description: "One seat",
+    unitPrice: { amount: "2500", currencyCode: "USD" },
+  });
+  const customer = await paddle.customers.create({
+    email: `${emailPrefix}-${Date.now()}@example.com`,
+    name: "Ada Buyer",
+  });
+  const address = await paddle.addresses.create(customer.id, { countryCode: "US", postalCode: "10001" });
+  return paddle.transactions.create({
+    items: [{ priceId: price.id, quantity: 4 }],
+    customerId: customer.id,
+    addressId: address.id,
+    currencyCode: "USD",
+    collectionMode: "manual",
+    billingDetails: { paymentTerms: { interval: "day", frequency: 30 } },
+  });
+}
+
+/**
+ * Opens a document link over HTTP with no API key and checks that it serves a PDF; returns the
+ * response (its body read) and the PDF's text.
+ */
+export async function fetchPdf(url: string): Promise<{ response: Response; text: string }> {
+  const response = await fetch(url);
+  expect(response.status).toBe(200);
+  expect(response.headers.get("content-type")).toBe("application/pdf");
+  const { text } = await pdfText(new Uint8Array(await response.arrayBuffer()));
+  return { response, text };
+}
