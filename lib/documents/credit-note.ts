@@ -12,12 +12,14 @@ import { documentDate, documentMoney, percentText } from "./format.ts";
 import {
   COLORS,
   type Column,
-  DocumentWriter,
+  createDocument,
+  documentFileName,
   drawHeader,
   drawNote,
   drawRecipient,
   drawTable,
   drawTotals,
+  finishDocument,
   type Merchant,
   type Recipient,
   type TotalRow,
@@ -60,7 +62,7 @@ export interface CreditNoteData {
 
 /** The credit note's file name, `credit-note-CN-000001.pdf` (only safe characters). */
 export function creditNoteFileName(creditNoteNumber: string): string {
-  return `credit-note-${creditNoteNumber.replace(/[^A-Za-z0-9._-]+/g, "-")}.pdf`;
+  return documentFileName("credit-note", creditNoteNumber);
 }
 
 const ACTIONS: Record<string, string> = {
@@ -73,12 +75,8 @@ const ACTIONS: Record<string, string> = {
 
 export async function renderCreditNotePdf(data: CreditNoteData): Promise<Uint8Array> {
   const money = (amount: string) => documentMoney(amount, data.currency);
-  const w = await DocumentWriter.create({
-    title: `Credit note ${data.creditNoteNumber}`,
-    author: data.merchant.name,
-    subject: `Credit note ${data.creditNoteNumber} from ${data.merchant.name}`,
-    createdAt: new Date(data.issuedAt),
-  });
+  const doc = { kind: "Credit note", number: data.creditNoteNumber, merchant: data.merchant, issuedAt: data.issuedAt };
+  const w = await createDocument(doc);
 
   const facts: [string, string][] = [
     ["Credit note number", data.creditNoteNumber],
@@ -123,7 +121,5 @@ export async function renderCreditNotePdf(data: CreditNoteData): Promise<Uint8Ar
     );
   }
 
-  return w.finish(
-    (page, pages) => `${data.merchant.name}  ·  Credit note ${data.creditNoteNumber}  ·  Page ${page} of ${pages}`,
-  );
+  return finishDocument(w, doc);
 }

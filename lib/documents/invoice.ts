@@ -14,12 +14,14 @@ import { documentDate, documentMoney, percentText, termsText } from "./format.ts
 import {
   COLORS,
   type Column,
-  DocumentWriter,
+  createDocument,
+  documentFileName,
   drawHeader,
   drawNote,
   drawRecipient,
   drawTable,
   drawTotals,
+  finishDocument,
   type Merchant,
   type Recipient,
   type TotalRow,
@@ -75,17 +77,13 @@ export interface InvoiceData {
 
 /** The invoice's file name, `invoice-INV-000001.pdf` (only safe characters). */
 export function invoiceFileName(invoiceNumber: string): string {
-  return `invoice-${invoiceNumber.replace(/[^A-Za-z0-9._-]+/g, "-")}.pdf`;
+  return documentFileName("invoice", invoiceNumber);
 }
 
 export async function renderInvoicePdf(data: InvoiceData): Promise<Uint8Array> {
   const money = (amount: string) => documentMoney(amount, data.currency);
-  const w = await DocumentWriter.create({
-    title: `Invoice ${data.invoiceNumber}`,
-    author: data.merchant.name,
-    subject: `Invoice ${data.invoiceNumber} from ${data.merchant.name}`,
-    createdAt: new Date(data.issuedAt),
-  });
+  const doc = { kind: "Invoice", number: data.invoiceNumber, merchant: data.merchant, issuedAt: data.issuedAt };
+  const w = await createDocument(doc);
 
   const facts: [string, string][] = [
     ["Invoice number", data.invoiceNumber],
@@ -162,9 +160,7 @@ export async function renderInvoicePdf(data: InvoiceData): Promise<Uint8Array> {
     );
   }
 
-  return w.finish(
-    (page, pages) => `${data.merchant.name}  ·  Invoice ${data.invoiceNumber}  ·  Page ${page} of ${pages}`,
-  );
+  return finishDocument(w, doc);
 }
 
 /** "500" → "-500", "0" → "0": an amount taken off, shown with its sign. */

@@ -249,6 +249,37 @@ export function drawHeader(
   w.y = Math.max(left, right) + 18;
 }
 
+/** A numbered document from the merchant: "Invoice" INV-000001, "Credit note" CN-000001. */
+export interface DocumentIdentity {
+  /** What it is; with the number, the PDF's title and each page's footer. */
+  kind: string;
+  number: string;
+  merchant: Merchant;
+  /** RFC 3339: the PDF's creation date. */
+  issuedAt: string;
+}
+
+/** A writer for the document, with its PDF metadata: "{kind} {number}" by the merchant, created when issued. */
+export function createDocument(doc: DocumentIdentity): Promise<DocumentWriter> {
+  const name = `${doc.kind} ${doc.number}`;
+  return DocumentWriter.create({
+    title: name,
+    author: doc.merchant.name,
+    subject: `${name} from ${doc.merchant.name}`,
+    createdAt: new Date(doc.issuedAt),
+  });
+}
+
+/** Finishes the document: each page's footer names the merchant and the document, and numbers the page. */
+export function finishDocument(w: DocumentWriter, doc: DocumentIdentity): Promise<Uint8Array> {
+  return w.finish((page, pages) => `${doc.merchant.name}  ·  ${doc.kind} ${doc.number}  ·  Page ${page} of ${pages}`);
+}
+
+/** The document's file name, `{prefix}-{number}.pdf`, with only safe characters. */
+export function documentFileName(prefix: string, number: string): string {
+  return `${prefix}-${number.replace(/[^A-Za-z0-9._-]+/g, "-")}.pdf`;
+}
+
 /** The recipient's lines, the name first. */
 export function recipientLines(to: Recipient): { text: string; bold?: boolean }[] {
   const lines: { text: string; bold?: boolean }[] = [];
