@@ -5,7 +5,7 @@
 import { expect } from "vitest";
 import type { DocumentKind } from "../documents/signed-links.ts";
 import { documentUrl } from "../services/documents.ts";
-import { type ApiResult, BASE, type Handler } from "./api.ts";
+import { type ApiResult, BASE, call, type Handler, testKey } from "./api.ts";
 
 export interface OpenedDocument {
   status: number;
@@ -16,6 +16,18 @@ export interface OpenedDocument {
 }
 
 export type OpenDocument = (url: string, headers?: Record<string, string>) => Promise<OpenedDocument>;
+
+/**
+ * A caller of a link endpoint (GET `{path(id)}{queryText}`, the ID in the route parameter `param`):
+ * with a key holding only `permission` unless `key` is given (null: no key at all).
+ */
+export function documentLinkCaller(handler: Handler, param: string, permission: string, path: (id: string) => string) {
+  return async (id: string, queryText = "", key?: string | null): Promise<ApiResult> =>
+    call(handler, "GET", `${path(id)}${queryText}`, {
+      key: key === undefined ? await testKey([permission]) : key,
+      params: { [param]: id },
+    });
+}
 
 /**
  * Opens document URLs with the document route's handler (its ID parameter named `param`), as a

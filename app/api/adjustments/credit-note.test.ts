@@ -13,6 +13,7 @@ import { completeByPayment } from "@/lib/test/adjustments";
 import { call, expectError, expectNotFound, testKey } from "@/lib/test/api";
 import { expectMethodsNotAllowed, permissionsWithout } from "@/lib/test/checks";
 import {
+  documentLinkCaller,
   documentOpener,
   expectExpiredLinkRefused,
   expectPdf,
@@ -25,12 +26,12 @@ import { MANUAL_TERMS, makeBuyer, makePrice, makeTransaction, transactions } fro
 
 type Entity = Record<string, any>;
 
-async function creditNoteLink(id: string, queryText = "", key?: string | null) {
-  return call(adjustmentCreditNote.GET, "GET", `/adjustments/${id}/credit-note${queryText}`, {
-    key: key === undefined ? await testKey(["adjustment.read"]) : key,
-    params: { adjustment_id: id },
-  });
-}
+const creditNoteLink = documentLinkCaller(
+  adjustmentCreditNote.GET,
+  "adjustment_id",
+  "adjustment.read",
+  (id) => `/adjustments/${id}/credit-note`,
+);
 
 const open = documentOpener(creditNoteDocument.GET, "adjustment_id");
 

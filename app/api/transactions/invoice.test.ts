@@ -8,6 +8,7 @@ import * as transactionInvoice from "@/app/api/transactions/[transaction_id]/inv
 import { query } from "@/lib/db/sql";
 import { call, expectError, expectNotFound, testKey } from "@/lib/test/api";
 import {
+  documentLinkCaller,
   documentOpener,
   expectExpiredLinkRefused,
   expectPdf,
@@ -19,12 +20,12 @@ import { MANUAL_TERMS, makeBusiness, makeDiscount, makeReady, transactions } fro
 
 type Entity = Record<string, any>;
 
-async function invoiceLink(id: string, queryText = "", key?: string | null) {
-  return call(transactionInvoice.GET, "GET", `/transactions/${id}/invoice${queryText}`, {
-    key: key === undefined ? await testKey(["transaction.read"]) : key,
-    params: { transaction_id: id },
-  });
-}
+const invoiceLink = documentLinkCaller(
+  transactionInvoice.GET,
+  "transaction_id",
+  "transaction.read",
+  (id) => `/transactions/${id}/invoice`,
+);
 
 const open = documentOpener(invoiceDocument.GET, "transaction_id");
 
