@@ -13,8 +13,8 @@
  * (so slower than on a quiet machine): revenue over 365 days p50 7 ms / p99 26 ms at 1 connection,
  * p50 64 ms / p99 130 ms at 10 (148 req/s); list of 200 over 1,000,000 vs 1,000: 1.05x.
  */
-import pg from "pg";
-import { CONNECTIONS, load, prepareBench, SECONDS, startServer, stopServer, waitForServer } from "./server.ts";
+import type pg from "pg";
+import { CONNECTIONS, load, prepareBench, SECONDS, withServer } from "./server.ts";
 
 const LARGE = Number(process.env.BENCH_TRANSACTIONS ?? 1_000_000);
 const SMALL = 1_000;
@@ -61,16 +61,11 @@ function day(offsetDays: number): string {
 }
 
 export async function benchMetrics(): Promise<Record<string, unknown>> {
-  const { server, url, key } = await prepareBench("billing_bench_metrics");
-
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
+  const bench = await prepareBench("billing_bench_metrics");
+  const { client, key } = bench;
   await insertTransactions(client, SMALL, 0);
 
-  const child = startServer(url);
-  const results: Record<string, unknown> = {};
-  try {
-    await waitForServer();
+  return withServer(bench, async () => {
     const list = "/api/transactions?per_page=200";
     const revenue = `/api/metrics/revenue?from=${day(-364)}&to=${day(1)}`;
     console.log(`\nMetrics and transaction lists: ${SECONDS}s runs, keep-alive, next start on PostgreSQL\n`);
@@ -115,7 +110,7 @@ export async function benchMetrics(): Promise<Record<string, unknown>> {
       CONNECTIONS,
     );
     console.log(`  target: under 100 ms (p99 at 1 connection: ${metrics1.p99.toFixed(1)} ms)`);
-    Object.assign(results, {
+    return {
       transactions: LARGE,
       seedSeconds,
       listSmall: small,
@@ -126,11 +121,6 @@ export async function benchMetrics(): Promise<Record<string, unknown>> {
       revenueN: metricsN,
       seconds: SECONDS,
       connections: CONNECTIONS,
-    });
-  } finally {
-    await stopServer(child);
-    await client.end();
-    await server.embedded?.stop();
-  }
-  return results;
+    };
+  });
 }

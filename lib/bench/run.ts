@@ -15,11 +15,11 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type autocannon from "autocannon";
-import pg from "pg";
+import type pg from "pg";
 import { ROOT } from "../cli/tasks.ts";
 import { benchDeliveries } from "./deliveries.ts";
 import { benchMetrics } from "./metrics.ts";
-import { CONNECTIONS, load, prepareBench, SECONDS, startServer, stopServer, waitForServer } from "./server.ts";
+import { CONNECTIONS, load, prepareBench, SECONDS, withServer } from "./server.ts";
 
 async function insertCustomers(client: pg.Client, count: number, offset: number): Promise<void> {
   // IDs in the API's format, generated in SQL: time-ordered prefix + random tail.
@@ -47,18 +47,13 @@ async function main() {
 }
 
 async function benchApi(): Promise<Record<string, unknown>> {
-  const { server, url, key } = await prepareBench("billing_bench");
-
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
+  const bench = await prepareBench("billing_bench");
+  const { client, key } = bench;
   await insertCustomers(client, 1_000, 0);
   const { rows } = await client.query<{ id: string }>("SELECT id FROM customers ORDER BY id LIMIT 1 OFFSET 500");
   const customerId = rows[0].id;
 
-  const child = startServer(url);
-  const results: Record<string, unknown> = {};
-  try {
-    await waitForServer();
+  return withServer(bench, async () => {
     console.log(
       `\nLoad runs: ${SECONDS}s each, ${CONNECTIONS} connections, keep-alive, against next start on PostgreSQL\n`,
     );
@@ -102,7 +97,7 @@ async function benchApi(): Promise<Record<string, unknown>> {
       1,
     );
     console.log(`  100,000 vs 1,000 (mean latency, target ≤ 2): ${(large.mean / small.mean).toFixed(2)}x`);
-    Object.assign(results, {
+    return {
       bare,
       bareAfter,
       getOne,
@@ -113,13 +108,8 @@ async function benchApi(): Promise<Record<string, unknown>> {
       deep,
       seconds: SECONDS,
       connections: CONNECTIONS,
-    });
-  } finally {
-    await stopServer(child);
-    await client.end();
-    await server.embedded?.stop();
-  }
-  return results;
+    };
+  });
 }
 
 main().then(

@@ -6,6 +6,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import autocannon from "autocannon";
+import pg from "pg";
 import { PERMISSIONS } from "../auth/permissions.ts";
 import { buildIfStale, database, generate, ROOT } from "../cli/tasks.ts";
 import { createDatabase } from "../test/database.ts";
@@ -59,7 +60,8 @@ export async function load(
 /**
  * Builds the app (into its own folder, so a benchmark never disturbs a build in use) if stale, and
  * makes the database `name` afresh on the DATABASE_URL server (or an embedded one), migrated, with
- * an API key holding every permission. DATABASE_URL is pointed at the new database.
+ * an API key holding every permission, and a client connected to it (for seeding). DATABASE_URL is
+ * pointed at the new database. Hand the result to withServer, which closes it all.
  */
 export async function prepareBench(name: string) {
   process.env.NEXT_DIST_DIR ??= ".next-bench";
@@ -74,11 +76,32 @@ export async function prepareBench(name: string) {
   const { disconnectDb } = await import("../db.ts");
   const key = (await createApiKey({ name: "bench", permissions: [...PERMISSIONS] })).key;
   await disconnectDb();
-  return { server, url, key };
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  return { server, url, key, client };
+}
+
+/**
+ * Runs `body` against `cli start` on the bench database once the server answers; then stops the
+ * server, closes the bench's client and stops an embedded database server.
+ */
+export async function withServer<T>(
+  bench: Awaited<ReturnType<typeof prepareBench>>,
+  body: () => Promise<T>,
+): Promise<T> {
+  const child = startServer(bench.url);
+  try {
+    await waitForServer();
+    return await body();
+  } finally {
+    await stopServer(child);
+    await bench.client.end();
+    await bench.server.embedded?.stop();
+  }
 }
 
 /** `cli start` on BENCH_PORT against `url`, in its own process group; see waitForServer. */
-export function startServer(url: string): ChildProcess {
+function startServer(url: string): ChildProcess {
   return spawn(
     path.join(ROOT, "node_modules/.bin/tsx"),
     [path.join(ROOT, "lib/cli/main.ts"), "start", "--port", String(PORT)],
@@ -91,7 +114,7 @@ export function startServer(url: string): ChildProcess {
   );
 }
 
-export async function waitForServer(): Promise<void> {
+async function waitForServer(): Promise<void> {
   for (let i = 0; i < 300; i++) {
     try {
       if ((await fetch(`${BASE}/api/health`)).ok) return;
@@ -102,7 +125,7 @@ export async function waitForServer(): Promise<void> {
 }
 
 /** Stops the server's whole process group and waits for it to exit. */
-export async function stopServer(child: ChildProcess): Promise<void> {
+async function stopServer(child: ChildProcess): Promise<void> {
   try {
     process.kill(-child.pid!, "SIGINT");
   } catch {}
