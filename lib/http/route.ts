@@ -45,7 +45,7 @@ export interface RouteContext<P, Q, B> {
 type NextContext = { params: Promise<Record<string, string | string[]>> };
 
 /** The address the caller used (behind a proxy: the forwarded host and protocol). */
-export function publicOrigin(request: Request): URL {
+function publicOrigin(request: Request): URL {
   const url = new URL(request.url);
   const forwardedHost = request.headers.get("x-forwarded-host");
   const forwardedProto = request.headers.get("x-forwarded-proto");

@@ -49,9 +49,9 @@ async function creditNoteAdjustment(adjustmentId: string): Promise<{ adjustment:
 }
 
 /** GET /adjustments/{adjustment_id}/credit-note: a link to the credit note PDF of an approved refund or credit. */
-export async function creditNoteUrl(adjustmentId: string, disposition: Disposition, requestOrigin: string) {
+export async function creditNoteUrl(adjustmentId: string, disposition: Disposition) {
   await creditNoteAdjustment(adjustmentId);
-  return documentUrl("credit_note", adjustmentId, disposition, requestOrigin);
+  return documentUrl("credit_note", adjustmentId, disposition);
 }
 
 /** The credit note PDF of an adjustment (refused, as the link endpoint is, if it has none). */

@@ -47,17 +47,18 @@ async function linkKey(): Promise<Buffer> {
     .digest();
 }
 
-/** A signed link to a document, valid for an hour from `now`, on the service's public address. */
+/**
+ * A signed link to a document, valid for an hour from `now`, on the service's public address
+ * (PUBLIC_URL: the same base as the hosted checkout's links).
+ */
 export async function documentUrl(
   kind: DocumentKind,
   id: string,
   disposition: Disposition,
-  requestOrigin: string,
   now = Date.now(),
 ): Promise<DocumentUrl> {
   const expires = Math.floor(now / 1000) + LINK_LIFETIME_SECONDS;
-  const origin = config.publicUrl ?? requestOrigin;
-  return { url: `${origin}${documentLinkPath({ kind, id, disposition, expires }, await linkKey())}` };
+  return { url: `${config.publicUrl}${documentLinkPath({ kind, id, disposition, expires }, await linkKey())}` };
 }
 
 /** Checks a received link; returns its disposition, or throws the API error that refuses it. */
@@ -93,11 +94,11 @@ function unavailable(reason: string): ApiError {
 }
 
 /** GET /transactions/{transaction_id}/invoice: a link to the invoice PDF, for a transaction that has one. */
-export async function invoiceUrl(transactionId: string, disposition: Disposition, requestOrigin: string) {
+export async function invoiceUrl(transactionId: string, disposition: Disposition) {
   const transaction = (await getTransaction(transactionId)).parse();
   const reason = invoiceUnavailableReason(transaction);
   if (reason) throw unavailable(reason);
-  return documentUrl("invoice", transactionId, disposition, requestOrigin);
+  return documentUrl("invoice", transactionId, disposition);
 }
 
 /**

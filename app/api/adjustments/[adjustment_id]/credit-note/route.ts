@@ -1,11 +1,10 @@
-import { publicOrigin, route } from "@/lib/http/route";
+import { route } from "@/lib/http/route";
 import { adjustmentParams, documentPdfQuery } from "@/lib/schemas/document";
 import { creditNoteUrl } from "@/lib/services/credit-notes";
 
 export const GET = route(
   { permission: "adjustment.read", params: adjustmentParams, query: documentPdfQuery },
-  ({ input, request }) =>
-    creditNoteUrl(input.params.adjustment_id, input.query.disposition, publicOrigin(request).origin),
+  ({ input }) => creditNoteUrl(input.params.adjustment_id, input.query.disposition),
 );
 
 export {

@@ -1,12 +1,11 @@
-import { publicOrigin, route } from "@/lib/http/route";
+import { route } from "@/lib/http/route";
 import { documentPdfQuery } from "@/lib/schemas/document";
 import { transactionParams } from "@/lib/schemas/transaction";
 import { invoiceUrl } from "@/lib/services/documents";
 
 export const GET = route(
   { permission: "transaction.read", params: transactionParams, query: documentPdfQuery },
-  ({ input, request }) =>
-    invoiceUrl(input.params.transaction_id, input.query.disposition, publicOrigin(request).origin),
+  ({ input }) => invoiceUrl(input.params.transaction_id, input.query.disposition),
 );
 
 export {
