@@ -103,6 +103,10 @@ const ITEMS = `(SELECT coalesce(json_agg(${jsonRecord([
   ["proration", "NULL::json"],
 ])} ORDER BY i.position), '[]'::json) FROM transaction_items i WHERE i.transaction_id = t.id)`;
 
+/** Whether the hosted checkout serves the transaction (SQL twin of lib/billing checkoutEnabled). */
+const CHECKOUT_ENABLED = `(t.collection_mode = 'automatic'
+    OR coalesce((t.billing_details->>'enable_checkout')::boolean, false))`;
+
 /**
  * `checkout`: the URL the request gave (stored, with `_ptxn` appended), or else, for a transaction
  * the hosted checkout can serve (automatic collection, or manual with billing_details.enable_checkout),
@@ -110,8 +114,7 @@ const ITEMS = `(SELECT coalesce(json_agg(${jsonRecord([
  * family appends `_ptxn` to the default payment link. Built when read, not stored: it follows a
  * change of collection mode or of enable_checkout, and a stored URL always wins.
  */
-const CHECKOUT = `coalesce(t.checkout, CASE WHEN t.collection_mode = 'automatic'
-    OR coalesce((t.billing_details->>'enable_checkout')::boolean, false)
+const CHECKOUT = `coalesce(t.checkout, CASE WHEN ${CHECKOUT_ENABLED}
   THEN json_build_object('url', ${sqlText(`${config.publicUrl}/checkout?_ptxn=`)} || t.id) END)`;
 
 /** The transaction's API shape (spec: Transaction), in the spec's field order. */
@@ -157,8 +160,7 @@ const INCLUDED = {
   business: `coalesce(t.business_snapshot, ${relatedJson(BUSINESS, "t.id = parent.business_id", false)})`,
   customer: `coalesce(t.customer_snapshot, ${relatedJson(CUSTOMER, "t.id = parent.customer_id", false)})`,
   discount: relatedJson(DISCOUNT, "t.id = parent.discount_id", false),
-  available_payment_methods: `CASE WHEN t.collection_mode = 'automatic'
-      OR coalesce((t.billing_details->>'enable_checkout')::boolean, false)
+  available_payment_methods: `CASE WHEN ${CHECKOUT_ENABLED}
     THEN '["card"]'::json ELSE '[]'::json END`,
 } as const;
 type Included = keyof typeof INCLUDED;
