@@ -2,6 +2,7 @@
  * Payments, pure: card checks, the sandbox's test cards, the shape of a payment attempt, the
  * details of a completed transaction, and when an invoice falls due. No database, no HTTP.
  */
+import { addInterval, type CalendarInterval } from "./billing-dates.ts";
 import { type FeeConfig, type PayoutTotals, payoutTotals, type TransactionTotals } from "./totals.ts";
 
 // ---------------------------------------------------------------------------------------------
@@ -156,24 +157,12 @@ export function completedDetails<D extends CompletableDetails>(details: D, fees:
 // ---------------------------------------------------------------------------------------------
 // Due dates
 
-export type TermsInterval = "day" | "week" | "month" | "year";
+export type TermsInterval = CalendarInterval;
 
 /**
  * When a billed invoice is due: `billed_at` plus its payment terms, by calendar arithmetic (a month
  * after 31 January is the last day of February).
  */
 export function dueDate(billedAt: Date, terms: { interval: TermsInterval; frequency: number }): Date {
-  const due = new Date(billedAt.getTime());
-  const n = terms.frequency;
-  if (terms.interval === "day") due.setUTCDate(due.getUTCDate() + n);
-  else if (terms.interval === "week") due.setUTCDate(due.getUTCDate() + 7 * n);
-  else {
-    const months = terms.interval === "month" ? n : 12 * n;
-    const day = due.getUTCDate();
-    due.setUTCDate(1);
-    due.setUTCMonth(due.getUTCMonth() + months);
-    const last = new Date(Date.UTC(due.getUTCFullYear(), due.getUTCMonth() + 1, 0)).getUTCDate();
-    due.setUTCDate(Math.min(day, last));
-  }
-  return due;
+  return addInterval(billedAt, terms.interval, terms.frequency);
 }
