@@ -41,11 +41,11 @@ import { query, type RawJson, sqlTransaction, updateJson } from "../db/sql.ts";
 import { ApiError, notFound } from "../http/errors.ts";
 import { DEFAULT_MERCHANT_NAME } from "../schemas/account-settings.ts";
 import type { CardPaymentInput, CheckoutView, MarkPaidInput } from "../schemas/payment.ts";
-import type { BillingDetails, Transaction, TransactionDetails } from "../schemas/transaction.ts";
+import type { BillingDetails, Transaction, TransactionDetails, TransactionInclude } from "../schemas/transaction.ts";
 import { ACCOUNT_SETTING_KEYS } from "./account-settings.ts";
 import { withAdjustedTotals } from "./adjustments.ts";
 import { nextInvoiceNumber } from "./invoice-numbers.ts";
-import { TRANSACTION } from "./transactions.ts";
+import { TRANSACTION, withIncludes } from "./transactions.ts";
 
 interface Locked {
   id: string;
@@ -285,7 +285,11 @@ export async function getCheckout(id: string): Promise<CheckoutView> {
  * Records that a billed or past-due manual invoice was paid outside the checkout (offline, or by
  * wire transfer): a captured payment of what is due, then the same completion as a card payment.
  */
-export async function markPaid(id: string, input: MarkPaidInput): Promise<RawJson<Transaction>> {
+export async function markPaid(
+  id: string,
+  input: MarkPaidInput,
+  include?: readonly TransactionInclude[],
+): Promise<RawJson<Transaction>> {
   const method: PaymentMethodType = input?.method ?? "offline";
   return sqlTransaction(async (client) => {
     const stored = await lockForPayment(client, id);
@@ -309,7 +313,7 @@ export async function markPaid(id: string, input: MarkPaidInput): Promise<RawJso
       created_at: now,
       captured_at: now,
     };
-    return completeWithPayment(client, stored, payment);
+    return withIncludes(await completeWithPayment(client, stored, payment), id, include, client);
   });
 }
 

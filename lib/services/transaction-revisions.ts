@@ -18,7 +18,7 @@ import type { Transaction, TransactionInclude } from "../schemas/transaction.ts"
 import { ADDRESS } from "./addresses.ts";
 import { BUSINESS } from "./businesses.ts";
 import { CUSTOMER } from "./customers.ts";
-import { TRANSACTION, transactionEntity } from "./transactions.ts";
+import { TRANSACTION, withIncludes } from "./transactions.ts";
 
 /** Statuses whose customer information can be revised. */
 export const REVISABLE_STATUSES: ReadonlySet<string> = new Set(["billed", "completed", "past_due"]);
@@ -103,7 +103,6 @@ export async function reviseTransaction(
       client,
     );
     if (!written) throw notFound(id);
-    if (!include?.length) return written;
-    return (await getJson(transactionEntity(include), "t.id = $1", [id], client)) ?? written;
+    return withIncludes(written, id, include, client);
   });
 }

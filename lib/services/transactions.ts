@@ -373,7 +373,7 @@ async function transactionNow(client: pg.PoolClient): Promise<string> {
 }
 
 /** The result of a write, with the included entities when `include` asks for any. */
-async function withIncludes(
+export async function withIncludes(
   written: RawJson<Transaction>,
   id: string,
   include: readonly TransactionInclude[] | undefined,

@@ -3,7 +3,6 @@ import { route } from "@/lib/http/route";
 import { markPaidBody } from "@/lib/schemas/payment";
 import { transactionParams, transactionQuery } from "@/lib/schemas/transaction";
 import { markPaid } from "@/lib/services/payments";
-import { getTransaction } from "@/lib/services/transactions";
 
 export const POST = route(
   {
@@ -13,10 +12,7 @@ export const POST = route(
     body: markPaidBody,
     optionalBody: true,
   },
-  async ({ input }) => {
-    const paid = await markPaid(input.params.transaction_id, input.body);
-    return input.query.include?.length ? getTransaction(input.params.transaction_id, input.query.include) : paid;
-  },
+  ({ input }) => markPaid(input.params.transaction_id, input.body, input.query.include),
 );
 
 export {
