@@ -99,13 +99,32 @@ export async function startWorker(options: WorkerOptions = {}): Promise<WorkerHa
   const maxJobMs = options.maxJobMs ?? config.worker.maxJobMs;
   const pool = new pg.Pool({ connectionString, max: concurrency + 4 });
   // A dropped connection (database restart) must not crash the process: the pool reconnects.
-  const lost = (error: Error) => console.error(`[worker] database connection lost: ${error.message}`);
-  pool.on("error", lost);
-  pool.on("connect", (client) => client.on("error", lost));
-  const utils = await makeWorkerUtils({ pgPool: pool, logger: quietLogger() });
   let poolId: string | undefined;
   let runner: Runner | undefined;
   let stopped = false;
+  let recycling = false;
+  // graphile-worker's runner does not always end when the database restarts under it: it can live on
+  // with its job loop idle (seen in lib/events/restart.test.ts about half the time). So a lost
+  // connection recycles the runner: it is stopped, and `supervise` starts a new one once the
+  // database answers again.
+  const recycle = () => {
+    if (stopped || recycling || !runner) return;
+    recycling = true;
+    const old = runner;
+    old
+      .stop()
+      .catch(() => {})
+      .finally(() => {
+        recycling = false;
+      });
+  };
+  const lost = (error: Error) => {
+    console.error(`[worker] database connection lost: ${error.message}`);
+    recycle();
+  };
+  pool.on("error", lost);
+  pool.on("connect", (client) => client.on("error", lost));
+  const utils = await makeWorkerUtils({ pgPool: pool, logger: quietLogger() });
 
   const beat = async () => {
     if (!poolId) return;
