@@ -12,6 +12,8 @@ export const PERMISSION_ENTITIES = [
   "discount_group",
   "transaction",
   "subscription",
+  "payment_method",
+  "customer_auth_token",
   "adjustment",
   "client_token",
   "customer_portal_session",
@@ -29,7 +31,7 @@ export type PermissionEntity = (typeof PERMISSION_ENTITIES)[number];
 /** Entities that can only be read. */
 const READ_ONLY = new Set<string>(["event", "metrics"]);
 /** Entities that can only be written (nothing to read back). */
-const WRITE_ONLY = new Set<string>(["customer_portal_session"]);
+const WRITE_ONLY = new Set<string>(["customer_portal_session", "customer_auth_token"]);
 
 export const PERMISSIONS: readonly string[] = [
   ...[...PERMISSION_ENTITIES, "metrics"].flatMap((entity) => {

@@ -69,7 +69,20 @@ export const TEST_CARDS: readonly { number: string; outcome: "success" | Decline
   { number: "4242 4242 4242 4242", outcome: "success", label: "Succeeds" },
   { number: "4000 0000 0000 0002", outcome: "declined", label: "Declined" },
   { number: "4000 0000 0000 9995", outcome: "insufficient_funds", label: "Declined: insufficient funds" },
+  {
+    number: "4000 0000 0000 0341",
+    outcome: "success",
+    label: "Succeeds now; later charges of the saved card are declined",
+  },
 ];
+
+/** The test card whose saved copy declines every later charge (renewals, retries: to try dunning). */
+const DECLINES_LATER = new Set([cardDigits("4000 0000 0000 0341")]);
+
+/** What later charges of a card saved at checkout do, in the sandbox. */
+export function sandboxRenewalBehavior(digits: string): "pays" | "declines_renewals" {
+  return DECLINES_LATER.has(digits) ? "declines_renewals" : "pays";
+}
 
 const DECLINES = new Map<string, DeclineCode>(
   TEST_CARDS.filter((card) => card.outcome !== "success").map((card) => [

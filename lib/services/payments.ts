@@ -25,6 +25,7 @@
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import {
+  type CardDetails,
   type CompletableDetails,
   cardDigits,
   cardType,
@@ -34,6 +35,7 @@ import {
   type PaymentMethodType,
   parseExpiry,
   sandboxDecline,
+  sandboxRenewalBehavior,
 } from "../billing/payments.ts";
 import { canMarkPaid, canPayAtCheckout, checkoutEnabled } from "../billing/transaction-states.ts";
 import { config } from "../config.ts";
@@ -45,6 +47,9 @@ import type { BillingDetails, Transaction, TransactionDetails, TransactionInclud
 import { ACCOUNT_SETTING_KEYS } from "./account-settings.ts";
 import { withAdjustedTotals } from "./adjustments.ts";
 import { nextInvoiceNumber } from "./invoice-numbers.ts";
+import { saveCard } from "./payment-methods.ts";
+import { createFromTransaction, linkColumns } from "./subscriptions/create.ts";
+import { subscriptionTransactionPaid } from "./subscriptions/recover.ts";
 import { TRANSACTION, withIncludes } from "./transactions.ts";
 
 interface Locked {
@@ -57,13 +62,23 @@ interface Locked {
   discount_id: string | null;
   billed_at: string | null;
   invoice_number: string | null;
+  customer_id: string | null;
+  address_id: string | null;
+  subscription_id: string | null;
+  billing_period_starts_at: string | null;
+  /** Whether any item has a recurring price: completing it creates a subscription. */
+  recurring: boolean;
 }
 
 /** The transaction's row, locked until the change commits: concurrent payments take turns. */
 async function lockForPayment(client: pg.PoolClient, id: string): Promise<Locked> {
   const [row] = await query<Locked>(
     `SELECT t.id, t.status, t.collection_mode, t.billing_details, t.details, t.payments, t.discount_id,
-            t.billed_at::text AS billed_at, t.invoice_number
+            t.billed_at::text AS billed_at, t.invoice_number, t.customer_id, t.address_id, t.subscription_id,
+            t.billing_period_starts_at::text AS billing_period_starts_at,
+            EXISTS (SELECT 1 FROM transaction_items i
+                     WHERE i.transaction_id = t.id AND i.quantity > 0 AND i.price->'billing_cycle' IS NOT NULL
+                       AND json_typeof(i.price->'billing_cycle') = 'object') AS recurring
        FROM transactions t WHERE t.id = $1 FOR UPDATE`,
     [id],
     client,
@@ -102,12 +117,17 @@ async function nowText(client: pg.PoolClient): Promise<string> {
 
 /**
  * Completes the locked transaction with the captured `payment` (see the top of this file). The one
- * completion of every way of paying.
+ * completion of every way of paying. A transaction with recurring items that belongs to no
+ * subscription yet creates its subscription here (lib/services/subscriptions/create.ts), with the
+ * events in the API family's order: transaction.updated, transaction.paid, subscription.created,
+ * subscription.activated (or .trialing), transaction.updated (subscription_id, billing_period,
+ * invoice number), transaction.completed. `paymentMethodId`: the card saved for renewals.
  */
-async function completeWithPayment(
+export async function completeWithPayment(
   client: pg.PoolClient,
   stored: Locked,
   payment: Payment,
+  paymentMethodId: string | null = null,
 ): Promise<RawJson<Transaction>> {
   const completed = completedDetails(stored.details, { percent: config.fees.percent, fixed: config.fees.fixed });
   // Credits made on the invoice before it was paid stay subtracted in the adjusted totals.
@@ -121,21 +141,47 @@ async function completeWithPayment(
     stored.invoice_number === null
       ? { invoice_number: await nextInvoiceNumber(client), invoice_id: `inv_${stored.id.slice("txn_".length)}` }
       : {};
-  const written = await updateJson(
-    TRANSACTION,
-    { sql: "t.id = $1", values: [stored.id] },
-    {
-      status: "completed",
-      payments: JSON.stringify([payment, ...stored.payments]),
-      details: JSON.stringify(details),
-      billed_at: stored.billed_at ?? payment.captured_at,
-      completed_at: payment.captured_at,
-      ...invoice,
-    },
-    ["transaction.updated", "transaction.paid", "transaction.completed"],
-    client,
-  );
+  const where = { sql: "t.id = $1", values: [stored.id] };
+  const paid = {
+    payments: JSON.stringify([payment, ...stored.payments]),
+    details: JSON.stringify(details),
+    billed_at: stored.billed_at ?? payment.captured_at,
+  };
+  const completion = { status: "completed", completed_at: payment.captured_at, ...invoice };
+  let written: RawJson<Transaction> | null;
+  if (stored.recurring && stored.subscription_id === null && stored.customer_id && stored.address_id) {
+    await updateJson(
+      TRANSACTION,
+      where,
+      { ...paid, status: "paid" },
+      ["transaction.updated", "transaction.paid"],
+      client,
+    );
+    const created = await createFromTransaction(
+      client,
+      stored.id,
+      new Date(payment.captured_at as string),
+      paymentMethodId,
+    );
+    const link = created ? linkColumns(created, stored.billing_period_starts_at !== null) : {};
+    written = await updateJson(
+      TRANSACTION,
+      where,
+      { ...completion, ...link },
+      ["transaction.updated", "transaction.completed"],
+      client,
+    );
+  } else {
+    written = await updateJson(
+      TRANSACTION,
+      where,
+      { ...paid, ...completion },
+      ["transaction.updated", "transaction.paid", "transaction.completed"],
+      client,
+    );
+  }
   if (!written) throw notFound(stored.id);
+  if (stored.subscription_id) await subscriptionTransactionPaid(client, stored.subscription_id, stored.id);
   return written;
 }
 
@@ -209,7 +255,19 @@ export async function payAtCheckout(id: string, card: CardPaymentInput): Promise
       );
       return paymentResult(id, stored.status, payment);
     }
-    await completeWithPayment(client, stored, payment);
+    // A card that buys a subscription is saved for its renewals (reference §13: origin subscription).
+    let paymentMethodId: string | null = null;
+    if (stored.recurring && stored.subscription_id === null && stored.customer_id && stored.address_id) {
+      paymentMethodId = await saveCard(
+        client,
+        stored.customer_id,
+        stored.address_id,
+        payment.method_details.card as CardDetails,
+        sandboxRenewalBehavior(digits),
+      );
+      payment.stored_payment_method_id = paymentMethodId;
+    }
+    await completeWithPayment(client, stored, payment, paymentMethodId);
     return paymentResult(id, "completed", payment);
   });
 }

@@ -73,6 +73,7 @@ import { BUSINESS } from "./businesses.ts";
 import { CUSTOMER } from "./customers.ts";
 import { DISCOUNT } from "./discounts.ts";
 import { nextInvoiceNumber } from "./invoice-numbers.ts";
+import { createFromTransaction, linkColumns } from "./subscriptions/create.ts";
 import { defaultCurrency, pricedIn, taxContext, transactionDetails } from "./transaction-details.ts";
 import { type ResolvedItem, resolveItems, saveNewPrices, storedItems, writeItems } from "./transaction-items.ts";
 import {
@@ -237,6 +238,7 @@ interface Outcome {
  * request should change. `sent` tells which fields the request sent.
  */
 function checkOutcome(o: Outcome, sent: (field: string) => boolean, problems: Problems): void {
+  recurringItemProblems(o.items, problems);
   for (const item of o.items) {
     if (pricedIn(item.price, o.countryCode, o.currency)) continue;
     const where = o.countryCode ? ` for customers in ${o.countryCode}` : "";
@@ -278,6 +280,36 @@ function checkOutcome(o: Outcome, sent: (field: string) => boolean, problems: Pr
       "checkout.url",
       "can be set only for automatically-collected transactions, or manually-collected ones with billing_details.enable_checkout true",
     );
+  }
+}
+
+const durationText = (d: { interval: string; frequency: number } | null) =>
+  d ? `every ${d.frequency} ${d.interval}${d.frequency === 1 ? "" : "s"}` : "none";
+
+/**
+ * The recurring items of a transaction become one subscription, with one billing cycle and one
+ * trial period (reference §2: items must share trial and billing cycle): every recurring price must
+ * have the first one's.
+ */
+function recurringItemProblems(items: readonly ResolvedItem[], problems: Problems): void {
+  const recurring = items.filter((item) => item.price.billing_cycle !== null);
+  const first = recurring[0];
+  if (!first) return;
+  const same = (a: { interval: string; frequency: number } | null, b: typeof a) =>
+    a === b || (a !== null && b !== null && a.interval === b.interval && a.frequency === b.frequency);
+  for (const item of recurring.slice(1)) {
+    const field = item.catalogue ? `${item.field}.price_id` : `${item.field}.price`;
+    if (!same(item.price.billing_cycle, first.price.billing_cycle)) {
+      problems.field(
+        field,
+        `bills ${durationText(item.price.billing_cycle)}, but ${first.field} bills ${durationText(first.price.billing_cycle)}: the recurring items of a transaction become one subscription and must share one billing cycle`,
+      );
+    } else if (!same(item.price.trial_period, first.price.trial_period)) {
+      problems.field(
+        field,
+        `has trial period ${durationText(item.price.trial_period)}, but ${first.field} has ${durationText(first.price.trial_period)}: the recurring items of a transaction must share one trial period`,
+      );
+    }
   }
 }
 
@@ -801,6 +833,30 @@ export async function updateTransaction(
       client,
     );
     if (!written) throw notFound(id);
+    // A manual invoice with recurring items creates its subscription when it is issued (reference
+    // §2): subscription.created and .activated after transaction.billed, then the transaction.updated
+    // that carries subscription_id and billing_period.
+    if (wanted === "billed") {
+      const [row] = await query<{ collection_mode: string; subscription_id: string | null; period_set: boolean }>(
+        "SELECT collection_mode, subscription_id, billing_period_starts_at IS NOT NULL AS period_set FROM transactions WHERE id = $1",
+        [id],
+        client,
+      );
+      if (row.collection_mode === "manual" && row.subscription_id === null) {
+        const [{ now }] = await query<{ now: Date }>("SELECT now() AS now", [], client);
+        const created = await createFromTransaction(client, id, now, null);
+        if (created) {
+          const linked = await updateJson(
+            TRANSACTION,
+            { sql: "t.id = $1", values: [id] },
+            linkColumns(created, row.period_set),
+            "transaction.updated",
+            client,
+          );
+          return withIncludes(linked ?? written, id, include, client);
+        }
+      }
+    }
     return withIncludes(written, id, include, client);
   });
 }

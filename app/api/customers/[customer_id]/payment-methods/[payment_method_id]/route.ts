@@ -1,0 +1,15 @@
+import { route } from "@/lib/http/route";
+import { paymentMethodParams } from "@/lib/schemas/payment-method";
+import { deletePaymentMethod, getPaymentMethod } from "@/lib/services/payment-methods";
+
+export const GET = route({ permission: "payment_method.read", params: paymentMethodParams }, ({ input }) =>
+  getPaymentMethod(input.params.customer_id, input.params.payment_method_id),
+);
+
+/** 204: deleted for good (reference §13). */
+export const DELETE = route({ permission: "payment_method.write", params: paymentMethodParams }, async ({ input }) => {
+  await deletePaymentMethod(input.params.customer_id, input.params.payment_method_id);
+  return new Response(null, { status: 204 });
+});
+
+export { methodNotAllowed as POST, methodNotAllowed as PUT, methodNotAllowed as PATCH } from "@/lib/http/route";

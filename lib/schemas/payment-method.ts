@@ -1,0 +1,39 @@
+/** Saved payment methods (reference §13): response shape and parameters. */
+import { z } from "zod";
+import { csv, entityId, listQuery } from "./common.ts";
+
+export const paymentMethodSchema = z.object({
+  id: z.string(),
+  customer_id: z.string(),
+  address_id: z.string(),
+  type: z.string(),
+  card: z
+    .object({
+      type: z.string(),
+      last4: z.string(),
+      expiry_month: z.number().int(),
+      expiry_year: z.number().int(),
+      cardholder_name: z.string(),
+    })
+    .nullable(),
+  paypal: z.null(),
+  south_korea_local_card: z.null(),
+  underlying_details: z.null(),
+  origin: z.enum(["saved_during_purchase", "subscription"]),
+  saved_at: z.string(),
+  updated_at: z.string(),
+});
+export type PaymentMethod = z.infer<typeof paymentMethodSchema>;
+
+export const customerPaymentMethodsParams = z.object({ customer_id: entityId("ctm") });
+export const paymentMethodParams = z.object({ customer_id: entityId("ctm"), payment_method_id: entityId("paymtd") });
+
+export const listPaymentMethodsQuery = z.object({
+  ...listQuery(["id"]),
+  address_id: csv(entityId("add")).optional(),
+  supports_checkout: z
+    .enum(["true", "false"], { error: "must be true or false" })
+    .transform((value) => value === "true")
+    .optional(),
+});
+export type ListPaymentMethodsQuery = z.infer<typeof listPaymentMethodsQuery>;

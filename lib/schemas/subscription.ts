@@ -1,0 +1,249 @@
+/**
+ * Subscriptions (spec: Subscription; shared/reference/subscriptions.md §1-§9): the response shape,
+ * path and query parameters, and the request bodies of every subscription operation. Client-safe:
+ * the dashboard's forms use these schemas too.
+ */
+import { z } from "zod";
+import { csv, customData, dateTime, entityId, includeParam, listQuery } from "./common.ts";
+import { INTERVALS } from "./price.ts";
+import { productSchema } from "./product.ts";
+import {
+  billingDetails,
+  billingDetailsSchema,
+  COLLECTION_MODES,
+  MANUAL_CURRENCIES,
+  MAX_ITEMS,
+  nonCataloguePrice,
+  transactionDetailsSchema,
+  transactionLineItemSchema,
+  transactionTotalsSchema,
+} from "./transaction.ts";
+
+export const SUBSCRIPTION_STATUSES = ["active", "canceled", "past_due", "paused", "trialing"] as const;
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+
+export const SUBSCRIPTION_ITEM_STATUSES = ["active", "inactive", "trialing"] as const;
+
+export const SCHEDULED_CHANGE_ACTIONS = ["cancel", "pause", "resume"] as const;
+export type ScheduledChangeAction = (typeof SCHEDULED_CHANGE_ACTIONS)[number];
+
+export const PRORATION_BILLING_MODES = [
+  "prorated_immediately",
+  "prorated_next_billing_period",
+  "full_immediately",
+  "full_next_billing_period",
+  "do_not_bill",
+] as const;
+export type ProrationBillingModeInput = (typeof PRORATION_BILLING_MODES)[number];
+
+export const ON_PAYMENT_FAILURE = ["prevent_change", "apply_change"] as const;
+export const ON_RESUME = ["start_new_billing_period", "continue_existing_billing_period"] as const;
+export type OnResume = (typeof ON_RESUME)[number];
+
+export { MANUAL_CURRENCIES };
+
+const period = z.object({ starts_at: z.string(), ends_at: z.string() });
+const cycle = z.object({ interval: z.enum(INTERVALS), frequency: z.number().int() });
+
+/** A subscription item as the API returns it: the price and product as they were when added. */
+export const subscriptionItemSchema = z.object({
+  status: z.enum(SUBSCRIPTION_ITEM_STATUSES),
+  quantity: z.number().int(),
+  recurring: z.boolean(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  previously_billed_at: z.string().nullable(),
+  next_billed_at: z.string().nullable(),
+  trial_dates: period.nullable(),
+  price: z.record(z.string(), z.unknown()),
+  product: productSchema.or(z.record(z.string(), z.unknown())),
+});
+
+export const scheduledChangeSchema = z.object({
+  action: z.enum(SCHEDULED_CHANGE_ACTIONS),
+  effective_at: z.string(),
+  resume_at: z.string().nullable(),
+});
+export type ScheduledChange = z.infer<typeof scheduledChangeSchema>;
+
+/** A preview of a transaction the subscription will bill (`next_transaction`, previews). */
+export const transactionPreviewSchema = z.object({
+  billing_period: period,
+  details: z.object({
+    tax_rates_used: transactionDetailsSchema.shape.tax_rates_used,
+    totals: transactionTotalsSchema,
+    line_items: z.array(transactionLineItemSchema.omit({ id: true })),
+  }),
+  adjustments: z.array(z.record(z.string(), z.unknown())),
+});
+
+/** The subscription as the API returns it (spec: Subscription), in the API family's field order. */
+export const subscriptionSchema = z.object({
+  id: z.string(),
+  status: z.enum(SUBSCRIPTION_STATUSES),
+  customer_id: z.string(),
+  address_id: z.string(),
+  business_id: z.string().nullable(),
+  currency_code: z.string(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  started_at: z.string().nullable(),
+  first_billed_at: z.string().nullable(),
+  next_billed_at: z.string().nullable(),
+  paused_at: z.string().nullable(),
+  canceled_at: z.string().nullable(),
+  discount: z.object({ id: z.string(), starts_at: z.string().nullable(), ends_at: z.string().nullable() }).nullable(),
+  collection_mode: z.enum(COLLECTION_MODES),
+  billing_details: billingDetailsSchema.nullable(),
+  current_billing_period: period.nullable(),
+  billing_cycle: cycle,
+  scheduled_change: scheduledChangeSchema.nullable(),
+  management_urls: z.object({ update_payment_method: z.string().nullable(), cancel: z.string() }),
+  items: z.array(subscriptionItemSchema),
+  custom_data: z.record(z.string(), z.unknown()).nullable(),
+  import_meta: z.record(z.string(), z.unknown()).nullable(),
+  consent_requirements: z.array(z.unknown()),
+  next_transaction: transactionPreviewSchema.nullable().optional(),
+  recurring_transaction_details: transactionPreviewSchema.shape.details.optional(),
+});
+export type Subscription = z.infer<typeof subscriptionSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Parameters
+
+export const subscriptionParams = z.object({ subscription_id: entityId("sub") });
+
+export const SUBSCRIPTION_INCLUDES = ["next_transaction", "recurring_transaction_details"] as const;
+export type SubscriptionInclude = (typeof SUBSCRIPTION_INCLUDES)[number];
+export const subscriptionQuery = z.object({ include: includeParam(SUBSCRIPTION_INCLUDES).optional() });
+
+/** Spec/reference §3: order by id only, newest first unless asked. */
+export const listSubscriptionsQuery = z.object({
+  ...listQuery(["id"], "desc"),
+  id: csv(entityId("sub")).optional(),
+  address_id: csv(entityId("add")).optional(),
+  customer_id: csv(entityId("ctm")).optional(),
+  price_id: csv(entityId("pri")).optional(),
+  collection_mode: z.enum(COLLECTION_MODES, { error: `must be one of ${COLLECTION_MODES.join(", ")}` }).optional(),
+  scheduled_change_action: csv(
+    z.enum(SCHEDULED_CHANGE_ACTIONS, { error: `must be one of ${SCHEDULED_CHANGE_ACTIONS.join(", ")}` }),
+  ).optional(),
+  status: csv(
+    z.enum(SUBSCRIPTION_STATUSES, { error: `must be one of ${SUBSCRIPTION_STATUSES.join(", ")}` }),
+  ).optional(),
+  // Ours, for the dashboard: next billing date range.
+  "next_billed_at[GTE]": dateTime.optional(),
+  "next_billed_at[LT]": dateTime.optional(),
+});
+export type ListSubscriptionsQuery = z.infer<typeof listSubscriptionsQuery>;
+
+// ---------------------------------------------------------------------------------------------
+// Request bodies (reference §3-§9)
+
+const quantity = z
+  .number({ error: "must be a whole number" })
+  .int("must be a whole number")
+  .min(1, "must be at least 1")
+  .max(999_999_999, "must be at most 999999999");
+
+/** An item of PATCH: a catalogue price (quantity optional for one already on the subscription) or a non-catalogue price. */
+export const subscriptionItemInput = z.union(
+  [
+    z.strictObject({ price_id: entityId("pri"), quantity: quantity.optional() }),
+    z.strictObject({ price: nonCataloguePrice, quantity: quantity.optional() }),
+  ],
+  { error: "must be an object with price_id (or a non-catalogue price) and quantity" },
+);
+export type SubscriptionItemInput = z.infer<typeof subscriptionItemInput>;
+
+const items = z
+  .array(subscriptionItemInput, { error: "must be an array of items" })
+  .min(1, `must have 1 to ${MAX_ITEMS} items`)
+  .max(MAX_ITEMS, `must have 1 to ${MAX_ITEMS} items`);
+
+export const updateSubscriptionBody = z.strictObject({
+  customer_id: entityId("ctm").optional(),
+  address_id: entityId("add").optional(),
+  business_id: entityId("biz").nullable().optional(),
+  currency_code: z.string().length(3, "must be a three-letter currency code").optional(),
+  next_billed_at: dateTime.optional(),
+  discount: z
+    .strictObject({
+      id: entityId("dsc"),
+      effective_from: z.enum(["immediately", "next_billing_period"], {
+        error: "must be immediately or next_billing_period",
+      }),
+    })
+    .nullable()
+    .optional(),
+  collection_mode: z.enum(COLLECTION_MODES, { error: "must be automatic or manual" }).optional(),
+  billing_details: billingDetails.nullable().optional(),
+  scheduled_change: z.null({ error: "can only be null (it removes the scheduled change)" }).optional(),
+  items: items.optional(),
+  custom_data: customData.optional(),
+  proration_billing_mode: z
+    .enum(PRORATION_BILLING_MODES, { error: `must be one of ${PRORATION_BILLING_MODES.join(", ")}` })
+    .optional(),
+  on_payment_failure: z.enum(ON_PAYMENT_FAILURE, { error: "must be prevent_change or apply_change" }).optional(),
+});
+export type UpdateSubscriptionInput = z.infer<typeof updateSubscriptionBody>;
+
+export const pauseSubscriptionBody = z
+  .strictObject({
+    effective_from: z
+      .enum(["next_billing_period", "immediately"], { error: "must be next_billing_period or immediately" })
+      .nullable()
+      .optional(),
+    resume_at: dateTime.nullable().optional(),
+    on_resume: z.enum(ON_RESUME, { error: `must be one of ${ON_RESUME.join(", ")}` }).optional(),
+  })
+  .optional();
+export type PauseSubscriptionInput = z.infer<typeof pauseSubscriptionBody>;
+
+export const resumeSubscriptionBody = z
+  .strictObject({
+    effective_from: z
+      .union([z.literal("immediately"), dateTime], {
+        error: "must be immediately or an RFC 3339 date-time",
+      })
+      .nullable()
+      .optional(),
+    on_resume: z.enum(ON_RESUME, { error: `must be one of ${ON_RESUME.join(", ")}` }).optional(),
+  })
+  .optional();
+export type ResumeSubscriptionInput = z.infer<typeof resumeSubscriptionBody>;
+
+export const cancelSubscriptionBody = z
+  .strictObject({
+    effective_from: z
+      .enum(["next_billing_period", "immediately"], { error: "must be next_billing_period or immediately" })
+      .nullable()
+      .optional(),
+  })
+  .optional();
+export type CancelSubscriptionInput = z.infer<typeof cancelSubscriptionBody>;
+
+export const chargeSubscriptionBody = z.strictObject({
+  effective_from: z.enum(["next_billing_period", "immediately"], {
+    error: "must be next_billing_period or immediately",
+  }),
+  items: z
+    .array(
+      z.union(
+        [
+          z.strictObject({ price_id: entityId("pri"), quantity }),
+          z.strictObject({ price: nonCataloguePrice, quantity }),
+        ],
+        { error: "must be an object with price_id (or a non-catalogue price) and quantity" },
+      ),
+      { error: "must be an array of items" },
+    )
+    .min(1, `must have 1 to ${MAX_ITEMS} items`)
+    .max(MAX_ITEMS, `must have 1 to ${MAX_ITEMS} items`),
+  on_payment_failure: z.enum(ON_PAYMENT_FAILURE, { error: "must be prevent_change or apply_change" }).optional(),
+});
+export type ChargeSubscriptionInput = z.infer<typeof chargeSubscriptionBody>;
+
+/** Sandbox test clock (ours): move the subscription's clock forward to `to`. */
+export const advanceTestClockBody = z.strictObject({ to: dateTime });
+export type AdvanceTestClockInput = z.infer<typeof advanceTestClockBody>;

@@ -1,0 +1,127 @@
+/**
+ * Customers' saved payment methods (reference §13): cards saved at the hosted checkout when a
+ * subscription is bought (origin `subscription`), listed, read and deleted through
+ * /customers/{customer_id}/payment-methods. Renewals charge the subscription's saved card.
+ *
+ * Sandbox: what later charges of a saved card do is decided by the test card that saved it
+ * (`behavior`): 4000 0000 0000 0341 pays at checkout and is declined on every later charge (to try
+ * dunning); every other card that paid keeps paying.
+ */
+import type pg from "pg";
+import type { CardDetails } from "../billing/payments.ts";
+import {
+  type EntityTable,
+  getJson,
+  insertJson,
+  type JsonPage,
+  listJson,
+  Params,
+  query,
+  type RawJson,
+  sqlTransaction,
+  ts,
+} from "../db/sql.ts";
+import { notFound } from "../http/errors.ts";
+import { newId } from "../ids.ts";
+import type { ListPaymentMethodsQuery, PaymentMethod } from "../schemas/payment-method.ts";
+
+export const PAYMENT_METHOD: EntityTable<PaymentMethod> = {
+  table: "payment_methods",
+  fields: [
+    ["id", "t.id"],
+    ["customer_id", "t.customer_id"],
+    ["address_id", "t.address_id"],
+    ["type", "t.type"],
+    ["card", "t.card"],
+    ["paypal", "NULL::json"],
+    ["south_korea_local_card", "NULL::json"],
+    ["underlying_details", "NULL::json"],
+    ["origin", "t.origin"],
+    ["saved_at", ts("t.saved_at")],
+    ["updated_at", ts("t.updated_at")],
+  ],
+};
+
+export type CardBehavior = "pays" | "declines_renewals";
+
+/** Saves a card for `customerId` with its `payment_method.saved` event; returns its ID. */
+export async function saveCard(
+  client: pg.PoolClient,
+  customerId: string,
+  addressId: string,
+  card: CardDetails,
+  behavior: CardBehavior,
+  origin: "saved_during_purchase" | "subscription" = "subscription",
+): Promise<string> {
+  const id = newId("paymtd");
+  await insertJson(
+    PAYMENT_METHOD,
+    {
+      id,
+      customer_id: customerId,
+      address_id: addressId,
+      type: "card",
+      card: JSON.stringify(card),
+      origin,
+      behavior,
+    },
+    "payment_method.saved",
+    client,
+  );
+  return id;
+}
+
+/** The saved card a charge uses, or null when it was deleted. */
+export async function savedCard(
+  on: pg.PoolClient,
+  id: string | null,
+): Promise<{ id: string; card: CardDetails; behavior: CardBehavior } | null> {
+  if (!id) return null;
+  const [row] = await query<{ id: string; card: CardDetails; behavior: CardBehavior }>(
+    "SELECT id, card, behavior FROM payment_methods WHERE id = $1",
+    [id],
+    on,
+  );
+  return row ?? null;
+}
+
+async function requireCustomer(customerId: string): Promise<void> {
+  const rows = await query("SELECT 1 FROM customers WHERE id = $1", [customerId]);
+  if (rows.length === 0) throw notFound(customerId);
+}
+
+export async function listPaymentMethods(customerId: string, q: ListPaymentMethodsQuery): Promise<JsonPage> {
+  await requireCustomer(customerId);
+  const params = new Params();
+  const filters = [`t.customer_id = ${params.add(customerId)}`];
+  if (q.address_id) filters.push(params.oneOf("t.address_id", q.address_id));
+  // Every saved method here is a card the hosted checkout takes.
+  if (q.supports_checkout === false) filters.push("FALSE");
+  return listJson(PAYMENT_METHOD, { filters, params, orderBy: q.order_by, after: q.after, perPage: q.per_page });
+}
+
+export async function getPaymentMethod(customerId: string, id: string): Promise<RawJson<PaymentMethod>> {
+  const json = await getJson(PAYMENT_METHOD, "t.id = $1 AND t.customer_id = $2", [id, customerId]);
+  if (!json) throw notFound(id);
+  return json;
+}
+
+/**
+ * Deletes a saved payment method for good, with `payment_method.deleted` (deletion_reason `api`).
+ * Subscriptions that charged it have none afterwards: their renewals fail until the customer
+ * saves another card (the update-payment-method checkout).
+ */
+export async function deletePaymentMethod(customerId: string, id: string): Promise<void> {
+  await sqlTransaction(async (client) => {
+    const fields = PAYMENT_METHOD.fields.map(([name, expr]) => `${expr} AS "${name}"`).join(", ");
+    const rows = await query<{ id: string }>(
+      `WITH d AS (DELETE FROM payment_methods t WHERE t.id = $1 AND t.customer_id = $2 RETURNING t.*),
+            o AS (SELECT d.id, (SELECT row_to_json(r) FROM (SELECT ${fields}, 'api' AS deletion_reason FROM d t) r) AS j FROM d)
+       INSERT INTO events (id, event_type, entity_id, data) SELECT $3, 'payment_method.deleted', o.id, o.j FROM o RETURNING entity_id AS id`,
+      [id, customerId, newId("evt")],
+      client,
+    );
+    if (rows.length === 0) throw notFound(id);
+    await query("UPDATE subscriptions SET payment_method_id = NULL WHERE payment_method_id = $1", [id], client);
+  });
+}

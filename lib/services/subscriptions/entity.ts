@@ -1,0 +1,110 @@
+/**
+ * The subscription entity (spec: Subscription; reference §1): how its API fields come from the
+ * `subscriptions` and `subscription_items` rows, once, for every read, write and event.
+ *
+ * Decisions where the sources are silent or disagree (reference §18):
+ * - `current_billing_period` is stored while paused (resume may continue it) and shown null for
+ *   paused and canceled subscriptions, as the schema and the spec say.
+ * - Items of a paused subscription are `inactive` (the schema and the docs' example), `trialing`
+ *   while the subscription is, else `active`. An item's `next_billed_at` is the subscription's.
+ * - `management_urls` point at our customer portal (app/portal): `update_payment_method` is null
+ *   for manually-collected subscriptions. Webhook payloads leave `management_urls` out, as the
+ *   API family's do (the links are for the caller of the API, not for stored payloads).
+ * - `consent_requirements` is always `[]`: no consent rules exist in this product.
+ */
+import { config } from "../../config.ts";
+import { type EntityTable, jsonRecord, sqlText, ts } from "../../db/sql.ts";
+import type { Subscription } from "../../schemas/subscription.ts";
+
+const period = (starts: string, ends: string) =>
+  `CASE WHEN ${starts} IS NULL THEN NULL ELSE ${jsonRecord([
+    ["starts_at", ts(starts)],
+    ["ends_at", ts(ends)],
+  ])} END`;
+
+const ITEM_STATUS = `CASE WHEN t.status = 'paused' THEN 'inactive' WHEN t.status = 'trialing' THEN 'trialing' ELSE 'active' END`;
+
+/** `items`: each with its price and product snapshots, in the subscription's order. */
+export const SUBSCRIPTION_ITEMS = `(SELECT coalesce(json_agg(${jsonRecord([
+  ["status", ITEM_STATUS],
+  ["quantity", "i.quantity"],
+  ["recurring", "i.recurring"],
+  ["created_at", ts("i.created_at")],
+  ["updated_at", ts("i.updated_at")],
+  ["previously_billed_at", ts("i.previously_billed_at")],
+  ["next_billed_at", `CASE WHEN t.status IN ('paused', 'canceled') THEN NULL ELSE ${ts("t.next_billed_at")} END`],
+  ["trial_dates", period("i.trial_starts_at", "i.trial_ends_at")],
+  ["price", "i.price"],
+  ["product", "i.product"],
+])} ORDER BY i.position), '[]'::json) FROM subscription_items i WHERE i.subscription_id = t.id)`;
+
+const DISCOUNT = `CASE WHEN t.discount_id IS NULL THEN NULL ELSE ${jsonRecord([
+  ["id", "t.discount_id"],
+  ["starts_at", ts("t.discount_starts_at")],
+  ["ends_at", ts("t.discount_ends_at")],
+])} END`;
+
+const SCHEDULED_CHANGE = `CASE WHEN t.scheduled_change IS NULL THEN NULL ELSE ${jsonRecord([
+  ["action", "t.scheduled_change->>'action'"],
+  ["effective_at", ts("(t.scheduled_change->>'effective_at')::timestamptz")],
+  ["resume_at", ts("(t.scheduled_change->>'resume_at')::timestamptz")],
+])} END`;
+
+/** The portal's deep links (plain: the portal asks the customer to sign in). */
+const MANAGEMENT_URLS = jsonRecord([
+  [
+    "update_payment_method",
+    `CASE WHEN t.collection_mode = 'automatic' THEN ${sqlText(`${config.publicUrl}/portal/subscriptions/`)} || t.id || '/update-payment-method' END`,
+  ],
+  ["cancel", `${sqlText(`${config.publicUrl}/portal/subscriptions/`)} || t.id || '/cancel'`],
+]);
+
+const FIELDS_BEFORE_URLS: (readonly [string, string])[] = [
+  ["id", "t.id"],
+  ["status", "t.status"],
+  ["customer_id", "t.customer_id"],
+  ["address_id", "t.address_id"],
+  ["business_id", "t.business_id"],
+  ["currency_code", "t.currency_code"],
+  ["created_at", ts("t.created_at")],
+  ["updated_at", ts("t.updated_at")],
+  ["started_at", ts("t.started_at")],
+  ["first_billed_at", ts("t.first_billed_at")],
+  ["next_billed_at", ts("t.next_billed_at")],
+  ["paused_at", ts("t.paused_at")],
+  ["canceled_at", ts("t.canceled_at")],
+  ["discount", DISCOUNT],
+  ["collection_mode", "t.collection_mode"],
+  ["billing_details", "t.billing_details"],
+  [
+    "current_billing_period",
+    `CASE WHEN t.status IN ('paused', 'canceled') THEN NULL ELSE ${period("t.current_period_starts_at", "t.current_period_ends_at")} END`,
+  ],
+  [
+    "billing_cycle",
+    jsonRecord([
+      ["interval", "t.billing_cycle_interval"],
+      ["frequency", "t.billing_cycle_frequency"],
+    ]),
+  ],
+  ["scheduled_change", SCHEDULED_CHANGE],
+];
+
+const FIELDS_AFTER_URLS: (readonly [string, string])[] = [
+  ["items", SUBSCRIPTION_ITEMS],
+  ["custom_data", "t.custom_data"],
+  ["import_meta", "t.import_meta"],
+  ["consent_requirements", "'[]'::json"],
+];
+
+/** The subscription's API shape (spec: Subscription). */
+export const SUBSCRIPTION: EntityTable<Subscription> = {
+  table: "subscriptions",
+  fields: [...FIELDS_BEFORE_URLS, ["management_urls", MANAGEMENT_URLS], ...FIELDS_AFTER_URLS],
+};
+
+/** What events carry: the entity without `management_urls` (reference §1). */
+export const SUBSCRIPTION_EVENT_FIELDS: readonly (readonly [string, string])[] = [
+  ...FIELDS_BEFORE_URLS,
+  ...FIELDS_AFTER_URLS,
+];
