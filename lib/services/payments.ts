@@ -71,7 +71,7 @@ interface Locked {
 }
 
 /** The transaction's row, locked until the change commits: concurrent payments take turns. */
-async function lockForPayment(client: pg.PoolClient, id: string): Promise<Locked> {
+export async function lockForPayment(client: pg.PoolClient, id: string): Promise<Locked> {
   const [row] = await query<Locked>(
     `SELECT t.id, t.status, t.collection_mode, t.billing_details, t.details, t.payments, t.discount_id,
             t.billed_at::text AS billed_at, t.invoice_number, t.customer_id, t.address_id, t.subscription_id,
@@ -272,6 +272,82 @@ export async function payAtCheckout(id: string, card: CardPaymentInput): Promise
   });
 }
 
+// ---------------------------------------------------------------------------------------------
+// Saved cards (subscriptions)
+
+/** A saved card as a charge needs it (lib/services/payment-methods.ts savedCard). */
+export interface ChargeableCard {
+  id: string;
+  card: CardDetails;
+  behavior: "pays" | "declines_renewals";
+}
+
+/**
+ * Charges a subscription's saved card for what the locked transaction still owes (renewals, dunning
+ * retries, immediate charges), as of `at` (the subscription's clock). Captured: the one completion.
+ * Declined (the sandbox card declines later charges, or no card is saved): an `error` payment with
+ * `transaction.updated` and `transaction.payment_failed`, and, with `pastDue`, the move to
+ * `past_due` (`transaction.past_due`) in the same statement. A transaction that owes nothing is
+ * completed without a payment.
+ */
+export async function chargeSavedCard(
+  client: pg.PoolClient,
+  transactionId: string,
+  saved: ChargeableCard | null,
+  at: Date,
+  pastDue: boolean,
+): Promise<"completed" | "declined"> {
+  refuseOutsideSandbox();
+  const stored = await lockForPayment(client, transactionId);
+  if (stored.status === "completed" || stored.status === "paid") return "completed";
+  const when = at.toISOString();
+  if (stored.details.totals.balance === "0") {
+    const written = await updateJson(
+      TRANSACTION,
+      { sql: "t.id = $1", values: [transactionId] },
+      {
+        status: "completed",
+        completed_at: when,
+        billed_at: stored.billed_at ?? when,
+        ...(stored.invoice_number === null
+          ? { invoice_number: await nextInvoiceNumber(client), invoice_id: `inv_${transactionId.slice("txn_".length)}` }
+          : {}),
+      },
+      ["transaction.updated", "transaction.completed"],
+      client,
+    );
+    if (!written) throw notFound(transactionId);
+    if (stored.subscription_id) await subscriptionTransactionPaid(client, stored.subscription_id, transactionId);
+    return "completed";
+  }
+  const declined = saved === null || saved.behavior === "declines_renewals";
+  const payment: Payment = {
+    payment_attempt_id: randomUUID(),
+    stored_payment_method_id: saved?.id ?? randomUUID(),
+    amount: stored.details.totals.balance,
+    status: declined ? "error" : "captured",
+    error_code: declined ? "declined" : null,
+    method_details: { type: "card", card: saved?.card ?? null },
+    created_at: when,
+    captured_at: declined ? null : when,
+  };
+  if (!declined) {
+    await completeWithPayment(client, stored, payment);
+    return "completed";
+  }
+  const moves = pastDue && stored.status !== "past_due";
+  await updateJson(
+    TRANSACTION,
+    { sql: "t.id = $1", values: [transactionId] },
+    { payments: JSON.stringify([payment, ...stored.payments]), status: moves ? "past_due" : undefined },
+    moves
+      ? ["transaction.updated", "transaction.payment_failed", "transaction.past_due"]
+      : ["transaction.updated", "transaction.payment_failed"],
+    client,
+  );
+  return "declined";
+}
+
 interface CheckoutRow {
   id: string;
   status: string;
@@ -383,7 +459,9 @@ export async function markPaid(
  * arithmetic of PostgreSQL intervals) is at or before `at` to `past_due`, with the events
  * `transaction.updated` and `transaction.past_due`. Rows another worker holds are skipped (it is
  * moving them, or paying them). Returns the IDs moved. Run by the worker's cron
- * (lib/events/worker.ts) and callable directly.
+ * (lib/events/worker.ts) and callable directly. Invoices of subscriptions are left to the
+ * subscription engine (lib/services/subscriptions/engine.ts), which moves the subscription with
+ * them at the due date on the subscription's own clock.
  */
 export async function markPastDueTransactions(at: Date = new Date(), batch = 500): Promise<string[]> {
   const moved: string[] = [];
@@ -392,6 +470,7 @@ export async function markPastDueTransactions(at: Date = new Date(), batch = 500
       const due = await query<{ id: string }>(
         `SELECT t.id FROM transactions t
           WHERE t.status = 'billed' AND t.collection_mode = 'manual' AND t.billed_at IS NOT NULL
+            AND t.subscription_id IS NULL
             AND t.billed_at + ((t.billing_details->'payment_terms'->>'frequency') || ' '
                                || (t.billing_details->'payment_terms'->>'interval'))::interval <= $1
           ORDER BY t.id LIMIT $2 FOR UPDATE SKIP LOCKED`,

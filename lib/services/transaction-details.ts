@@ -22,7 +22,7 @@ import {
 import { type Queryable, query } from "../db/sql.ts";
 import { ApiError } from "../http/errors.ts";
 import type { TransactionDetails } from "../schemas/transaction.ts";
-import type { PriceJson, ProductJson, ResolvedItem } from "./transaction-items.ts";
+import { type PriceJson, type ProductJson, prorationJson, type ResolvedItem } from "./transaction-items.ts";
 
 /** The settings key of the account's tax mode, what `account_setting` prices use. */
 export const ACCOUNT_TAX_MODE_SETTING = "account_tax_mode";
@@ -167,8 +167,8 @@ export function transactionDetails(items: readonly ResolvedItem[], options: Deta
     line_items: computed.line_items.map((line, i) => ({
       id: items[i].id as string,
       price_id: items[i].price.id as string,
-      quantity: line.quantity,
-      proration: null,
+      quantity: items[i].credit ? -line.quantity : line.quantity,
+      proration: prorationJson(items[i].proration),
       tax_rate: line.tax_rate,
       unit_totals: line.unit_totals,
       totals: line.totals,

@@ -9,6 +9,7 @@
  * come from there, so a billed transaction keeps showing what was billed after the catalogue moves.
  */
 import type pg from "pg";
+import type { Ratio } from "../billing/money.ts";
 import { jsonObject, type Queryable, query, relatedJson } from "../db/sql.ts";
 import { newId } from "../ids.ts";
 import type { Price } from "../schemas/price.ts";
@@ -47,6 +48,24 @@ export interface ResolvedItem {
   newPrice: NonCataloguePriceInput | null;
   /** The `txnitm_` ID, once stored. */
   id: string | null;
+  /**
+   * Subscription lines only: a prorated line's `proration` (`rate` as the API writes it, the exact
+   * ratio the engine uses, and the billing period it covers), and `credit` for a line that gives
+   * back a removed or reduced item (stored and shown with a negative quantity).
+   */
+  proration?: LineProration | null;
+  credit?: boolean;
+}
+
+export interface LineProration {
+  rate: string;
+  ratio: Ratio;
+  billing_period: { starts_at: string; ends_at: string };
+}
+
+/** The API's `proration` of a line (without the engine's exact ratio). */
+export function prorationJson(p: LineProration | null | undefined): { rate: string; billing_period: LineProration["billing_period"] } | null {
+  return p ? { rate: p.rate, billing_period: p.billing_period } : null;
 }
 
 interface CatalogueRow {
@@ -242,18 +261,19 @@ export async function writeItems(client: pg.PoolClient, transactionId: string, i
   await query("DELETE FROM transaction_items WHERE transaction_id = $1", [transactionId], client);
   for (const item of items) item.id = newId("txnitm");
   await query(
-    `INSERT INTO transaction_items (id, transaction_id, position, price_id, quantity, price, product)
-     SELECT x.id, $1, x.position, x.price_id, x.quantity, x.price::json, x.product::json
-       FROM unnest($2::text[], $3::int[], $4::text[], $5::int[], $6::text[], $7::text[])
-         AS x(id, position, price_id, quantity, price, product)`,
+    `INSERT INTO transaction_items (id, transaction_id, position, price_id, quantity, price, product, proration)
+     SELECT x.id, $1, x.position, x.price_id, x.quantity, x.price::json, x.product::json, x.proration::json
+       FROM unnest($2::text[], $3::int[], $4::text[], $5::int[], $6::text[], $7::text[], $8::text[])
+         AS x(id, position, price_id, quantity, price, product, proration)`,
     [
       transactionId,
       items.map((item) => item.id),
       items.map((_, i) => i),
       items.map((item) => item.price.id),
-      items.map((item) => item.quantity),
+      items.map((item) => (item.credit ? -item.quantity : item.quantity)),
       items.map((item) => JSON.stringify(item.price)),
       items.map((item) => JSON.stringify(item.product)),
+      items.map((item) => (item.proration ? JSON.stringify(prorationJson(item.proration)) : null)),
     ],
     client,
   );

@@ -101,7 +101,7 @@ const ITEMS = `(SELECT coalesce(json_agg(${jsonRecord([
   ["price_id", "i.price_id"],
   ["price", "i.price"],
   ["quantity", "i.quantity"],
-  ["proration", "NULL::json"],
+  ["proration", "i.proration"],
 ])} ORDER BY i.position), '[]'::json) FROM transaction_items i WHERE i.transaction_id = t.id)`;
 
 /** Whether the hosted checkout serves the transaction (SQL twin of lib/billing checkoutEnabled). */

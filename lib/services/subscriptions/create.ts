@@ -20,6 +20,7 @@
  */
 import type pg from "pg";
 import { addInterval, type CalendarInterval } from "../../billing/billing-dates.ts";
+import { dueDate } from "../../billing/payments.ts";
 import { query } from "../../db/sql.ts";
 import { newId } from "../../ids.ts";
 import { emitSubscriptionEvents } from "./store.ts";
@@ -48,6 +49,12 @@ interface SourceItem {
   quantity: number;
   price: { billing_cycle: Duration | null; trial_period: Duration | null } & Record<string, unknown>;
   product: Record<string, unknown>;
+}
+
+/** When an invoice issued at `billedAt` is due: billed date + payment terms (lib/billing dueDate). */
+export function invoiceDueAt(billingDetails: unknown, billedAt: Date): Date | null {
+  const terms = (billingDetails as { payment_terms?: Duration } | null)?.payment_terms;
+  return terms ? dueDate(billedAt, terms) : null;
 }
 
 export interface CreatedSubscription {
@@ -118,8 +125,8 @@ export async function createFromTransaction(
     `INSERT INTO subscriptions (id, status, customer_id, address_id, business_id, currency_code, collection_mode,
        billing_details, billing_cycle_interval, billing_cycle_frequency, billing_anchor_at, started_at, first_billed_at,
        next_billed_at, current_period_starts_at, current_period_ends_at, discount_id, discount_starts_at, discount_ends_at,
-       custom_data, payment_method_id, transaction_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8::json, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20::jsonb, $21, $22)`,
+       custom_data, payment_method_id, transaction_id, next_retry_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8::json, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20::jsonb, $21, $22, $23)`,
     [
       id,
       status,
@@ -143,6 +150,8 @@ export async function createFromTransaction(
       txn.custom_data === null ? null : JSON.stringify(txn.custom_data),
       txn.collection_mode === "automatic" ? paymentMethodId : null,
       transactionId,
+      // A manual subscription's engine checks its first invoice at the due date (past_due if unpaid).
+      txn.collection_mode === "manual" ? invoiceDueAt(txn.billing_details, at) : null,
     ],
     client,
   );

@@ -1,0 +1,147 @@
+/**
+ * Billing a subscription: one transaction of the subscription's lines, created `billed` and then
+ * collected (reference §9) — the one path for renewals, resumes that start a new period, trial
+ * activations, immediate item changes and one-time charges.
+ *
+ * - Automatic collection: the saved card is charged at once (lib/services/payments.ts
+ *   chargeSavedCard, the one completion of every payment). A decline leaves the transaction with
+ *   its failed payment; `onDecline: "past_due"` also moves it (and the caller the subscription) to
+ *   past_due, as a renewal does.
+ * - Manual collection: the invoice is issued (invoice number now, `billed`), paid by the customer
+ *   on its terms; the engine moves it to past_due at its due date.
+ * Totals come from the same engine as every transaction (lib/services/transaction-details.ts), so a
+ * preview of the same lines (lib/services/subscriptions/preview.ts) equals what is billed.
+ */
+import type pg from "pg";
+import { insertJson, query } from "../../db/sql.ts";
+import { newId } from "../../ids.ts";
+import type { TransactionOrigin } from "../../schemas/transaction.ts";
+import { nextInvoiceNumber } from "../invoice-numbers.ts";
+import { savedCard } from "../payment-methods.ts";
+import { chargeSavedCard } from "../payments.ts";
+import { taxContext, transactionDetails } from "../transaction-details.ts";
+import type { LineProration, PriceJson, ProductJson, ResolvedItem } from "../transaction-items.ts";
+import { writeItems } from "../transaction-items.ts";
+import { type DiscountRef, storedDiscount } from "../transaction-references.ts";
+import { TRANSACTION } from "../transactions.ts";
+import type { SubscriptionRow } from "./store.ts";
+
+/** One line of a subscription transaction. */
+export interface BillLine {
+  price: PriceJson;
+  product: ProductJson;
+  quantity: number;
+  proration?: LineProration | null;
+  credit?: boolean;
+}
+
+export interface Period {
+  starts_at: Date;
+  ends_at: Date;
+}
+
+/** The subscription's "now": real time, or later if its sandbox test clock was moved forward. */
+export function subscriptionNow(sub: Pick<SubscriptionRow, "clock_at">, real: Date = new Date()): Date {
+  return sub.clock_at && sub.clock_at.getTime() > real.getTime() ? new Date(sub.clock_at) : real;
+}
+
+/** Resolved items (the totals engine's input) for subscription lines. */
+export function lineItems(lines: readonly BillLine[]): ResolvedItem[] {
+  return lines.map((line, index) => ({
+    field: `items[${index}]`,
+    catalogue: true,
+    price: line.price,
+    product: line.product,
+    quantity: line.quantity,
+    includeInTotals: true,
+    newPrice: null,
+    id: null,
+    proration: line.proration ?? null,
+    credit: line.credit ?? false,
+  }));
+}
+
+/** The discount the subscription applies to a period starting at `periodStart` (null when none or ended). */
+export async function periodDiscount(
+  on: pg.PoolClient,
+  sub: Pick<SubscriptionRow, "discount_id" | "discount_ends_at">,
+  periodStart: Date,
+): Promise<DiscountRef | null> {
+  if (!sub.discount_id) return null;
+  if (sub.discount_ends_at && periodStart.getTime() >= sub.discount_ends_at.getTime()) return null;
+  return storedDiscount(sub.discount_id, on);
+}
+
+/** The country of the subscription's address (the tax rate and price overrides follow it). */
+export async function subscriptionCountry(on: pg.PoolClient, addressId: string): Promise<string | null> {
+  const [row] = await query<{ country_code: string }>("SELECT country_code FROM addresses WHERE id = $1", [addressId], on);
+  return row?.country_code ?? null;
+}
+
+export interface Billed {
+  transactionId: string;
+  /** completed (paid now), declined (automatic, the card refused), billed (manual: an invoice issued). */
+  outcome: "completed" | "declined" | "billed";
+}
+
+/**
+ * Creates and collects the transaction of `lines` for `sub` (see the top of this file), as of `at`
+ * (the subscription's clock), for `period`, with `origin`.
+ */
+export async function billSubscription(
+  client: pg.PoolClient,
+  sub: SubscriptionRow,
+  options: {
+    lines: readonly BillLine[];
+    origin: TransactionOrigin;
+    period: Period;
+    at: Date;
+    discount: DiscountRef | null;
+    onDecline: "past_due" | "keep";
+  },
+): Promise<Billed> {
+  const items = lineItems(options.lines);
+  const id = newId("txn");
+  await writeItems(client, id, items);
+  const country = await subscriptionCountry(client, sub.address_id);
+  const details = transactionDetails(items, {
+    currency: sub.currency_code,
+    tax: await taxContext(country, client),
+    discount: options.discount,
+    ignoreTrials: true,
+  });
+  const manual = sub.collection_mode === "manual";
+  const at = options.at.toISOString();
+  await insertJson(
+    TRANSACTION,
+    {
+      id,
+      status: "billed",
+      customer_id: sub.customer_id,
+      address_id: sub.address_id,
+      business_id: sub.business_id,
+      custom_data: null,
+      currency_code: sub.currency_code,
+      origin: options.origin,
+      subscription_id: sub.id,
+      collection_mode: sub.collection_mode,
+      discount_id: options.discount?.id ?? null,
+      billing_details: sub.billing_details ? JSON.stringify(sub.billing_details) : null,
+      billing_period_starts_at: options.period.starts_at,
+      billing_period_ends_at: options.period.ends_at,
+      details: JSON.stringify(details),
+      payments: "[]",
+      checkout: null,
+      billed_at: at,
+      ...(manual
+        ? { invoice_number: await nextInvoiceNumber(client), invoice_id: `inv_${id.slice("txn_".length)}` }
+        : {}),
+    },
+    ["transaction.created", "transaction.billed"],
+    client,
+  );
+  if (manual) return { transactionId: id, outcome: "billed" };
+  const card = await savedCard(client, sub.payment_method_id);
+  const outcome = await chargeSavedCard(client, id, card, options.at, options.onDecline === "past_due");
+  return { transactionId: id, outcome };
+}
