@@ -125,6 +125,28 @@ export const config = {
     /** Notifications older than this are purged. */
     retentionDays: 90,
   },
+  dunning: {
+    /**
+     * Delays from a failed subscription payment before each retry of it (BILLING_DUNNING_SCHEDULE,
+     * comma-separated durations from the failure, default "1d,3d,5d,7d": four retries over a week).
+     */
+    get schedule(): number[] {
+      const text = process.env.BILLING_DUNNING_SCHEDULE ?? "1d,3d,5d,7d";
+      return text
+        .split(",")
+        .filter((part) => part.trim() !== "")
+        .map(parseDuration)
+        .sort((a, b) => a - b);
+    },
+    /** What ends a subscription whose last retry failed (BILLING_DUNNING_EXHAUSTED_ACTION): cancel or pause. */
+    get exhaustedAction(): "cancel" | "pause" {
+      const value = (process.env.BILLING_DUNNING_EXHAUSTED_ACTION ?? "cancel").trim().toLowerCase();
+      if (value !== "cancel" && value !== "pause") {
+        throw new Error(`BILLING_DUNNING_EXHAUSTED_ACTION must be "cancel" or "pause", not "${value}"`);
+      }
+      return value;
+    },
+  },
   worker: {
     /** Whether the web process runs the background worker too (BILLING_WORKER=off: web only). */
     get inProcess(): boolean {

@@ -53,7 +53,9 @@ export const UNPAID_INVOICE_STATUSES: ReadonlySet<string> = new Set(["billed", "
 
 /** Whether the hosted checkout can take a payment for the transaction now. */
 export function canPayAtCheckout(t: Payable): boolean {
-  if (t.collection_mode === "automatic") return t.status === "ready";
+  // An automatically-collected past_due transaction is a subscription's failed charge: the customer
+  // pays it at checkout with another card (the update-payment-method checkout, reference §9).
+  if (t.collection_mode === "automatic") return t.status === "ready" || t.status === "past_due";
   return checkoutEnabled(t) && UNPAID_INVOICE_STATUSES.has(t.status);
 }
 

@@ -15,6 +15,8 @@ export const TASKS = {
   purgeNotifications: "purge_notifications",
   /** Moves manual invoices past their due date to past_due. Scheduled by the worker's crontab. */
   markPastDue: "mark_past_due",
+  /** Runs the subscriptions' due renewals, scheduled changes and dunning (lib/services/subscriptions/engine.ts). */
+  subscriptionsDue: "subscriptions_due",
 } as const;
 
 /**

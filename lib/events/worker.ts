@@ -50,11 +50,20 @@ const taskList: TaskList = {
     const { markPastDueTransactions } = await import("../services/payments.ts");
     await markPastDueTransactions();
   },
+  [TASKS.subscriptionsDue]: async () => {
+    const { processDueSubscriptions } = await import("../services/subscriptions/engine.ts");
+    await processDueSubscriptions();
+  },
 };
 
 // Hourly: notifications past retention are deleted. Every minute: unpaid manual invoices past their
-// due date become past_due. (graphile-worker runs each cron item once across all workers.)
-const CRONTAB = [`17 * * * * ${TASKS.purgeNotifications}`, `* * * * * ${TASKS.markPastDue}`].join("\n");
+// due date become past_due, and subscriptions' due renewals, scheduled changes and dunning run.
+// (graphile-worker runs each cron item once across all workers.)
+const CRONTAB = [
+  `17 * * * * ${TASKS.purgeNotifications}`,
+  `* * * * * ${TASKS.markPastDue}`,
+  `* * * * * ${TASKS.subscriptionsDue}`,
+].join("\n");
 
 /**
  * Unlocks jobs that can no longer finish: those held by pools whose heartbeat is stale (crashed or

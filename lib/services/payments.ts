@@ -255,9 +255,12 @@ export async function payAtCheckout(id: string, card: CardPaymentInput): Promise
       );
       return paymentResult(id, stored.status, payment);
     }
-    // A card that buys a subscription is saved for its renewals (reference §13: origin subscription).
+    // A card that buys a subscription, or pays one's failed charge, is saved for its renewals
+    // (reference §9, §13: origin subscription) and becomes the card the subscription charges.
     let paymentMethodId: string | null = null;
-    if (stored.recurring && stored.subscription_id === null && stored.customer_id && stored.address_id) {
+    const buysSubscription = stored.recurring && stored.subscription_id === null;
+    const paysSubscription = stored.subscription_id !== null && stored.collection_mode === "automatic";
+    if ((buysSubscription || paysSubscription) && stored.customer_id && stored.address_id) {
       paymentMethodId = await saveCard(
         client,
         stored.customer_id,
@@ -266,6 +269,13 @@ export async function payAtCheckout(id: string, card: CardPaymentInput): Promise
         sandboxRenewalBehavior(digits),
       );
       payment.stored_payment_method_id = paymentMethodId;
+      if (paysSubscription) {
+        await query(
+          "UPDATE subscriptions SET payment_method_id = $2 WHERE id = $1",
+          [stored.subscription_id, paymentMethodId],
+          client,
+        );
+      }
     }
     await completeWithPayment(client, stored, payment, paymentMethodId);
     return paymentResult(id, "completed", payment);

@@ -64,7 +64,9 @@ export interface LineProration {
 }
 
 /** The API's `proration` of a line (without the engine's exact ratio). */
-export function prorationJson(p: LineProration | null | undefined): { rate: string; billing_period: LineProration["billing_period"] } | null {
+export function prorationJson(
+  p: LineProration | null | undefined,
+): { rate: string; billing_period: LineProration["billing_period"] } | null {
   return p ? { rate: p.rate, billing_period: p.billing_period } : null;
 }
 

@@ -74,7 +74,11 @@ export async function periodDiscount(
 
 /** The country of the subscription's address (the tax rate and price overrides follow it). */
 export async function subscriptionCountry(on: pg.PoolClient, addressId: string): Promise<string | null> {
-  const [row] = await query<{ country_code: string }>("SELECT country_code FROM addresses WHERE id = $1", [addressId], on);
+  const [row] = await query<{ country_code: string }>(
+    "SELECT country_code FROM addresses WHERE id = $1",
+    [addressId],
+    on,
+  );
   return row?.country_code ?? null;
 }
 

@@ -1,0 +1,20 @@
+import { route } from "@/lib/http/route";
+import { advanceTestClockBody, subscriptionParams } from "@/lib/schemas/subscription";
+import { advanceClock } from "@/lib/services/subscriptions/engine";
+import { getSubscription } from "@/lib/services/subscriptions/get";
+
+/** Sandbox test clock (ours, beyond the API family): see lib/services/subscriptions/engine.ts advanceClock. */
+export const POST = route(
+  { permission: "subscription.write", params: subscriptionParams, body: advanceTestClockBody },
+  async ({ input }) => {
+    await advanceClock(input.params.subscription_id, new Date(input.body.to));
+    return getSubscription(input.params.subscription_id);
+  },
+);
+
+export {
+  methodNotAllowed as GET,
+  methodNotAllowed as PUT,
+  methodNotAllowed as PATCH,
+  methodNotAllowed as DELETE,
+} from "@/lib/http/route";

@@ -1,0 +1,240 @@
+/**
+ * The moves of a subscription when they take effect (reference §2, §6, §7, §9): cancel, pause,
+ * resume and past_due. The API applies them "immediately" (lib/services/subscriptions/pause.ts,
+ * cancel.ts, resume.ts); the engine applies scheduled ones at their `effective_at`
+ * (lib/services/subscriptions/engine.ts). Each runs inside the caller's database transaction with
+ * the subscription's row locked, as of `at` (the subscription's clock), and writes its events.
+ *
+ * Decisions (the sources disagree or are silent, reference §18):
+ * - Canceling forgives what was waiting for the next renewal (pending charges and credits) and
+ *   stops dunning; past-due transactions stay as they are (still payable).
+ * - Pausing cancels past-due renewal transactions (origin subscription_recurring), forgives pending
+ *   credits and keeps pending charges for the resume's transaction (reference §6). The current
+ *   period is kept in the row (a resume may continue it) and shown null while paused.
+ * - A paused subscription with `resume_at` has `next_billed_at` = resume_at (the resume bills a new
+ *   period then) and a scheduled resume; open-ended, `next_billed_at` is null.
+ * - A scheduled resume with `continue_existing_billing_period` that comes after the kept period
+ *   ended starts a new period instead (the API refuses that choice up front when it can tell).
+ */
+import type pg from "pg";
+import { addInterval } from "../../billing/billing-dates.ts";
+import { config } from "../../config.ts";
+import { query, updateJson } from "../../db/sql.ts";
+import type { OnResume } from "../../schemas/subscription.ts";
+import { TRANSACTION } from "../transactions.ts";
+import { type BillLine, billSubscription, periodDiscount } from "./billing.ts";
+import { emitSubscriptionEvents, type SubscriptionRow, subscriptionItems } from "./store.ts";
+
+export async function applyCancel(client: pg.PoolClient, sub: SubscriptionRow, at: Date): Promise<void> {
+  await query(
+    `UPDATE subscriptions SET status = 'canceled', canceled_at = $2, next_billed_at = NULL, scheduled_change = NULL,
+            next_retry_at = NULL, retry_count = 0 WHERE id = $1`,
+    [sub.id, at],
+    client,
+  );
+  await query(
+    "DELETE FROM subscription_charges WHERE subscription_id = $1 AND transaction_id IS NULL",
+    [sub.id],
+    client,
+  );
+  await query("UPDATE subscription_items SET updated_at = now() WHERE subscription_id = $1", [sub.id], client);
+  await emitSubscriptionEvents(client, sub.id, ["subscription.updated", "subscription.canceled"]);
+}
+
+export async function applyPause(
+  client: pg.PoolClient,
+  sub: SubscriptionRow,
+  at: Date,
+  resumeAt: Date | null,
+  onResume: OnResume = "start_new_billing_period",
+): Promise<void> {
+  const pastDue = await query<{ id: string }>(
+    `SELECT id FROM transactions WHERE subscription_id = $1 AND status = 'past_due' AND origin = 'subscription_recurring'
+      ORDER BY id FOR UPDATE`,
+    [sub.id],
+    client,
+  );
+  for (const { id } of pastDue) {
+    await updateJson(
+      TRANSACTION,
+      { sql: "t.id = $1", values: [id] },
+      { status: "canceled" },
+      ["transaction.updated", "transaction.canceled"],
+      client,
+    );
+  }
+  const resume = resumeAt
+    ? JSON.stringify({ action: "resume", effective_at: resumeAt.toISOString(), resume_at: null, on_resume: onResume })
+    : null;
+  await query(
+    `UPDATE subscriptions SET status = 'paused', paused_at = $2, next_billed_at = $3, scheduled_change = $4::json,
+            next_retry_at = NULL, retry_count = 0 WHERE id = $1`,
+    [sub.id, at, resumeAt, resume],
+    client,
+  );
+  await query(
+    "DELETE FROM subscription_charges WHERE subscription_id = $1 AND transaction_id IS NULL AND quantity < 0",
+    [sub.id],
+    client,
+  );
+  await query("UPDATE subscription_items SET updated_at = now() WHERE subscription_id = $1", [sub.id], client);
+  await emitSubscriptionEvents(client, sub.id, ["subscription.updated", "subscription.paused"]);
+}
+
+/** Whether a paused subscription can resume inside its kept period at `at`. */
+export function canContinuePeriod(sub: SubscriptionRow, at: Date): boolean {
+  return sub.current_period_ends_at !== null && at.getTime() < sub.current_period_ends_at.getTime();
+}
+
+/**
+ * Resumes a paused subscription at `at`: `start_new_billing_period` starts a period now and bills it
+ * (its payment failing makes the subscription past_due); `continue_existing_billing_period`
+ * continues the kept period without a charge.
+ */
+export async function applyResume(
+  client: pg.PoolClient,
+  sub: SubscriptionRow,
+  at: Date,
+  onResume: OnResume = "start_new_billing_period",
+): Promise<void> {
+  if (onResume === "continue_existing_billing_period" && canContinuePeriod(sub, at)) {
+    await query(
+      `UPDATE subscriptions SET status = 'active', paused_at = NULL, scheduled_change = NULL, next_billed_at = current_period_ends_at
+        WHERE id = $1`,
+      [sub.id],
+      client,
+    );
+    await query("UPDATE subscription_items SET updated_at = now() WHERE subscription_id = $1", [sub.id], client);
+    await emitSubscriptionEvents(client, sub.id, ["subscription.updated", "subscription.resumed"]);
+    return;
+  }
+  const endsAt = addInterval(at, sub.billing_cycle.interval, sub.billing_cycle.frequency);
+  await query(
+    `UPDATE subscriptions SET status = 'active', paused_at = NULL, scheduled_change = NULL, billing_anchor_at = $2,
+            current_period_starts_at = $2, current_period_ends_at = $3, next_billed_at = $3,
+            first_billed_at = coalesce(first_billed_at, $2)
+      WHERE id = $1`,
+    [sub.id, at, endsAt],
+    client,
+  );
+  await query(
+    "UPDATE subscription_items SET previously_billed_at = $2, updated_at = now() WHERE subscription_id = $1",
+    [sub.id, at],
+    client,
+  );
+  await emitSubscriptionEvents(client, sub.id, ["subscription.updated", "subscription.resumed"]);
+  const period = { starts_at: at, ends_at: endsAt };
+  await billPeriod(client, { ...sub, status: "active" }, period, at);
+}
+
+/** The subscription's recurring items plus every line waiting for its next transaction. */
+export async function periodLines(
+  client: pg.PoolClient,
+  subscriptionId: string,
+): Promise<{ lines: BillLine[]; pendingIds: string[] }> {
+  const items = await subscriptionItems(client, subscriptionId);
+  const pending = await query<{
+    id: string;
+    quantity: number;
+    price: BillLine["price"];
+    product: BillLine["product"];
+    proration: BillLine["proration"];
+  }>(
+    `SELECT id, quantity, price, product, proration FROM subscription_charges
+      WHERE subscription_id = $1 AND transaction_id IS NULL ORDER BY id FOR UPDATE`,
+    [subscriptionId],
+    client,
+  );
+  const lines: BillLine[] = [
+    ...items.map((item) => ({
+      price: item.price as unknown as BillLine["price"],
+      product: item.product as unknown as BillLine["product"],
+      quantity: item.quantity,
+    })),
+    ...pending.map((charge) => ({
+      price: charge.price,
+      product: charge.product,
+      quantity: Math.abs(charge.quantity),
+      credit: charge.quantity < 0,
+      proration: charge.proration,
+    })),
+  ];
+  return { lines, pendingIds: pending.map((charge) => charge.id) };
+}
+
+/**
+ * Bills the period `period` of `sub` at `at` (a renewal, a resume, a trial activation): its items
+ * and waiting lines, with the discount of that period; a declined card makes it past_due.
+ */
+export async function billPeriod(
+  client: pg.PoolClient,
+  sub: SubscriptionRow,
+  period: { starts_at: Date; ends_at: Date },
+  at: Date,
+): Promise<string> {
+  const { lines, pendingIds } = await periodLines(client, sub.id);
+  const billed = await billSubscription(client, sub, {
+    lines,
+    origin: "subscription_recurring",
+    period,
+    at,
+    discount: await periodDiscount(client, sub, period.starts_at),
+    onDecline: "past_due",
+  });
+  if (pendingIds.length > 0) {
+    await query(
+      "UPDATE subscription_charges SET transaction_id = $2 WHERE id = ANY($1)",
+      [pendingIds, billed.transactionId],
+      client,
+    );
+  }
+  if (billed.outcome === "declined") await markPastDue(client, sub.id, at);
+  else if (billed.outcome === "billed") await scheduleInvoiceCheck(client, sub, at);
+  return billed.transactionId;
+}
+
+/**
+ * The delays, from the failure, before each retry of a past-due subscription's payment
+ * (BILLING_DUNNING_SCHEDULE, default 1d,3d,5d,7d: four retries over a week, the API family's
+ * "about a week"); when the last fails, BILLING_DUNNING_EXHAUSTED_ACTION (cancel, the default, or
+ * pause) ends it.
+ */
+export function dunningOffsets(): number[] {
+  return config.dunning.schedule;
+}
+
+/** Makes the subscription past_due after a failed charge at `at`, and schedules the first retry. */
+export async function markPastDue(client: pg.PoolClient, subscriptionId: string, at: Date): Promise<void> {
+  const [row] = await query<{ status: string }>(
+    "SELECT status FROM subscriptions WHERE id = $1",
+    [subscriptionId],
+    client,
+  );
+  if (row?.status === "past_due") return; // already in dunning: its schedule goes on
+  const first = dunningOffsets()[0];
+  await query(
+    "UPDATE subscriptions SET status = 'past_due', retry_count = 0, next_retry_at = $2 WHERE id = $1",
+    [subscriptionId, first === undefined ? null : new Date(at.getTime() + first)],
+    client,
+  );
+  await emitSubscriptionEvents(client, subscriptionId, ["subscription.updated", "subscription.past_due"]);
+}
+
+/** A manual subscription's engine looks at its unpaid invoices at their earliest due date. */
+export async function scheduleInvoiceCheck(
+  client: pg.PoolClient,
+  sub: Pick<SubscriptionRow, "id">,
+  _at: Date,
+): Promise<void> {
+  await query(
+    `UPDATE subscriptions s SET next_retry_at = (
+        -- To the millisecond, as the engine reads times (a JavaScript Date).
+        SELECT date_trunc('milliseconds', min(t.billed_at + ((t.billing_details->'payment_terms'->>'frequency') || ' '
+                                  || (t.billing_details->'payment_terms'->>'interval'))::interval))
+          FROM transactions t WHERE t.subscription_id = s.id AND t.status = 'billed' AND t.billed_at IS NOT NULL
+           AND t.billing_details IS NOT NULL)
+      WHERE s.id = $1`,
+    [sub.id],
+    client,
+  );
+}
