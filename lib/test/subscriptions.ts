@@ -14,7 +14,6 @@ import { admin } from "./resource.ts";
 import { MANUAL_TERMS, makeBuyer, makePrice, makeTransaction, transactions } from "./transactions.ts";
 
 type Body = Record<string, unknown>;
-// biome-ignore lint/suspicious/noExplicitAny: test entities are read loosely
 type Entity = Record<string, any>;
 
 /** The sandbox card that pays at checkout and declines every later charge of its saved copy. */
