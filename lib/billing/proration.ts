@@ -13,9 +13,9 @@
  *
  * The reference example: a change at 2024-05-13 10:36:57 in the period 2024-05-10 12:01:46 →
  * 2024-06-10 12:01:46 has 40405 of 44640 minutes left: 0.9051299… → "0.90513", the API family's
- * own answer to the digit (flooring both ends to the minute matters: the exact time left,
- * 40404.86 minutes, would give 0.90513 only by luck of rounding; measured in whole minutes from
- * the change's exact second it would be 40404, 0.90511).
+ * own answer to the digit. Flooring both ends to the minute matters: the exact time left, 40404.8
+ * minutes, gives 0.90513 only by luck of rounding, and whole minutes counted from the change's
+ * exact second (40404) give 0.90511.
  *
  * Lines. A change of items becomes, per price, a charge line for added or increased quantity and a
  * credit line for removed or reduced quantity (see itemChangeLines); the totals engine prices them
