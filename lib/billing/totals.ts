@@ -28,8 +28,33 @@
  * sums of the lines' totals, so they add up to the minor unit by construction (rounding the
  * transaction's tax on its own could disagree with the sum of the lines by a unit or two).
  *
- * Lines with a negative amount (credits for proration, later) are priced the same way (rounding is
- * symmetric) but never discounted; a negative total becomes `credit_to_balance`.
+ * Proration and credits (subscription changes, proration.ts). An item may carry a `proration` rate
+ * r (a share of the billing period) and a `credit` flag:
+ *   A = round(unit price × quantity × r)          the rate rounded to 5 places first, as shown
+ *   A = −A                                        for a credit (removed or reduced quantity)
+ * and the line is then priced by the rules above. Rounding is symmetric (halves away from zero), so
+ * a credit line is the exact negation of the charge line of the same price, quantity and rate,
+ * discount and tax included: an upgrade and its exact reverse at the same instant cancel out to
+ * the minor unit. On the wire a credit line shows a negative quantity and negative totals, and
+ * positive unit totals (totals ÷ quantity), as the API family shows them.
+ * Discounts on these lines:
+ *   percentage      applies to credit lines too: the customer paid the discounted price for the
+ *                   time now credited, so that is what comes back (crediting the undiscounted
+ *                   price would pay a customer for going up and down again)
+ *   flat            never on credit lines: it is a sum off what the customer pays in this
+ *                   transaction, split over its charges; on a credit it would shrink what is
+ *                   given back, a discount working against the customer
+ *   flat_per_seat   never on credit lines (same reason); on a prorated charge line it is prorated
+ *                   like the price (round(amount × quantity × r)): it is a discount per seat and
+ *                   billing period, so a seat added for the last quarter of a period gets a
+ *                   quarter of it, and at r = 1 nothing changes
+ * Lines with a negative unit price (not flagged `credit`) are priced the same way but never
+ * discounted. A negative transaction total becomes `credit_to_balance`; a positive one is paid
+ * first from the customer's `credit_balance`.
+ *
+ * The engine does not know billing periods: an item's `proration_period` (timestamps already in
+ * the API's format) is echoed as the line's `proration.billing_period`; a line without `proration`
+ * has no `proration` key (the caller writes null).
  */
 import type { CurrencyCode } from "./currencies.ts";
 import { BillingError } from "./errors.ts";
@@ -49,6 +74,7 @@ import {
   roundHalfAwayFromZero,
   sum,
 } from "./money.ts";
+import { roundRate } from "./proration.ts";
 import { type TaxRate, type TaxRateOverrides, taxRateFor } from "./tax-rates.ts";
 
 // ---------------------------------------------------------------------------------------------
@@ -77,10 +103,25 @@ export interface PriceLike {
   readonly unit_price_overrides?: readonly UnitPriceOverrideLike[] | null;
 }
 
+export interface ProrationPeriodLike {
+  readonly starts_at: string;
+  readonly ends_at: string;
+}
+
 export interface TotalsItem {
   readonly price: PriceLike;
-  /** A whole number from 1 (a JavaScript number: quantities are small). */
+  /** A whole number from 1 (a JavaScript number: quantities are small), also for credit lines. */
   readonly quantity: number;
+  /**
+   * The share of the price billed (proration.ts: prorationRate), from 0: the line's amount is
+   * round(unit price × quantity × rate), the rate rounded to 5 places first. Null or absent: the
+   * whole price, and no `proration` on the line.
+   */
+  readonly proration?: Ratio | null;
+  /** Echoed as the line's `proration.billing_period` (the engine knows no periods). */
+  readonly proration_period?: ProrationPeriodLike | null;
+  /** A credit line (removed or reduced quantity): its amount is negated. See the top of this file. */
+  readonly credit?: boolean;
 }
 
 export interface DiscountLike {
@@ -118,12 +159,21 @@ export interface AmountTotals {
   total: string;
 }
 
+export interface LineProration {
+  /** The rate as used, 5 places at most: "0.90513". */
+  rate: string;
+  billing_period: ProrationPeriodLike | null;
+}
+
 export interface LineItemDetails {
   price_id: string;
+  /** Negative for a credit line. */
   quantity: number;
   tax_rate: string;
   unit_totals: AmountTotals;
   totals: AmountTotals;
+  /** Only on lines whose item has a `proration` rate. */
+  proration?: LineProration;
 }
 
 export interface TransactionTotals {
@@ -169,8 +219,12 @@ interface Line {
   quantity: number;
   mode: AccountTaxMode;
   rate: TaxRate;
-  /** Unit price × quantity, in the price's tax mode. */
+  /** Unit price × quantity (× the proration rate; negated for a credit), in the price's tax mode. */
   amount: Minor;
+  credit: boolean;
+  /** The proration rate as used (rounded), or null for the whole price. */
+  proration: Ratio | null;
+  prorationPeriod: ProrationPeriodLike | null;
 }
 
 export function computeTotals(input: TotalsInput): TotalsDetails {
@@ -179,13 +233,20 @@ export function computeTotals(input: TotalsInput): TotalsDetails {
   const discounts = priceTermDiscounts(lines, input.discount ?? null, input.currency_code);
 
   const lineAmounts = lines.map((line, i) => lineTotals(line.mode, line.amount, discounts[i], line.rate.ratio));
-  const lineItems: LineItemDetails[] = lines.map((line, i) => ({
-    price_id: line.priceId,
-    quantity: line.quantity,
-    tax_rate: line.rate.rate,
-    unit_totals: wire(unitTotals(lineAmounts[i], BigInt(line.quantity))),
-    totals: wire(lineAmounts[i]),
-  }));
+  const lineItems: LineItemDetails[] = lines.map((line, i) => {
+    const details: LineItemDetails = {
+      price_id: line.priceId,
+      quantity: line.credit ? -line.quantity : line.quantity,
+      tax_rate: line.rate.rate,
+      // A credit line's unit totals are its totals over its (negative) quantity: positive.
+      unit_totals: wire(unitTotals(line.credit ? negate(lineAmounts[i]) : lineAmounts[i], BigInt(line.quantity))),
+      totals: wire(lineAmounts[i]),
+    };
+    if (line.proration) {
+      details.proration = { rate: formatDecimal(line.proration), billing_period: line.prorationPeriod };
+    }
+    return details;
+  });
 
   const byRate = new Map<string, Amounts[]>();
   lines.forEach((line, i) => {
@@ -216,14 +277,28 @@ function resolveLine(item: TotalsItem, index: number, input: TotalsInput, rate: 
   }
   const unitAmount = parseAmount(unitPrice.amount, `${field}.price.unit_price.amount`);
   const mode = price.tax_mode === "account_setting" ? (input.account_tax_mode ?? "external") : price.tax_mode;
+  const proration = item.proration ? prorationOf(item.proration, `${field}.proration`) : null;
+  const whole = unitAmount * BigInt(quantity);
+  const amount = proration ? multiplyRound(whole, proration) : whole;
+  const credit = item.credit === true;
   return {
     priceId: price.id,
     productId: price.product_id,
     quantity,
     mode,
     rate,
-    amount: unitAmount * BigInt(quantity),
+    amount: credit ? -amount : amount,
+    credit,
+    proration,
+    prorationPeriod: proration ? (item.proration_period ?? null) : null,
   };
+}
+
+/** A proration rate as used: not negative, rounded to 5 places (proration.ts). */
+function prorationOf(rate: Ratio, field: string): Ratio {
+  const negative = rate.numerator !== 0n && rate.numerator < 0n !== rate.denominator < 0n;
+  if (rate.denominator === 0n || negative) throw new BillingError(field, "must be a rate from 0");
+  return roundRate(rate);
 }
 
 /**
@@ -251,8 +326,10 @@ const HUNDREDTH = ratio(1n, 100n);
 function priceTermDiscounts(lines: readonly Line[], discount: DiscountLike | null, currency: string): Minor[] {
   if (!discount) return lines.map(() => 0n);
   const restrictTo = discount.restrict_to?.length ? new Set(discount.restrict_to) : null;
+  const matches = lines.map((line) => !restrictTo || restrictTo.has(line.priceId) || restrictTo.has(line.productId));
+  // Charges (positive amounts) are discounted; credit lines only by a percentage (top of file).
   const eligible = lines.map(
-    (line) => line.amount > 0n && (!restrictTo || restrictTo.has(line.priceId) || restrictTo.has(line.productId)),
+    (line, i) => matches[i] && (line.amount > 0n || (discount.type === "percentage" && line.credit)),
   );
 
   if (discount.type === "percentage") {
@@ -274,7 +351,12 @@ function priceTermDiscounts(lines: readonly Line[], discount: DiscountLike | nul
   if (amount < 0n) throw new BillingError("discount.amount", "must not be negative");
 
   if (discount.type === "flat_per_seat") {
-    return lines.map((line, i) => (eligible[i] ? minOf(amount * BigInt(line.quantity), line.amount) : 0n));
+    // Per seat and billing period: a prorated line gets the same share of it as of the price.
+    return lines.map((line, i) => {
+      if (!eligible[i]) return 0n;
+      const seats = amount * BigInt(line.quantity);
+      return minOf(line.proration ? multiplyRound(seats, line.proration) : seats, line.amount);
+    });
   }
   // flat: once for the whole transaction, split over the eligible lines by their amounts.
   const weights = lines.map((line, i) => (eligible[i] ? line.amount : 0n));
@@ -283,7 +365,8 @@ function priceTermDiscounts(lines: readonly Line[], discount: DiscountLike | nul
 
 /**
  * A line's four amounts from its price amount (in `mode`), its discount in price terms (between 0
- * and the amount) and its tax rate. See the top of this file.
+ * and the amount, of the amount's sign) and its tax rate. See the top of this file. Odd: the
+ * amounts of (−amount, −discount) are the negation of those of (amount, discount).
  */
 export function lineTotals(mode: AccountTaxMode, amount: Minor, priceDiscount: Minor, rate: Ratio): Amounts {
   if (mode === "external") {
@@ -329,6 +412,15 @@ export function unitTotals(line: Amounts, quantity: bigint): Amounts {
     gap -= step;
   }
   return unit;
+}
+
+function negate(amounts: Amounts): Amounts {
+  return {
+    subtotal: -amounts.subtotal,
+    discount: -amounts.discount,
+    tax: -amounts.tax,
+    total: -amounts.total,
+  };
 }
 
 function addUp(amounts: readonly Amounts[]): Amounts {
