@@ -4,6 +4,8 @@
  * the dashboard's forms use these schemas too.
  */
 import { z } from "zod";
+import { PRORATION_BILLING_MODES, type ProrationBillingMode } from "../billing/proration.ts";
+import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from "../billing/subscription-states.ts";
 import { csv, customData, dateTime, entityId, includeParam, listQuery } from "./common.ts";
 import { INTERVALS } from "./price.ts";
 import { productSchema } from "./product.ts";
@@ -19,22 +21,14 @@ import {
   transactionTotalsSchema,
 } from "./transaction.ts";
 
-export const SUBSCRIPTION_STATUSES = ["active", "canceled", "past_due", "paused", "trialing"] as const;
-export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+export { SUBSCRIPTION_STATUSES, type SubscriptionStatus };
 
 export const SUBSCRIPTION_ITEM_STATUSES = ["active", "inactive", "trialing"] as const;
 
 export const SCHEDULED_CHANGE_ACTIONS = ["cancel", "pause", "resume"] as const;
 export type ScheduledChangeAction = (typeof SCHEDULED_CHANGE_ACTIONS)[number];
 
-export const PRORATION_BILLING_MODES = [
-  "prorated_immediately",
-  "prorated_next_billing_period",
-  "full_immediately",
-  "full_next_billing_period",
-  "do_not_bill",
-] as const;
-export type ProrationBillingModeInput = (typeof PRORATION_BILLING_MODES)[number];
+export { PRORATION_BILLING_MODES, type ProrationBillingMode };
 
 export const ON_PAYMENT_FAILURE = ["prevent_change", "apply_change"] as const;
 export const ON_RESUME = ["start_new_billing_period", "continue_existing_billing_period"] as const;

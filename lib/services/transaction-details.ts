@@ -121,6 +121,9 @@ export function totalsFor(items: readonly ResolvedItem[], options: DetailsOption
       items: counted.map((item) => ({
         price: chargedPrice(item.price, options.ignoreTrials ?? false),
         quantity: item.quantity,
+        proration: item.proration?.ratio ?? null,
+        proration_period: item.proration?.billing_period ?? null,
+        credit: item.credit ?? false,
       })),
       country_code: options.tax.countryCode,
       account_tax_mode: options.tax.accountTaxMode,
