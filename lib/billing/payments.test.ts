@@ -139,9 +139,10 @@ describe("payable states", () => {
   const manual = { collection_mode: "manual", billing_details: { enable_checkout: true } };
   const manualNoCheckout = { collection_mode: "manual", billing_details: { enable_checkout: false } };
 
-  it("checkout: ready automatic; billed or past_due manual with checkout enabled", () => {
+  it("checkout: ready or past_due (a subscription's failed charge) automatic; billed or past_due manual with checkout enabled", () => {
     expect(canPayAtCheckout({ ...auto, status: "ready" })).toBe(true);
-    for (const status of ["draft", "billed", "completed", "canceled", "past_due"]) {
+    expect(canPayAtCheckout({ ...auto, status: "past_due" })).toBe(true);
+    for (const status of ["draft", "billed", "completed", "canceled"]) {
       expect(canPayAtCheckout({ ...auto, status })).toBe(false);
     }
     expect(canPayAtCheckout({ ...manual, status: "billed" })).toBe(true);
