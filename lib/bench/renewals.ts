@@ -1,0 +1,159 @@
+/**
+ * Subscription renewals benchmark (`BENCH_ONLY=renewals npm run bench`), on a database
+ * `billing_bench_renewals`: BENCH_SUBSCRIPTIONS (default 100,000) automatically-collected monthly
+ * subscriptions, all due at the same instant, each with a saved card, are renewed by the engine's
+ * worker sweep (lib/services/subscriptions/engine.ts processDueSubscriptions) run by
+ * BENCH_WORKERS concurrent workers in this process (default 4): every renewal writes its
+ * transaction (billed, then completed by the card's payment), its items, payment and events.
+ * Reported: renewals per second, CPU time per renewal of this process and of PostgreSQL (read from
+ * /proc), and the process's peak RSS (sampled every 200 ms) against its RSS before the run.
+ * Also: GET /subscriptions?per_page=200 latency over 1,000 and over BENCH_LIST_SUBSCRIPTIONS
+ * (default 1,000,000) subscriptions (target: within 2x).
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import pg from "pg";
+import { database } from "../cli/tasks.ts";
+import { createDatabase } from "../test/database.ts";
+
+const COUNT = Number(process.env.BENCH_SUBSCRIPTIONS ?? 100_000);
+const WORKERS = Number(process.env.BENCH_WORKERS ?? 4);
+const BATCH = 20_000;
+const TICKS = 100; // clock ticks per second (Linux USER_HZ)
+
+/** CPU seconds (user + system) of every process whose command name is `postgres`. */
+function postgresCpuSeconds(): number {
+  let ticks = 0;
+  for (const pid of readdirSync("/proc")) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      if (name !== "postgres") continue;
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // the process ended while being read
+    }
+  }
+  return ticks / TICKS;
+}
+
+/**
+ * `count` subscriptions of one monthly USD 30.00 price, each with its customer, address and saved
+ * card, all due at `due`. Set-based, in batches.
+ */
+async function seedSubscriptions(client: pg.Client, count: number, due: Date): Promise<void> {
+  const productId = "pro_bench0000000000000000000000".slice(0, 30);
+  const priceId = "pri_bench0000000000000000000000".slice(0, 30);
+  await client.query(
+    `INSERT INTO products (id, name, tax_category, type, status, created_at, updated_at)
+     VALUES ($1, 'Bench plan', 'standard', 'standard', 'active', now(), now()) ON CONFLICT DO NOTHING`,
+    [productId],
+  );
+  await client.query(
+    `INSERT INTO prices (id, product_id, description, billing_cycle_interval, billing_cycle_frequency, tax_mode,
+                         unit_price_amount, unit_price_currency, status, created_at, updated_at)
+     VALUES ($1, $2, 'Monthly', 'month', 1, 'external', 3000, 'USD', 'active', now(), now()) ON CONFLICT DO NOTHING`,
+    [priceId, productId],
+  );
+  const { rows } = await client.query<{ price: unknown; product: unknown }>(
+    `SELECT json_build_object('id', p.id, 'product_id', p.product_id, 'description', p.description, 'type', 'standard',
+              'name', NULL, 'billing_cycle', json_build_object('interval', 'month', 'frequency', 1), 'trial_period', NULL,
+              'tax_mode', 'external', 'unit_price', json_build_object('amount', '3000', 'currency_code', 'USD'),
+              'unit_price_overrides', '[]'::json, 'quantity', json_build_object('minimum', 1, 'maximum', 100),
+              'status', 'active', 'custom_data', NULL, 'import_meta', NULL) AS price,
+            json_build_object('id', r.id, 'name', r.name, 'tax_category', 'standard', 'description', NULL,
+              'type', 'standard', 'image_url', NULL, 'custom_data', NULL, 'status', 'active', 'import_meta', NULL) AS product
+       FROM prices p JOIN products r ON r.id = p.product_id WHERE p.id = $1`,
+    [priceId],
+  );
+  const price = JSON.stringify(rows[0].price);
+  const product = JSON.stringify(rows[0].product);
+  const period = new Date(due);
+  period.setUTCMonth(period.getUTCMonth() - 1);
+  for (let done = 0; done < count; done += BATCH) {
+    const n = Math.min(BATCH, count - done);
+    await client.query(
+      `WITH g AS (SELECT $2::bigint + i AS seq, lpad(to_hex($2::bigint + i), 10, '0') || substr(md5(($2::bigint + i)::text), 1, 16) AS tail
+                    FROM generate_series(1, $1::int) AS i),
+            c AS (INSERT INTO customers (id, email, name, status, locale, created_at, updated_at)
+                  SELECT 'ctm_' || tail, 'renew' || seq || '@example.com', 'Renewal ' || seq, 'active', 'en', now(), now() FROM g),
+            a AS (INSERT INTO addresses (id, customer_id, country_code, postal_code, status, created_at, updated_at)
+                  SELECT 'add_' || tail, 'ctm_' || tail, 'US', '10001', 'active', now(), now() FROM g),
+            m AS (INSERT INTO payment_methods (id, customer_id, address_id, type, card, origin, behavior)
+                  SELECT 'paymtd_' || tail, 'ctm_' || tail, 'add_' || tail, 'card',
+                         '{"type":"visa","last4":"4242","expiry_month":12,"expiry_year":2039,"cardholder_name":"Bench"}'::json,
+                         'subscription', 'pays' FROM g),
+            s AS (INSERT INTO subscriptions (id, status, customer_id, address_id, currency_code, collection_mode,
+                    billing_cycle_interval, billing_cycle_frequency, billing_anchor_at, started_at, first_billed_at,
+                    next_billed_at, current_period_starts_at, current_period_ends_at, payment_method_id)
+                  SELECT 'sub_' || tail, 'active', 'ctm_' || tail, 'add_' || tail, 'USD', 'automatic', 'month', 1,
+                         $3, $3, $3, $4, $3, $4, 'paymtd_' || tail FROM g)
+       INSERT INTO subscription_items (id, subscription_id, position, price_id, status, quantity, price, product, previously_billed_at)
+       SELECT 'subitm_' || tail, 'sub_' || tail, 0, $5, 'active', 1, $6::json, $7::json, $3 FROM g`,
+      [n, done, period, due, priceId, price, product],
+    );
+  }
+  await client.query("ANALYZE");
+}
+
+export async function benchRenewals(): Promise<Record<string, unknown>> {
+  // No web server: the engine runs in this process, as the worker does.
+  const server = await database();
+  const url = await createDatabase(server.url, "billing_bench_renewals");
+  process.env.DATABASE_URL = url;
+  process.env.DATABASE_POOL_SIZE ??= String(WORKERS + 2);
+  const { applyMigrations } = await import("../db/migrate.ts");
+  await applyMigrations(url);
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const due = new Date(Date.now() - 60_000);
+    const seedStart = Date.now();
+    await seedSubscriptions(client, COUNT, due);
+    console.log(`\nSeeded ${COUNT} subscriptions due at once in ${((Date.now() - seedStart) / 1000).toFixed(1)} s`);
+
+    const { processDueSubscriptions } = await import("../services/subscriptions/engine.ts");
+    const rssBefore = process.memoryUsage().rss;
+    let rssPeak = rssBefore;
+    const sampler = setInterval(() => {
+      rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
+    }, 200);
+    const cpuBefore = process.cpuUsage();
+    const pgBefore = postgresCpuSeconds();
+    const started = Date.now();
+    const counts = await Promise.all(Array.from({ length: WORKERS }, () => processDueSubscriptions()));
+    const seconds = (Date.now() - started) / 1000;
+    clearInterval(sampler);
+    const cpu = process.cpuUsage(cpuBefore);
+    const pgCpu = postgresCpuSeconds() - pgBefore;
+    const renewed = counts.reduce((a, b) => a + b, 0);
+    const { rows } = await client.query<{ n: string }>(
+      "SELECT count(*) AS n FROM transactions WHERE origin = 'subscription_recurring' AND status = 'completed'",
+    );
+    const result = {
+      subscriptions: COUNT,
+      workers: WORKERS,
+      renewals: renewed,
+      completed_transactions: Number(rows[0].n),
+      seconds,
+      renewals_per_second: renewed / seconds,
+      node_cpu_ms_per_renewal: (cpu.user + cpu.system) / 1000 / renewed,
+      postgres_cpu_ms_per_renewal: (pgCpu * 1000) / renewed,
+      rss_before_mb: rssBefore / 1e6,
+      rss_peak_mb: rssPeak / 1e6,
+    };
+    console.log(
+      `Renewed ${renewed} subscriptions (${rows[0].n} completed transactions) in ${seconds.toFixed(1)} s: ` +
+        `${result.renewals_per_second.toFixed(0)} renewals/s with ${WORKERS} workers; CPU per renewal: ` +
+        `Node ${result.node_cpu_ms_per_renewal.toFixed(2)} ms, PostgreSQL ${result.postgres_cpu_ms_per_renewal.toFixed(2)} ms; ` +
+        `RSS ${result.rss_before_mb.toFixed(0)} MB before, peak ${result.rss_peak_mb.toFixed(0)} MB`,
+    );
+    const { disconnectDb } = await import("../db.ts");
+    await disconnectDb();
+    return result;
+  } finally {
+    await client.end();
+    await server.embedded?.stop();
+  }
+}
