@@ -68,8 +68,10 @@ import { lockChangeable } from "./archived.ts";
 import { BUSINESS } from "./businesses.ts";
 import { CUSTOMER } from "./customers.ts";
 import { DISCOUNT } from "./discounts.ts";
+import { PAYMENT_METHOD } from "./payment-methods.ts";
 import { PRICE } from "./prices.ts";
 import { PRODUCT } from "./products.ts";
+import { SUBSCRIPTION } from "./subscriptions/entity.ts";
 
 // ---------------------------------------------------------------------------------------------
 // API shapes
@@ -213,8 +215,9 @@ export function assertEntityPermissions(type: string, config: SimulationConfig |
 /**
  * Problems with the entities a config names: each must exist, an address or business must be the
  * named customer's, items must be catalogue prices (each once) with at least one recurring.
- * Transactions, subscriptions and payment methods are not stored yet: a well-formed ID is taken and
- * their payloads are examples carrying that ID.
+ * A subscription ID is taken when well-formed: a stored subscription makes the story's cast
+ * (resolveCast); any other is an example carrying that ID. Transactions and payment methods are
+ * examples with the named IDs.
  */
 async function entityProblems(type: string, config: SimulationConfig | null, on?: Queryable): Promise<FieldError[]> {
   const own = ownConfig(type, config);
@@ -506,7 +509,39 @@ async function resolveCast(
   }
   cast.transactionId = id("transaction_id") ?? cast.transactionId;
   cast.subscriptionId = id("subscription_id") ?? cast.subscriptionId;
-  return { cast, named: { business: businessId !== null, discount: discountId !== null } };
+  const stored = cast.subscriptionId ? await subscriptionCast(cast, cast.subscriptionId, on) : false;
+  return {
+    cast,
+    named: {
+      business: businessId !== null || (stored && cast.business !== null),
+      discount: discountId !== null || (stored && cast.discount !== null),
+    },
+  };
+}
+
+/**
+ * When the config names a stored subscription, the story is about it: its customer, address,
+ * business, discount, saved card and items (as the subscription has them) make the cast. Returns
+ * whether it was found. The story's dates stay the scenario's (a simulation changes nothing).
+ */
+async function subscriptionCast(cast: Cast, subscriptionId: string, on: Queryable): Promise<boolean> {
+  const sub = await entityJson(SUBSCRIPTION, "t.id = $1", [subscriptionId], on);
+  if (!sub) return false;
+  cast.customer = (await entityJson(CUSTOMER, "t.id = $1", [sub.customer_id], on)) ?? cast.customer;
+  cast.address = (await entityJson(ADDRESS, "t.id = $1", [sub.address_id], on)) ?? cast.address;
+  cast.business = sub.business_id ? await entityJson(BUSINESS, "t.id = $1", [sub.business_id], on) : null;
+  const discount = sub.discount as { id: string } | null;
+  cast.discount = discount ? await entityJson(DISCOUNT, "t.id = $1", [discount.id], on) : null;
+  const [card] = await query<{ id: string }>(
+    "SELECT payment_method_id AS id FROM subscriptions WHERE id = $1 AND payment_method_id IS NOT NULL",
+    [subscriptionId],
+    on,
+  );
+  if (card) cast.paymentMethod = (await entityJson(PAYMENT_METHOD, "t.id = $1", [card.id], on)) ?? cast.paymentMethod;
+  const items = sub.items as { price: Json; product: Json; quantity: number }[];
+  if (items.length > 0)
+    cast.items = items.map((item) => ({ price: item.price, product: item.product, quantity: item.quantity }));
+  return true;
 }
 
 /** The events a run of this simulation sends, in order, with their payloads. */

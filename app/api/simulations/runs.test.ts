@@ -43,6 +43,7 @@ import { expectForbidden, expectMethodsNotAllowed, expectPermission, permissions
 import { type Receiver, startReceiver } from "@/lib/test/receiver";
 import { ids, type Key, resource } from "@/lib/test/resource";
 import { callAt, createDestination, type Destination, updateDestination } from "@/lib/test/simulation";
+import { subscribeAtCheckout } from "@/lib/test/subscriptions";
 import * as simulationItem from "./[simulation_id]/route";
 import * as replayRoute from "./[simulation_id]/runs/[simulation_run_id]/events/[simulation_event_id]/replay/route";
 import * as runEvent from "./[simulation_id]/runs/[simulation_run_id]/events/[simulation_event_id]/route";
@@ -223,7 +224,8 @@ describe("POST /simulations/{simulation_id}/runs", () => {
   });
 
   it("follows the options: a failed renewal whose dunning cancels the subscription", async () => {
-    const subscriptionId = newId("sub");
+    const { subscription, customer } = await subscribeAtCheckout({ quantity: 3 });
+    const subscriptionId = subscription.id;
     const sim = await simulation({
       type: "subscription_renewal",
       config: {
@@ -246,11 +248,14 @@ describe("POST /simulations/{simulation_id}/runs", () => {
       "transaction.updated",
       "transaction.canceled",
     ]);
-    // The named subscription's ID is carried through (its data is an example: not stored yet).
+    // The stored subscription makes the story: its ID, customer and items (the dates are the story's).
     for (const e of events) {
       const sub = e.event_type.startsWith("subscription.") ? e.payload.id : e.payload.subscription_id;
       expect(sub).toBe(subscriptionId);
+      expect(e.payload.customer_id).toBe(customer.id);
     }
+    expect(events[0].payload.items[0].quantity).toBe(3);
+    expect(events[0].payload.items[0].price.id).toBe(subscription.items[0].price.id);
     expect(events.at(-3)?.payload.status).toBe("canceled");
     expect(events.at(-1)?.payload.status).toBe("canceled");
   });
