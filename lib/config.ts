@@ -41,6 +41,26 @@ function flag(name: string, fallback: boolean): boolean {
   return !["0", "false", "no", "off"].includes(value.toLowerCase());
 }
 
+const rateLimitCache = new Map<string, { text: string | undefined; value: number }>();
+
+/**
+ * A per-minute limit from the environment: a whole number, or `off` (0: no limit). Read on every
+ * request, so the parse is cached per value of the variable.
+ */
+function rateLimit(name: string, fallback: number): number {
+  const text = process.env[name];
+  const cached = rateLimitCache.get(name);
+  if (cached && cached.text === text) return cached.value;
+  const trimmed = (text ?? "").trim().toLowerCase();
+  let value: number;
+  if (trimmed === "") value = fallback;
+  else if (["off", "false", "no", "0"].includes(trimmed)) value = 0;
+  else if (/^\d+$/.test(trimmed)) value = Number(trimmed);
+  else throw new Error(`${name} must be a number of requests a minute or "off", not "${text}"`);
+  rateLimitCache.set(name, { text, value });
+  return value;
+}
+
 export const config = {
   get environment(): Environment {
     return environment();
@@ -86,6 +106,29 @@ export const config = {
     if (!isCurrencyCode(value))
       throw new Error(`BILLING_PRIMARY_CURRENCY must be a supported currency code, not "${value}"`);
     return value;
+  },
+  /**
+   * How many proxies in front of the server to believe about the client's address
+   * (BILLING_TRUST_PROXY: 0, the default, uses the socket's peer; `true` means 1; N means N hops).
+   * See lib/http/client-address.ts.
+   */
+  get trustProxyHops(): number {
+    const value = (process.env.BILLING_TRUST_PROXY ?? "").trim().toLowerCase();
+    if (value === "" || value === "false" || value === "off" || value === "no") return 0;
+    if (value === "true" || value === "on" || value === "yes") return 1;
+    if (!/^\d+$/.test(value))
+      throw new Error(`BILLING_TRUST_PROXY must be true, false or a number of proxies, not "${value}"`);
+    return Number(value);
+  },
+  rateLimits: {
+    /** API requests a minute per client address (BILLING_RATE_LIMIT, default 240; `off` disables). */
+    get perMinute(): number {
+      return rateLimit("BILLING_RATE_LIMIT", 240);
+    },
+    /** Preview requests a minute per client address, a budget of their own (BILLING_RATE_LIMIT_PREVIEW, default 1000). */
+    get previewPerMinute(): number {
+      return rateLimit("BILLING_RATE_LIMIT_PREVIEW", 1_000);
+    },
   },
   /** Largest request body accepted, in bytes. */
   maxBodyBytes: 1024 * 1024,

@@ -58,10 +58,75 @@ describe("newId", () => {
   });
 });
 
+const ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz";
+
+/** The 75 random bits of an ID body (its last 15 characters), as a bigint. */
+function randomBits(body: string): bigint {
+  let n = 0n;
+  for (const ch of body.slice(11)) n = n * 32n + BigInt(ALPHABET.indexOf(ch));
+  return n;
+}
+
+function popcount(n: bigint): number {
+  let count = 0;
+  for (let x = n; x > 0n; x >>= 1n) count += Number(x & 1n);
+  return count;
+}
+
+describe("unguessable IDs (public links rest on them)", () => {
+  it("10,000 IDs made in one millisecond: time part, then sequence, then 75 bits no other ID predicts", async () => {
+    const { ulid } = await freshIds();
+    const now = Date.now() + 30_000_000;
+    const bodies = Array.from({ length: 10_000 }, () => ulid(now));
+    // Order holds within the process: strictly increasing, the time part never going back.
+    for (let i = 1; i < bodies.length; i++) expect(bodies[i] > bodies[i - 1]).toBe(true);
+    const bits = bodies.map(randomBits);
+    expect(new Set(bits).size).toBe(bits.length);
+    // Neighbours differ in about half of the 75 random bits (a counter would differ in 1-3).
+    let total = 0;
+    let fewest = 75;
+    const differences = new Set<bigint>();
+    for (let i = 1; i < bits.length; i++) {
+      const distance = popcount(bits[i] ^ bits[i - 1]);
+      total += distance;
+      fewest = Math.min(fewest, distance);
+      differences.add(bits[i] - bits[i - 1]);
+    }
+    expect(fewest).toBeGreaterThanOrEqual(10); // below 10 of 75: p ≈ 1e-11 per pair
+    expect(total / (bits.length - 1)).toBeGreaterThan(36);
+    expect(total / (bits.length - 1)).toBeLessThan(39);
+    // No step from one ID to the next repeats (a counter's step is constant).
+    expect(differences.size).toBe(bits.length - 1);
+    // Every bit position is set in about half of the IDs (6 standard deviations either side).
+    for (let bit = 0n; bit < 75n; bit++) {
+      const ones = bits.filter((b) => (b >> bit) & 1n).length;
+      expect(ones).toBeGreaterThan(4_700);
+      expect(ones).toBeLessThan(5_300);
+    }
+  });
+
+  it("32 IDs per millisecond share its time; the 33rd carries the time forward by one", async () => {
+    const { ulid } = await freshIds();
+    const now = Date.now() + 40_000_000;
+    const bodies = Array.from({ length: 33 }, () => ulid(now));
+    for (const body of bodies.slice(0, 32)) expect(idTime(`txn_${body}`).getTime()).toBe(now);
+    expect(bodies.slice(0, 32).map((b) => b[10])).toEqual([...ALPHABET]);
+    expect(idTime(`txn_${bodies[32]}`).getTime()).toBe(now + 1);
+    expect(bodies[32][10]).toBe("0");
+    // A later real millisecond continues from the borrowed one.
+    expect(ulid(now + 1) > bodies[32]).toBe(true);
+    expect(ulid(now + 5).slice(0, 11)).toBe(
+      `${bodies[32].slice(0, 9)}${ALPHABET[ALPHABET.indexOf(bodies[32][9]) + 4]}0`,
+    );
+  });
+});
+
 describe("idTime", () => {
-  it("decodes the creation time of a fresh ID", () => {
+  it("decodes the creation time of a fresh ID", async () => {
+    // A fresh module: the tight loops above ran ahead of the clock (32 IDs a millisecond at most).
+    const fresh = await freshIds();
     const before = Date.now();
-    const id = newId("ctm");
+    const id = fresh.newId("ctm");
     const after = Date.now();
     const t = idTime(id).getTime();
     expect(t).toBeGreaterThanOrEqual(before);

@@ -45,6 +45,14 @@ const taskList: TaskList = {
   },
   [TASKS.purgeNotifications]: async () => {
     await purgeNotifications();
+    // The other records kept for a while: Idempotency-Key answers (24 h), rate-limit counters of
+    // past minutes, and the checkout's declined attempts (a day).
+    const { purgeIdempotencyKeys } = await import("../http/idempotency.ts");
+    const { purgeRateLimitCounters } = await import("../http/rate-limit.ts");
+    const { purgeCheckoutDeclines } = await import("../services/payments.ts");
+    await purgeIdempotencyKeys();
+    await purgeRateLimitCounters();
+    await purgeCheckoutDeclines();
   },
   [TASKS.markPastDue]: async () => {
     const { markPastDueTransactions } = await import("../services/payments.ts");
@@ -56,14 +64,16 @@ const taskList: TaskList = {
   },
 };
 
-// Hourly: notifications past retention are deleted. Every minute: unpaid manual invoices past their
-// due date become past_due, and subscriptions' due renewals, scheduled changes and dunning run.
+// Hourly: notifications past retention are deleted (and expired idempotency keys, rate-limit
+// counters and checkout declines). Every minute: unpaid manual invoices past their due date become
+// past_due, and subscriptions' due renewals, scheduled changes and dunning run.
 // (graphile-worker runs each cron item once across all workers.)
 const CRONTAB = [
   `17 * * * * ${TASKS.purgeNotifications}`,
   `* * * * * ${TASKS.markPastDue}`,
   `* * * * * ${TASKS.subscriptionsDue}`,
-].join("\n");
+].join("
+");
 
 /**
  * Unlocks jobs that can no longer finish: those held by pools whose heartbeat is stale (crashed or

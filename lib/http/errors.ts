@@ -29,8 +29,10 @@ export const ERROR_STATUS = {
   document_link_expired: 410,
   conflict: 409,
   customer_already_exists: 409,
+  idempotency_key_in_use: 409,
   request_too_large: 413,
   unsupported_media_type: 415,
+  idempotency_key_reused: 422,
   too_many_requests: 429,
   internal_error: 500,
 } as const;
@@ -91,7 +93,12 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   customer_already_exists: "An active customer already has this email address. The detail names that customer's ID.",
   request_too_large: "The request body is larger than the server accepts (1 MiB).",
   unsupported_media_type: "The request body must be sent with `Content-Type: application/json`.",
-  too_many_requests: "Too many requests in a short time. Wait and try again.",
+  idempotency_key_in_use:
+    "A request with the same Idempotency-Key is still being processed. Retry after it has finished: you then get its answer, replayed.",
+  idempotency_key_reused:
+    "The Idempotency-Key was already used for a different request (another body, method or path) within the last 24 hours. Use a new key for a new request; a key is reused only to retry the very same request.",
+  too_many_requests:
+    "Too many requests in a short time: 240 a minute per client address (1,000 for preview endpoints), or, at the hosted checkout, too many declined card attempts. `Retry-After` says how many seconds to wait; the `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` headers of every API response show the budget left.",
   internal_error: "Something went wrong on our side. The request ID identifies it in our logs.",
 };
 

@@ -10,7 +10,9 @@ import { config } from "../config.ts";
 import { toJsonText } from "../json.ts";
 import { type AuthContext, authenticate, requirePermission } from "./auth.ts";
 import { ApiError, fieldPath, fromZodError, invalidField } from "./errors.ts";
+import { type IdempotencyClaim, startIdempotent } from "./idempotency.ts";
 import { ListResult, nextUrl } from "./pagination.ts";
+import { checkRateLimit, rateLimitError, withRateLimitHeaders } from "./rate-limit.ts";
 import { CURRENT_VERSION, SUPPORTED_VERSIONS } from "./versions.ts";
 
 export { CURRENT_VERSION, SUPPORTED_VERSIONS };
@@ -74,7 +76,8 @@ export function errorResponse(error: unknown, request: Request, requestId: strin
   const origin = publicOrigin(request);
   const body = {
     error: {
-      type: apiError.status >= 500 ? "api_error" : "request_error",
+      // 429 is an api_error in the API family, as 5xx are.
+      type: apiError.status >= 500 || apiError.status === 429 ? "api_error" : "request_error",
       code: apiError.code,
       detail: apiError.detail,
       documentation_url: `${origin.origin}/docs/errors/${apiError.code}`,
@@ -190,6 +193,22 @@ export function route<
 >(options: RouteOptions<P, Q, B>, handler: (ctx: RouteContext<P, Q, B>) => Promise<unknown>) {
   return async function handle(request: Request, context?: NextContext): Promise<Response> {
     const requestId = randomUUID();
+    // Rate limits first (lib/http/rate-limit.ts): a refused request costs no authentication.
+    const limit = await checkRateLimit(request);
+    if (limit && !limit.decision.allowed) return errorResponse(rateLimitError(limit), request, requestId);
+    // Idempotency-Key (lib/http/idempotency.ts): claimed once the request is known valid.
+    const idempotent: { claim?: IdempotencyClaim } = {};
+    let response = await handleRequest(request, context, requestId, idempotent);
+    if (idempotent.claim) response = await idempotent.claim.finish(response);
+    return withRateLimitHeaders(response, limit);
+  };
+
+  async function handleRequest(
+    request: Request,
+    context: NextContext | undefined,
+    requestId: string,
+    idempotent: { claim?: IdempotencyClaim },
+  ): Promise<Response> {
     try {
       const isPublic = options.permission === "public" || options.permission === "signed";
       const auth: AuthContext =
@@ -218,12 +237,16 @@ export function route<
         query = parsed.data;
       }
       let body: unknown;
+      let raw: unknown;
       if (options.body) {
-        const raw = await readBody(request, options.optionalBody);
+        raw = await readBody(request, options.optionalBody);
         const parsed = options.body.safeParse(raw);
         if (!parsed.success) throw fromZodError(parsed.error);
         body = parsed.data;
       }
+      const start = await startIdempotent(request, auth, raw, requestId);
+      if (start && "replay" in start) return start.replay;
+      if (start) idempotent.claim = start.claim;
 
       const result = await handler({
         input: { params, query, body } as RouteContext<P, Q, B>["input"],
@@ -248,7 +271,7 @@ export function route<
     } catch (error) {
       return errorResponse(error, request, requestId);
     }
-  };
+  }
 }
 
 /** For the HTTP methods a path does not support: 405 in the API's error shape. */

@@ -82,7 +82,7 @@ export function expectError(result: ApiResult, status: number, code: string): Er
   expect(result.status, JSON.stringify(result.body)).toBe(status);
   const body = result.body as ErrorBody;
   expect(body.error.code).toBe(code);
-  expect(body.error.type).toBe(status >= 500 ? "api_error" : "request_error");
+  expect(body.error.type).toBe(status >= 500 || status === 429 ? "api_error" : "request_error");
   expect(typeof body.error.detail).toBe("string");
   expect(body.error.detail.length).toBeGreaterThan(0);
   expect(() => new URL(body.error.documentation_url)).not.toThrow();

@@ -29,8 +29,12 @@ function view(id: string) {
   return call(checkoutItem.GET, "GET", `/checkout/${id}`, { params: { transaction_id: id } });
 }
 
-function pay(id: string, body: unknown = CARD) {
-  return call(checkoutPayments.POST, "POST", `/checkout/${id}/payments`, { body, params: { transaction_id: id } });
+function pay(id: string, body: unknown = CARD, from?: string) {
+  return call(checkoutPayments.POST, "POST", `/checkout/${id}/payments`, {
+    body,
+    params: { transaction_id: id },
+    headers: from ? { "x-forwarded-for": from } : {},
+  });
 }
 
 async function eventTypes(id: string): Promise<string[]> {
@@ -349,7 +353,52 @@ describe("POST /checkout/{transaction_id}/payments: refusals", () => {
     expect((await transactions.get(t.id)).body.data.payments).toEqual([]);
   });
 
-  it("after 20 declined attempts no more are taken (card testing)", async () => {
+  it("declines per client: 5 in 15 minutes from one address; another address (the customer) still pays", async () => {
+    const t = await makeReady();
+    const stranger = "203.0.113.7";
+    for (let i = 0; i < 5; i++) expect((await pay(t.id, { ...CARD, number: DECLINED }, stranger)).status).toBe(201);
+    const refused = await pay(t.id, { ...CARD, number: DECLINED }, stranger);
+    expect(expectError(refused, 429, "too_many_requests").detail).toContain("from this address");
+    const retryAfter = Number(refused.headers.get("retry-after"));
+    expect(retryAfter).toBeGreaterThan(14 * 60);
+    expect(retryAfter).toBeLessThanOrEqual(15 * 60);
+    // A good card from the stranger is refused too (the limit is on attempts, not on outcomes).
+    expectError(await pay(t.id, CARD, stranger), 429, "too_many_requests");
+    // The customer, from another address, is not locked out.
+    const paid = await pay(t.id, CARD, "198.51.100.20");
+    expect(paid.status, JSON.stringify(paid.body)).toBe(201);
+    expect(paid.body.data.transaction_status).toBe("completed");
+  });
+
+  it("declines per client end with their window: not a permanent lock", async () => {
+    const t = await makeReady();
+    const from = "203.0.113.8";
+    for (let i = 0; i < 5; i++) await pay(t.id, { ...CARD, number: DECLINED }, from);
+    expectError(await pay(t.id, CARD, from), 429, "too_many_requests");
+    await query(
+      "UPDATE checkout_declines SET created_at = created_at - interval '16 minutes' WHERE transaction_id = $1",
+      [t.id],
+    );
+    expect((await pay(t.id, CARD, from)).status).toBe(201);
+  });
+
+  it("declines per transaction: 30 an hour from every address together (card testing), then free again", async () => {
+    const t = await makeReady();
+    await query(
+      `INSERT INTO checkout_declines (transaction_id, client_key, created_at)
+       SELECT $1, '10.0.' || (i / 5) || '.' || i, now() - (i || ' seconds')::interval FROM generate_series(1, 30) AS i`,
+      [t.id],
+    );
+    const refused = await pay(t.id, CARD, "198.51.100.30");
+    expect(expectError(refused, 429, "too_many_requests").detail).toContain("in the last hour");
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(59 * 60 - 60);
+    await query("UPDATE checkout_declines SET created_at = created_at - interval '1 hour' WHERE transaction_id = $1", [
+      t.id,
+    ]);
+    expect((await pay(t.id, CARD, "198.51.100.30")).status).toBe(201);
+  });
+
+  it("payments keeps the newest 50 declined attempts", async () => {
     const t = await makeReady();
     const declined = {
       status: "error",
@@ -359,9 +408,12 @@ describe("POST /checkout/{transaction_id}/payments: refusals", () => {
     };
     await query("UPDATE transactions SET payments = $2::json WHERE id = $1", [
       t.id,
-      JSON.stringify(Array.from({ length: 20 }, () => declined)),
+      JSON.stringify(Array.from({ length: 50 }, () => declined)),
     ]);
-    expectError(await pay(t.id), 429, "too_many_requests");
+    expect((await pay(t.id, { ...CARD, number: DECLINED }, "203.0.113.9")).status).toBe(201);
+    const payments = (await transactions.get(t.id)).body.data.payments;
+    expect(payments).toHaveLength(50);
+    expect(payments[0].created_at).not.toBe(declined.created_at);
   });
 
   it("methods the paths lack: 405", async () => {
