@@ -72,8 +72,7 @@ const CRONTAB = [
   `17 * * * * ${TASKS.purgeNotifications}`,
   `* * * * * ${TASKS.markPastDue}`,
   `* * * * * ${TASKS.subscriptionsDue}`,
-].join("
-");
+].join("\n");
 
 /**
  * Unlocks jobs that can no longer finish: those held by pools whose heartbeat is stale (crashed or
