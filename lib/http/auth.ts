@@ -95,7 +95,13 @@ function sessionCookie(request: Request): string | null {
   for (const part of header.split(";")) {
     const eq = part.indexOf("=");
     const name = part.slice(0, eq).trim();
-    if (SESSION_COOKIES.includes(name)) return decodeURIComponent(part.slice(eq + 1).trim());
+    if (!SESSION_COOKIES.includes(name)) continue;
+    const value = part.slice(eq + 1).trim();
+    try {
+      return decodeURIComponent(value);
+    } catch {
+      return value; // a malformed escape: no session token, refused as such (401), not a 500
+    }
   }
   return null;
 }

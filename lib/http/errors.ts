@@ -42,7 +42,7 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 /** What each code means, shown on the documentation page that `documentation_url` points at. */
 export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   bad_request:
-    "The request could not be read: the body is not JSON, not a JSON object, or is sent with a content type other than application/json.",
+    "The request could not be read: the body is not valid UTF-8, not JSON, not a JSON object, or is sent with a content type other than application/json; or the path is not valid percent-encoded UTF-8.",
   invalid_field: "One or more fields failed validation. `errors` lists each offending field with a message.",
   invalid_version:
     "The Service-Version header names a version this API does not have. Send 1, or leave the header out for the current version.",
@@ -91,7 +91,7 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   conflict:
     "The request conflicts with the current state of an entity, for example a unique value already in use or a stale revision.",
   customer_already_exists: "An active customer already has this email address. The detail names that customer's ID.",
-  request_too_large: "The request body is larger than the server accepts (1 MiB).",
+  request_too_large: "The request body is larger than the server accepts (1 MiB). The server stops reading it there.",
   unsupported_media_type: "The request body must be sent with `Content-Type: application/json`.",
   idempotency_key_in_use:
     "A request with the same Idempotency-Key is still being processed. Retry after it has finished: you then get its answer, replayed.",

@@ -15,7 +15,7 @@ import { PERMISSIONS, type Role } from "../auth/permissions.ts";
 import { db } from "../db.ts";
 import { newId } from "../ids.ts";
 import { createApiKey } from "../services/api-keys.ts";
-import { call, errorFields, expectError, testKey, testKeyWithId } from "../test/api.ts";
+import { BASE, call, errorFields, expectError, testKey, testKeyWithId } from "../test/api.ts";
 import { forgetApiKey } from "./auth.ts";
 import { route } from "./route.ts";
 
@@ -264,6 +264,25 @@ describe("bad_request (400)", () => {
     expect(await db().customer.count()).toBe(before);
   });
 
+  it.each([
+    ["a byte that is never UTF-8", [0xff]],
+    ["an encoded lone surrogate", [0xed, 0xa0, 0x80]],
+    ["a truncated sequence", [0xe2, 0x82]],
+  ])("for a body that is not UTF-8: %s (refused, never read with U+FFFD in its place)", async (_name, bytes) => {
+    const key = await testKey();
+    const email = uniqueEmail("utf8");
+    const body = Buffer.concat([Buffer.from(`{"email":"${email}","name":"A`), Buffer.from(bytes), Buffer.from('"}')]);
+    const request = new Request(`${BASE}/customers`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body,
+    });
+    const response = await customers.POST(request, { params: Promise.resolve({}) });
+    const res = { status: response.status, body: await response.json(), headers: response.headers };
+    expect(expectError(res, 400, "bad_request").detail).toBe("Request body is not valid UTF-8.");
+    expect(await db().customer.count({ where: { email } })).toBe(0);
+  });
+
   it("accepts application/json with a charset", async () => {
     const key = await testKey();
     const res = await call(customers.POST, "POST", "/customers", {
@@ -334,6 +353,85 @@ describe("request_too_large (413)", () => {
       headers: { "content-type": "application/json" },
     });
     expect(res.status).toBe(201);
+  });
+
+  /** A body of `total` bytes made on demand, 64 KiB at a time, counting what was taken from it. */
+  function streamedBody(total: number) {
+    const chunk = new Uint8Array(64 * 1024).fill(0x20);
+    const counter = { produced: 0 };
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (counter.produced >= total) return controller.close();
+        counter.produced += chunk.byteLength;
+        controller.enqueue(chunk);
+      },
+    });
+    return { stream, counter };
+  }
+
+  async function postStream(
+    handler: typeof customers.POST,
+    path: string,
+    headers: Record<string, string>,
+    total: number,
+  ) {
+    const { stream, counter } = streamedBody(total);
+    const request = new Request(`${BASE}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...headers },
+      body: stream,
+      duplex: "half",
+    } as RequestInit);
+    const response = await handler(request, { params: Promise.resolve({}) });
+    return { res: { status: response.status, body: await response.json(), headers: response.headers }, counter };
+  }
+
+  it("stops reading a chunked body (no Content-Length) at the limit: 30 MiB sent, about 1 MiB read", async () => {
+    const key = await testKey();
+    const before = await db().customer.count();
+    const { res, counter } = await postStream(
+      customers.POST,
+      "/customers",
+      { authorization: `Bearer ${key}` },
+      30 * 1024 * 1024,
+    );
+    expectError(res, 413, "request_too_large");
+    expect(counter.produced).toBeGreaterThan(1024 * 1024);
+    expect(counter.produced).toBeLessThan(1024 * 1024 + 4 * 64 * 1024);
+    expect(await db().customer.count()).toBe(before);
+  });
+
+  it("refuses a declared Content-Length over the limit before reading the body", async () => {
+    const key = await testKey();
+    const { res, counter } = await postStream(
+      customers.POST,
+      "/customers",
+      { authorization: `Bearer ${key}`, "content-length": String(30 * 1024 * 1024) },
+      30 * 1024 * 1024,
+    );
+    expectError(res, 413, "request_too_large");
+    expect(counter.produced).toBeLessThanOrEqual(64 * 1024);
+  });
+
+  it("reads a chunked body under the limit whole", async () => {
+    const key = await testKey();
+    const email = uniqueEmail("chunked");
+    const parts = [`{"email":"${email}",`, '"name":"Chunked"}'].map((part) => new TextEncoder().encode(part));
+    const request = new Request(`${BASE}/customers`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: new ReadableStream({
+        pull(controller) {
+          const part = parts.shift();
+          if (part) controller.enqueue(part);
+          else controller.close();
+        },
+      }),
+      duplex: "half",
+    } as RequestInit);
+    const response = await customers.POST(request, { params: Promise.resolve({}) });
+    expect(response.status).toBe(201);
+    expect((await response.json()).data.name).toBe("Chunked");
   });
 
   it("counts bytes, not characters", async () => {
@@ -574,6 +672,10 @@ describe("dashboard session cookie", () => {
     expectInvalidToken(
       await call(customers.GET, "GET", "/customers", { headers: { cookie: "next-auth.session-token=garbage" } }),
     );
+    // A malformed percent-escape in the cookie: refused like any bad token, not a 500.
+    expectInvalidToken(
+      await call(customers.GET, "GET", "/customers", { headers: { cookie: "next-auth.session-token=%ZZ" } }),
+    );
   });
 
   it("refuses a session whose user does not exist", async () => {
@@ -582,5 +684,53 @@ describe("dashboard session cookie", () => {
     expectInvalidToken(
       await call(customers.GET, "GET", "/customers", { headers: { cookie: `next-auth.session-token=${token}` } }),
     );
+  });
+});
+
+describe("links the API hands out, and response headers", () => {
+  afterEach(() => {
+    vi.unstubAllEnvs();
+  });
+
+  const forged = { host: "evil.example", "x-forwarded-host": "evil.example", "x-forwarded-proto": "https" };
+
+  it("builds meta.pagination.next and documentation_url from PUBLIC_URL, not from a forged Host", async () => {
+    const key = await testKey();
+    await call(customers.POST, "POST", "/customers", { key, body: { email: uniqueEmail("link") } });
+    const list = await call(customers.GET, "GET", "/customers?per_page=1&status=active", { key, headers: forged });
+    expect(list.status).toBe(200);
+    const next = new URL(list.body.meta.pagination.next);
+    expect(next.origin).toBe("http://localhost:3000");
+    expect(next.pathname).toBe("/api/customers");
+    expect(next.searchParams.get("per_page")).toBe("1");
+    expect(next.searchParams.get("after")).toBe(list.body.data[0].id);
+    const error = await call(customers.GET, "GET", "/customers", { headers: forged });
+    expect(error.body.error.documentation_url).toBe("http://localhost:3000/docs/errors/invalid_token");
+  });
+
+  it("puts them under PUBLIC_URL, path included (a server behind a proxy at https://host/billing)", async () => {
+    vi.stubEnv("PUBLIC_URL", "https://pay.example.com/billing/");
+    const key = await testKey();
+    await call(customers.POST, "POST", "/customers", { key, body: { email: uniqueEmail("link") } });
+    const list = await call(customers.GET, "GET", "/customers?per_page=1", { key, headers: forged });
+    expect(list.body.meta.pagination.next).toMatch(
+      /^https:\/\/pay\.example\.com\/billing\/api\/customers\?per_page=1&after=ctm_/,
+    );
+    const error = await call(catchAll.GET, "GET", "/nothing", { headers: forged });
+    expect(error.body.error.documentation_url).toBe("https://pay.example.com/billing/docs/errors/not_found");
+  });
+
+  it("sends X-Content-Type-Options: nosniff on answers and errors; Strict-Transport-Security only under https", async () => {
+    const key = await testKey();
+    const ok = await call(customers.GET, "GET", "/customers", { key });
+    const refused = await call(customers.GET, "GET", "/customers");
+    for (const res of [ok, refused]) {
+      expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(res.headers.get("strict-transport-security")).toBeNull();
+    }
+    vi.stubEnv("PUBLIC_URL", "https://pay.example.com");
+    const secure = await call(customers.GET, "GET", "/customers", { key });
+    expect(secure.headers.get("strict-transport-security")).toBe("max-age=31536000");
+    expect(secure.headers.get("x-content-type-options")).toBe("nosniff");
   });
 });

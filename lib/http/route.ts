@@ -5,14 +5,16 @@
  * query and body into typed input, the call, the envelope, and the mapping of every error.
  */
 import { randomUUID } from "node:crypto";
-import { z } from "zod";
+import type { z } from "zod";
 import { config } from "../config.ts";
 import { toJsonText } from "../json.ts";
 import { type AuthContext, authenticate, requirePermission } from "./auth.ts";
+import { decodeUtf8, readBodyBytes } from "./body.ts";
 import { ApiError, fieldPath, fromZodError, invalidField } from "./errors.ts";
 import { type IdempotencyClaim, startIdempotent } from "./idempotency.ts";
 import { ListResult, nextUrl } from "./pagination.ts";
 import { checkRateLimit, rateLimitError, withRateLimitHeaders } from "./rate-limit.ts";
+import { apiErrorResponse, jsonText, toApiError } from "./response.ts";
 import { CURRENT_VERSION, SUPPORTED_VERSIONS } from "./versions.ts";
 
 export { CURRENT_VERSION, SUPPORTED_VERSIONS };
@@ -46,58 +48,11 @@ export interface RouteContext<P, Q, B> {
 
 type NextContext = { params: Promise<Record<string, string | string[]>> };
 
-/** The address the caller used (behind a proxy: the forwarded host and protocol). */
-function publicOrigin(request: Request): URL {
-  const url = new URL(request.url);
-  const forwardedHost = request.headers.get("x-forwarded-host");
-  const forwardedProto = request.headers.get("x-forwarded-proto");
-  if (forwardedHost) url.host = forwardedHost;
-  else {
-    const host = request.headers.get("host");
-    if (host) url.host = host;
-  }
-  if (forwardedProto) url.protocol = `${forwardedProto}:`;
-  return url;
+export function errorResponse(error: unknown, _request: Request, requestId: string): Response {
+  return apiErrorResponse(error, requestId);
 }
 
-function json(body: unknown, status: number, requestId: string, extra?: Record<string, string>): Response {
-  return text(JSON.stringify(body), status, requestId, extra);
-}
-
-function text(body: string, status: number, requestId: string, extra?: Record<string, string>): Response {
-  return new Response(body, {
-    status,
-    headers: { "content-type": "application/json; charset=utf-8", "x-request-id": requestId, ...extra },
-  });
-}
-
-export function errorResponse(error: unknown, request: Request, requestId: string): Response {
-  const apiError = toApiError(error, requestId);
-  const origin = publicOrigin(request);
-  const body = {
-    error: {
-      // 429 is an api_error in the API family, as 5xx are.
-      type: apiError.status >= 500 || apiError.status === 429 ? "api_error" : "request_error",
-      code: apiError.code,
-      detail: apiError.detail,
-      documentation_url: `${origin.origin}/docs/errors/${apiError.code}`,
-      ...(apiError.errors ? { errors: apiError.errors } : {}),
-    },
-    meta: { request_id: requestId },
-  };
-  return json(body, apiError.status, requestId, apiError.headers);
-}
-
-/** Maps whatever was thrown to an ApiError. Unknown errors are logged and never leak. */
-export function toApiError(error: unknown, requestId: string): ApiError {
-  if (error instanceof ApiError) return error;
-  if (error instanceof z.ZodError) return fromZodError(error);
-  const code = (error as { code?: unknown })?.code;
-  if (code === "P2025") return new ApiError("not_found", "Entity not found");
-  if (code === "P2002") return new ApiError("conflict", "A unique value is already in use by another entity.");
-  console.error(`[${requestId}] internal error`, error);
-  return new ApiError("internal_error", `An internal error occurred. Quote request ID ${requestId} to support.`);
-}
+export { toApiError };
 
 function parseVersion(request: Request): number {
   const header = request.headers.get("service-version");
@@ -114,14 +69,7 @@ function parseVersion(request: Request): number {
 
 async function readBody(request: Request, optional = false): Promise<unknown> {
   const type = request.headers.get("content-type") ?? "";
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > config.maxBodyBytes) {
-    throw new ApiError("request_too_large", `Request body is larger than ${config.maxBodyBytes} bytes.`);
-  }
-  const text = await request.text();
-  if (Buffer.byteLength(text) > config.maxBodyBytes) {
-    throw new ApiError("request_too_large", `Request body is larger than ${config.maxBodyBytes} bytes.`);
-  }
+  const text = decodeUtf8(await readBodyBytes(request, config.maxBodyBytes));
   if (text.trim() === "") {
     if (optional) return undefined;
     throw new ApiError("bad_request", "Request body is empty; send a JSON object.");
@@ -184,6 +132,15 @@ function queryObject(url: URL): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of url.searchParams) out[key] = value;
   return out;
+}
+
+/**
+ * The request's path and query under PUBLIC_URL: `meta.pagination.next` is built from it, never
+ * from the Host or X-Forwarded-Host headers, which any caller can forge.
+ */
+function publicUrlOf(request: Request): URL {
+  const url = new URL(request.url);
+  return new URL(`${config.publicUrl}${url.pathname}${url.search}`);
 }
 
 export function route<
@@ -259,15 +216,15 @@ export function route<
       if (result instanceof ListResult) {
         const pagination = {
           per_page: result.perPage,
-          next: nextUrl(publicOrigin(request), result.lastId),
+          next: nextUrl(publicUrlOf(request), result.lastId),
           has_more: result.hasMore,
           estimated_total: result.estimatedTotal,
         };
         const meta = JSON.stringify({ request_id: requestId, pagination });
-        return text(`{"data":${toJsonText(result.data)},"meta":${meta}}`, 200, requestId);
+        return jsonText(`{"data":${toJsonText(result.data)},"meta":${meta}}`, 200, requestId);
       }
       const meta = `{"request_id":${JSON.stringify(requestId)}}`;
-      return text(`{"data":${toJsonText(result)},"meta":${meta}}`, options.status ?? 200, requestId);
+      return jsonText(`{"data":${toJsonText(result)},"meta":${meta}}`, options.status ?? 200, requestId);
     } catch (error) {
       return errorResponse(error, request, requestId);
     }

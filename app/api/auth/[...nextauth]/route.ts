@@ -1,6 +1,14 @@
-import NextAuth from "next-auth";
 import { authOptions } from "@/lib/auth/next-auth";
+import { nextAuthRoute } from "@/lib/http/next-auth-route";
+import { methodNotAllowed } from "@/lib/http/route";
 
-const handler = NextAuth(authOptions);
+// next-auth behind a wrapper that refuses junk with a 4xx (lib/http/next-auth-route.ts).
+const handler = nextAuthRoute(authOptions);
 
-export { handler as GET, handler as POST };
+export {
+  handler as GET,
+  handler as POST,
+  methodNotAllowed as PUT,
+  methodNotAllowed as PATCH,
+  methodNotAllowed as DELETE,
+};

@@ -1,0 +1,68 @@
+/**
+ * The API's responses at their lowest level: the headers every response carries and the error
+ * shape. Kept free of the database and of authentication, so that proxy.ts (in front of every
+ * route) can answer in the same shape.
+ */
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import { config } from "../config.ts";
+import { ApiError, fromZodError } from "./errors.ts";
+
+/**
+ * Strict-Transport-Security when the server is reached over https (PUBLIC_URL), read at each call:
+ * PUBLIC_URL is a runtime setting, while next.config.js headers are fixed at build time.
+ */
+export function hstsHeader(): string | null {
+  return config.publicUrl.startsWith("https://") ? "max-age=31536000" : null;
+}
+
+/** Headers on every API response (next.config.js sends them too; these hold without it). */
+export function securityHeaders(): Record<string, string> {
+  const hsts = hstsHeader();
+  return hsts
+    ? { "x-content-type-options": "nosniff", "strict-transport-security": hsts }
+    : { "x-content-type-options": "nosniff" };
+}
+
+export function jsonText(body: string, status: number, requestId: string, extra?: Record<string, string>): Response {
+  return new Response(body, {
+    status,
+    headers: {
+      "content-type": "application/json; charset=utf-8",
+      "x-request-id": requestId,
+      ...securityHeaders(),
+      ...extra,
+    },
+  });
+}
+
+/**
+ * The error shape. `documentation_url` starts with PUBLIC_URL, never with the request's Host or
+ * X-Forwarded-Host: those are the caller's to choose, and a link we hand out must be ours.
+ */
+export function apiErrorResponse(error: unknown, requestId: string = randomUUID()): Response {
+  const apiError = toApiError(error, requestId);
+  const body = {
+    error: {
+      // 429 is an api_error in the API family, as 5xx are.
+      type: apiError.status >= 500 || apiError.status === 429 ? "api_error" : "request_error",
+      code: apiError.code,
+      detail: apiError.detail,
+      documentation_url: `${config.publicUrl}/docs/errors/${apiError.code}`,
+      ...(apiError.errors ? { errors: apiError.errors } : {}),
+    },
+    meta: { request_id: requestId },
+  };
+  return jsonText(JSON.stringify(body), apiError.status, requestId, apiError.headers);
+}
+
+/** Maps whatever was thrown to an ApiError. Unknown errors are logged and never leak. */
+export function toApiError(error: unknown, requestId: string): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof z.ZodError) return fromZodError(error);
+  const code = (error as { code?: unknown })?.code;
+  if (code === "P2025") return new ApiError("not_found", "Entity not found");
+  if (code === "P2002") return new ApiError("conflict", "A unique value is already in use by another entity.");
+  console.error(`[${requestId}] internal error`, error);
+  return new ApiError("internal_error", `An internal error occurred. Quote request ID ${requestId} to support.`);
+}

@@ -1,0 +1,28 @@
+/**
+ * Next.js's proxy (formerly middleware): runs before routing, for the requests `config.matcher`
+ * selects. Why it exists and what it does: lib/http/proxy.ts.
+ */
+import type { NextRequest } from "next/server";
+import { proxy as handle } from "@/lib/http/proxy";
+
+export function proxy(request: NextRequest): Response {
+  return handle(request.nextUrl.pathname);
+}
+
+export const config = {
+  matcher: [
+    // A path with a `%` that does not start an escape (`%ZZ`, a trailing `%`) or with an escape of
+    // a byte from 0x80 (non-ASCII, where invalid UTF-8 hides): the only paths that can fail to
+    // decode. Narrow on purpose: for a request it runs on, Next.js first copies the body (up to
+    // experimental.proxyClientMaxBodySize) for the proxy, so API calls with bodies stay off it.
+    "/(.*%(?![0-9A-Fa-f]{2}).*|.*%[89A-Fa-f].*)",
+    // Pages (not /api, not Next.js's own files) without a body: Strict-Transport-Security.
+    {
+      source: "/((?!api/|_next/).*)",
+      missing: [
+        { type: "header", key: "content-length" },
+        { type: "header", key: "transfer-encoding" },
+      ],
+    },
+  ],
+};
