@@ -87,6 +87,18 @@ export const config = {
       throw new Error(`BILLING_PRIMARY_CURRENCY must be a supported currency code, not "${value}"`);
     return value;
   },
+  /**
+   * How many reverse proxies in front of this server each append the address they were reached
+   * from to X-Forwarded-For (BILLING_TRUST_PROXY): off (0, the default: the client's address is the
+   * socket's), "true" (1) or a number of hops. Only with it on is X-Forwarded-For believed at all.
+   */
+  get trustProxyHops(): number {
+    const value = (process.env.BILLING_TRUST_PROXY ?? "").trim().toLowerCase();
+    if (value === "" || ["0", "false", "no", "off"].includes(value)) return 0;
+    if (["true", "yes", "on"].includes(value)) return 1;
+    if (/^\d{1,2}$/.test(value)) return Number(value);
+    throw new Error(`BILLING_TRUST_PROXY must be off, true or a number of proxies, not "${value}"`);
+  },
   /** Largest request body accepted, in bytes. */
   maxBodyBytes: 1024 * 1024,
   invoices: {
