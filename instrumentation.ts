@@ -6,6 +6,9 @@
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   if (process.env.NEXT_PHASE === "phase-production-build") return;
+  // Requests carry their socket's address in a header no client can set (sign-in limits need it).
+  const { installClientAddressHeader } = await import("./lib/http/client-address");
+  installClientAddressHeader();
   const { config } = await import("./lib/config");
   if (!config.worker.inProcess || !process.env.DATABASE_URL) return;
   const { startWorker } = await import("./lib/events/worker");

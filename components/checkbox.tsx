@@ -13,6 +13,7 @@ export function Checkbox({
   label,
   describedBy,
   title,
+  disabled = false,
   className = "",
   children,
 }: {
@@ -22,6 +23,8 @@ export function Checkbox({
   label?: string;
   describedBy?: string;
   title?: string;
+  /** Shown but not changeable (e.g. a permission the signed-in user cannot grant). */
+  disabled?: boolean;
   className?: string;
   children: ReactNode;
 }) {
@@ -30,12 +33,16 @@ export function Checkbox({
     if (ref.current) ref.current.indeterminate = mixed && !checked;
   }, [mixed, checked]);
   return (
-    <label className={`inline-flex cursor-pointer items-center gap-2 ${className}`} title={title}>
+    <label
+      className={`inline-flex items-center gap-2 ${disabled ? "cursor-not-allowed opacity-50" : "cursor-pointer"} ${className}`}
+      title={title}
+    >
       <input
         ref={ref}
         type="checkbox"
         className="h-4 w-4 shrink-0 rounded border-slate-300 accent-brand-600"
         checked={checked}
+        disabled={disabled}
         onChange={(event) => onChange(event.target.checked)}
         aria-label={label}
         aria-describedby={describedBy}

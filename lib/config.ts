@@ -108,17 +108,16 @@ export const config = {
     return value;
   },
   /**
-   * How many proxies in front of the server to believe about the client's address
-   * (BILLING_TRUST_PROXY: 0, the default, uses the socket's peer; `true` means 1; N means N hops).
-   * See lib/http/client-address.ts.
+   * How many reverse proxies in front of this server each append the address they were reached
+   * from to X-Forwarded-For (BILLING_TRUST_PROXY): off (0, the default: the client's address is the
+   * socket's), "true" (1) or a number of hops. Only with it on is X-Forwarded-For believed at all.
    */
   get trustProxyHops(): number {
     const value = (process.env.BILLING_TRUST_PROXY ?? "").trim().toLowerCase();
-    if (value === "" || value === "false" || value === "off" || value === "no") return 0;
-    if (value === "true" || value === "on" || value === "yes") return 1;
-    if (!/^\d+$/.test(value))
-      throw new Error(`BILLING_TRUST_PROXY must be true, false or a number of proxies, not "${value}"`);
-    return Number(value);
+    if (value === "" || ["0", "false", "no", "off"].includes(value)) return 0;
+    if (["true", "yes", "on"].includes(value)) return 1;
+    if (/^\d{1,2}$/.test(value)) return Number(value);
+    throw new Error(`BILLING_TRUST_PROXY must be off, true or a number of proxies, not "${value}"`);
   },
   rateLimits: {
     /** API requests a minute per client address (BILLING_RATE_LIMIT, default 240; `off` disables). */

@@ -3,6 +3,7 @@
 import { useRouter, useSearchParams } from "next/navigation";
 import { signIn } from "next-auth/react";
 import { useState } from "react";
+import { throttledSeconds, waitText } from "@/lib/auth/sign-in-errors";
 
 export function SignInForm() {
   const router = useRouter();
@@ -22,7 +23,12 @@ export function SignInForm() {
     });
     setPending(false);
     if (!result || result.error) {
-      setError("That email and password do not match a staff login.");
+      const wait = throttledSeconds(result?.error);
+      setError(
+        wait === null
+          ? "That email and password do not match a staff login."
+          : `Too many failed sign-ins. Wait ${waitText(wait)}, then try again.`,
+      );
       return;
     }
     const target = params.get("callbackUrl");

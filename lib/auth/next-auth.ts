@@ -1,42 +1,59 @@
 /** Staff sign-in for the dashboard: next-auth with email and password, JWT sessions. */
+
+import { randomBytes } from "node:crypto";
 import type { NextAuthOptions } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { config } from "../config.ts";
 import { db } from "../db.ts";
-import { verifyPassword } from "./passwords.ts";
+import { clientAddress } from "../http/client-address.ts";
+import { hashPassword, verifyPassword } from "./passwords.ts";
+import { SIGN_IN_THROTTLED } from "./sign-in-errors.ts";
+import { purgeSignInLimits, recordSignInSuccess, reserveSignInAttempt } from "./sign-in-limits.ts";
 
 const SESSION_HOURS = 12;
 
-/** A few failed sign-ins per email in a short window, then a pause: slows password guessing. */
-const FAILURE_WINDOW_MS = 5 * 60_000;
-const MAX_FAILURES = 10;
-const failures = new Map<string, { count: number; since: number }>();
-
-function tooManyFailures(email: string): boolean {
-  const entry = failures.get(email);
-  if (!entry) return false;
-  if (Date.now() - entry.since > FAILURE_WINDOW_MS) {
-    failures.delete(email);
-    return false;
+/** A sign-in refused for now by the limits of lib/auth/sign-in-limits.ts. */
+export class SignInThrottledError extends Error {
+  constructor(readonly retryAfterMs: number) {
+    // next-auth hands this message to the sign-in page as `error`: "SignInThrottled:<seconds>".
+    super(`${SIGN_IN_THROTTLED}:${Math.ceil(retryAfterMs / 1000)}`);
   }
-  return entry.count >= MAX_FAILURES;
 }
 
-function recordFailure(email: string): void {
-  const entry = failures.get(email);
-  if (!entry || Date.now() - entry.since > FAILURE_WINDOW_MS) failures.set(email, { count: 1, since: Date.now() });
-  else entry.count++;
+/**
+ * The hash an unknown email's password is checked against, so that it costs what a known one
+ * does (about 100 ms of scrypt): without it, a fast "no" would tell which emails have a login.
+ * Made once per process, in the background from the first import, with the current parameters.
+ */
+let dummyHash: Promise<string> | undefined;
+function unknownUserHash(): Promise<string> {
+  dummyHash ??= hashPassword(randomBytes(32).toString("base64"));
+  return dummyHash;
 }
+unknownUserHash().catch(() => {
+  dummyHash = undefined;
+});
 
-export async function verifyCredentials(emailInput: string, password: string) {
+/** Stale limit rows are purged on about one sign-in in PURGE_EVERY. */
+const PURGE_EVERY = 50;
+
+/**
+ * Checks a staff login's email and password from `address` (lib/http/client-address.ts). Null
+ * when they do not match; throws SignInThrottledError when the limits ask this attempt to wait.
+ */
+export async function verifyCredentials(emailInput: unknown, password: unknown, address = "unknown") {
+  // Whatever the form posted: anything but two non-empty strings matches no login.
+  if (typeof emailInput !== "string" || typeof password !== "string") return null;
   const email = emailInput.trim().toLowerCase();
-  if (!email || !password || tooManyFailures(email)) return null;
+  if (!email || !password) return null;
+  const wait = await reserveSignInAttempt(email, address);
+  if (wait > 0) throw new SignInThrottledError(wait);
+  if (Math.random() < 1 / PURGE_EVERY) purgeSignInLimits().catch(() => {});
   const user = await db().user.findUnique({ where: { email } });
-  if (!user || !(await verifyPassword(password, user.passwordHash))) {
-    recordFailure(email);
-    return null;
-  }
-  failures.delete(email);
+  // Checked whether or not the login exists: the same work, the same time.
+  const matches = await verifyPassword(password, user?.passwordHash ?? (await unknownUserHash()));
+  if (!user || !matches) return null;
+  await recordSignInSuccess(email, address);
   await db().user.update({ where: { id: user.id }, data: { lastLoginAt: new Date() } });
   return user;
 }
@@ -53,8 +70,12 @@ export const authOptions: NextAuthOptions = {
         email: { label: "Email", type: "email" },
         password: { label: "Password", type: "password" },
       },
-      async authorize(credentials) {
-        const user = await verifyCredentials(credentials?.email ?? "", credentials?.password ?? "");
+      async authorize(credentials, request) {
+        const user = await verifyCredentials(
+          credentials?.email ?? "",
+          credentials?.password ?? "",
+          clientAddress(request?.headers ?? {}),
+        );
         if (!user) return null;
         return { id: user.id, email: user.email, name: user.name, role: user.role };
       },

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { expandPermissions, isPermission, isRole, PERMISSIONS, ROLES, rolePermissions } from "./permissions.ts";
+import {
+  expandPermissions,
+  isPermission,
+  isRole,
+  PERMISSIONS,
+  ROLES,
+  rolePermissions,
+  ungrantablePermissions,
+} from "./permissions.ts";
 
 /** Every permission the spec names (Authentication, item 5, and the endpoints). */
 const SPEC_PERMISSIONS = [
@@ -122,5 +130,21 @@ describe("rolePermissions", () => {
         }
       }
     }
+  });
+});
+
+describe("ungrantablePermissions", () => {
+  it("is what is asked beyond what is held, sorted, each once; read comes with write", () => {
+    const held = expandPermissions(["api_key.write", "customer.write"]);
+    expect(ungrantablePermissions(held, ["customer.read", "customer.write", "api_key.read"])).toEqual([]);
+    expect(
+      ungrantablePermissions(held, ["transaction.write", "settings.write", "customer.read", "settings.write"]),
+    ).toEqual(["settings.write", "transaction.write"]);
+  });
+
+  it("leaves a developer no way to customer.write, an owner everything", () => {
+    expect(ungrantablePermissions(rolePermissions("developer"), PERMISSIONS)).toContain("customer.write");
+    expect(ungrantablePermissions(rolePermissions("developer"), PERMISSIONS)).not.toContain("api_key.write");
+    expect(ungrantablePermissions(rolePermissions("owner"), PERMISSIONS)).toEqual([]);
   });
 });

@@ -59,6 +59,15 @@ export function expandPermissions(granted: Iterable<string>): Set<string> {
   return out;
 }
 
+/**
+ * The permissions of `requested` that a caller holding `held` (already expanded) may not grant:
+ * a key or a staff member can only hand out what it can do itself, so that `api_key.write` is
+ * not a way up to every other permission. `x.read` is grantable with `x.write` held.
+ */
+export function ungrantablePermissions(held: ReadonlySet<string>, requested: Iterable<string>): string[] {
+  return [...new Set(requested)].filter((p) => !held.has(p)).sort();
+}
+
 export const ROLES = ["owner", "admin", "developer", "viewer"] as const;
 export type Role = (typeof ROLES)[number];
 

@@ -4,7 +4,6 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { PERMISSIONS } from "../auth/permissions.ts";
 import { applyMigrations, createMigration } from "../db/migrate.ts";
@@ -85,13 +84,6 @@ async function serve(mode: "start" | "dev", argv: string[]): Promise<number> {
         // The server hands out links (the hosted checkout's URL) under this address.
         PUBLIC_URL: publicUrl,
         NEXT_TELEMETRY_DISABLED: "1",
-        // Stamps each request's socket address into X-Forwarded-For (lib/http/client-address.ts).
-        NODE_OPTIONS: [
-          process.env.NODE_OPTIONS,
-          `--import="${pathToFileURL(path.join(ROOT, "lib/http/peer-address.mjs")).href}"`,
-        ]
-          .filter(Boolean)
-          .join(" "),
       },
     });
     const forward = (signal: NodeJS.Signals) => () => child?.kill(signal);

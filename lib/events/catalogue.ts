@@ -116,3 +116,44 @@ export type EventTypeName = string;
 export function isEventType(name: string): boolean {
   return NAMES.has(name);
 }
+
+/**
+ * Who may see an event: an event carries its entity as data, so reading it is reading that
+ * entity, and needs the entity's read permission besides `event.read` (or `notification.read` for
+ * the notifications that carry it), as the API family asks read permission "for any entity an
+ * operation returns". A viewer then sees no API key events (names and permissions of keys), and a
+ * key with event.read alone sees no events at all.
+ *
+ * Families with no permission of their own borrow the nearest: a saved payment method belongs to
+ * a customer (customer.read); a payout is an account-level money total, as revenue is (metrics.read).
+ */
+const READ_PERMISSION_OF_FAMILY: Record<string, string> = {
+  address: "address.read",
+  adjustment: "adjustment.read",
+  api_key: "api_key.read",
+  business: "business.read",
+  client_token: "client_token.read",
+  customer: "customer.read",
+  discount: "discount.read",
+  discount_group: "discount_group.read",
+  payment_method: "customer.read",
+  payout: "metrics.read",
+  price: "price.read",
+  product: "product.read",
+  report: "report.read",
+  subscription: "subscription.read",
+  transaction: "transaction.read",
+};
+
+/** The read permission an event type's data needs (see READ_PERMISSION_OF_FAMILY). */
+export function eventReadPermission(eventType: string): string {
+  const family = eventType.slice(0, eventType.lastIndexOf("."));
+  const permission = READ_PERMISSION_OF_FAMILY[family];
+  // Every family in the catalogue has one (a unit test holds them together); an unknown one is nobody's.
+  return permission ?? `${family}.read`;
+}
+
+/** The catalogue's event type names a caller holding `held` (expanded) may see. */
+export function readableEventTypes(held: ReadonlySet<string>): string[] {
+  return EVENT_TYPES.filter((type) => held.has(eventReadPermission(type.name))).map((type) => type.name);
+}

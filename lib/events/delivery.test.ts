@@ -2,11 +2,16 @@
  * Delivery against a real local HTTP receiver, attempt by attempt, under a clock the test moves:
  * success, 500 then success, timeout, connection refused, the signature, the retry schedule.
  */
+import type { LookupAddress } from "node:dns";
+import type { AddressInfo } from "node:net";
+import tls from "node:tls";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { query } from "../db/sql.ts";
 import { deliveryJobs, insertDestination, makeChange, notificationsOf } from "../test/notifications.ts";
 import { type Receiver, startReceiver } from "../test/receiver.ts";
 import { deliverNotification, JITTER, nextRetryAt, purgeNotifications } from "./delivery.ts";
+import { setHostResolver } from "./destination.ts";
+import { sendSigned } from "./send.ts";
 import { verifySignature } from "./signature.ts";
 
 let receiver: Receiver;
@@ -245,5 +250,97 @@ describe("retry schedule", () => {
       expect(nextRetryAt(1, now, [1000], () => 0.999999)?.getTime()).toBe(1100);
       expect(nextRetryAt(2, now, [1000], () => 0.5)).toBeNull();
     });
+  });
+});
+
+describe("DNS pinning: the request goes to the address that was checked", () => {
+  const PUBLIC = "93.184.216.34";
+  let lookups: string[];
+
+  /** A resolver whose answers change from call to call, as a rebinding host's do. */
+  function rebinding(...answers: string[][]): void {
+    lookups = [];
+    setHostResolver(async (host) => {
+      lookups.push(host);
+      const answer = answers[Math.min(lookups.length, answers.length) - 1];
+      return answer.map((address): LookupAddress => ({ address, family: address.includes(":") ? 6 : 4 }));
+    });
+  }
+
+  afterEach(() => {
+    setHostResolver();
+    delete process.env.BILLING_WEBHOOK_ALLOW_PRIVATE;
+  });
+
+  function hostUrl(host: string): string {
+    return receiver.url.replace("127.0.0.1", host);
+  }
+
+  it("connects to the first answer, keeping the host name in the Host header, and never looks up again", async () => {
+    // The sandbox allows loopback: the first answer is the receiver, any later one a dead address.
+    rebinding(["127.0.0.1"], ["10.255.255.1"]);
+    const { notification } = await oneNotification(hostUrl("rebind.test"));
+    const result = await deliverNotification(notification.id, 1, { timeoutMs: 2_000 });
+    expect(result.done).toBe("delivered");
+    const [request] = await receiver.waitFor(1);
+    expect(request.headers.host).toBe(`rebind.test:${new URL(receiver.url).port}`);
+    expect(lookups).toEqual(["rebind.test"]);
+  });
+
+  it("in live: a host that answers a public address to the check and 127.0.0.1 next never reaches 127.0.0.1", async () => {
+    process.env.BILLING_WEBHOOK_ALLOW_PRIVATE = "false";
+    rebinding([PUBLIC], ["127.0.0.1"]);
+    const outcome = await sendSigned(hostUrl("rebind.test"), "secret", "{}", { timeoutMs: 500 });
+    expect(outcome.ok).toBe(false);
+    expect(outcome.statusCode).toBeNull();
+    // Sent (or tried) to the checked public address, unreachable here: nothing arrived at the receiver.
+    await new Promise((r) => setTimeout(r, 100));
+    expect(receiver.received).toHaveLength(0);
+    expect(lookups).toEqual(["rebind.test"]);
+  });
+
+  it("in live: every address of the answer is checked, and one private address refuses the destination", async () => {
+    process.env.BILLING_WEBHOOK_ALLOW_PRIVATE = "false";
+    rebinding([PUBLIC, "127.0.0.1"]);
+    const outcome = await sendSigned(hostUrl("rebind.test"), "secret", "{}", { timeoutMs: 500 });
+    expect(outcome.error).toBe("Destination resolves to 127.0.0.1, which is not a public address.");
+    rebinding(["::ffff:127.0.0.1"]);
+    expect((await sendSigned(hostUrl("rebind.test"), "secret", "{}")).error).toContain("not a public address");
+    expect(receiver.received).toHaveLength(0);
+  });
+
+  it("in live: a delivery to a rebinding host records the refusal when the check's answer is private", async () => {
+    process.env.BILLING_WEBHOOK_ALLOW_PRIVATE = "false";
+    // Saved while it answered a public address; by delivery time it answers loopback.
+    rebinding(["127.0.0.1"]);
+    const { notification } = await oneNotification(hostUrl("rebind.test"));
+    const result = await deliverNotification(notification.id, 1, { schedule: SCHEDULE });
+    expect(result.done).toBe("needs_retry");
+    const [log] = await logsOf(notification.id);
+    expect(log.error).toContain("not a public address");
+    expect(receiver.received).toHaveLength(0);
+  });
+
+  it("https: the TLS server name is the host name, while the connection goes to the checked address", async () => {
+    const names: string[] = [];
+    // No certificate: the handshake fails after the client has said which server it wants.
+    const server = tls.createServer({
+      SNICallback: (name, callback) => {
+        names.push(name);
+        callback(new Error("no certificate here"), undefined);
+      },
+    });
+    server.on("tlsClientError", () => {});
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      rebinding(["127.0.0.1"], ["10.255.255.1"]);
+      const { port } = server.address() as AddressInfo;
+      const outcome = await sendSigned(`https://rebind.test:${port}/hook`, "secret", "{}", { timeoutMs: 2_000 });
+      expect(outcome.ok).toBe(false);
+      expect(names).toEqual(["rebind.test"]);
+      expect(lookups).toEqual(["rebind.test"]);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

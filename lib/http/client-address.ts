@@ -1,95 +1,94 @@
 /**
- * The address of the client a request comes from, for limits kept per client (API rate limits,
- * checkout decline limits, sign-in attempts).
+ * The address a request came from, for limits keyed by client (API rate limits, checkout decline
+ * limits, sign-in throttling).
  *
- * Route handlers do not see the socket. `npm start` (lib/cli/main.ts) runs Next with the preload
- * lib/http/peer-address.mjs, which appends the socket's peer address to X-Forwarded-For as a proxy
- * hop would, so the last entry of X-Forwarded-For is always the peer, whatever the client sent.
- * (Without the preload, Next sets X-Forwarded-For to the peer only when the request has none: a bare
- * `next start` is spoofable by a client sending its own header.)
- *
- * BILLING_TRUST_PROXY says how many proxies in front of us to believe (0 by default): the client is
- * the entry that many places left of the peer, i.e. the address the outermost trusted proxy saw.
- * Entries further left were written by the client and are never used.
+ * Under `next start` a route handler sees no socket. Next copies the socket's address into
+ * X-Forwarded-For only when the request has none (`??=` in its base server), so a client that
+ * sends its own X-Forwarded-For chooses what the handler sees. Hence:
+ *  - installClientAddressHeader, called once at server start (instrumentation.ts), writes the
+ *    socket's address into CLIENT_ADDRESS_HEADER of every request before Next sees it, replacing
+ *    any value the client sent: a header nobody outside can set.
+ *  - with BILLING_TRUST_PROXY off (the default) that is the client's address;
+ *  - with it on (N proxies that each append to X-Forwarded-For), the address the outermost proxy
+ *    was reached from: the N-th entry from the right. Not the leftmost: a proxy that appends keeps
+ *    whatever the client wrote in front, so the leftmost entry is the client's to choose.
  */
+import http from "node:http";
+import https from "node:https";
 import ipaddr from "ipaddr.js";
 import { config } from "../config.ts";
 
-/** Set by lib/http/peer-address.mjs in this process when it stamps the socket's address. */
-const STAMPED = Symbol.for("billing.peerAddressStamped");
+export const CLIENT_ADDRESS_HEADER = "x-billing-client-address";
 
-export function peerAddressStamped(): boolean {
-  return (globalThis as Record<symbol, unknown>)[STAMPED] === true;
+const INSTALLED = Symbol.for("billing.clientAddressHeader");
+
+/** Makes every HTTP(S) server of this process stamp requests with their socket's address. */
+export function installClientAddressHeader(): void {
+  const marked = globalThis as { [INSTALLED]?: boolean };
+  if (marked[INSTALLED]) return;
+  marked[INSTALLED] = true;
+  for (const Server of [http.Server, https.Server]) {
+    const emit = Server.prototype.emit as (this: unknown, event: string | symbol, ...args: unknown[]) => boolean;
+    Server.prototype.emit = function (this: unknown, event: string | symbol, ...args: unknown[]) {
+      if (event === "request") {
+        const request = args[0] as http.IncomingMessage;
+        request.headers[CLIENT_ADDRESS_HEADER] = request.socket?.remoteAddress ?? "";
+      }
+      return emit.call(this, event, ...args);
+    } as typeof Server.prototype.emit;
+  }
+}
+
+type HeaderBag = Headers | Record<string, string | string[] | undefined>;
+
+function header(headers: HeaderBag, name: string): string | null {
+  if (typeof (headers as Headers).get === "function") return (headers as Headers).get(name);
+  const value = (headers as Record<string, string | string[] | undefined>)[name];
+  return Array.isArray(value) ? value.join(",") : (value ?? null);
 }
 
 /**
- * Normalized addresses by the text they were written as: parsing costs microseconds, and a client
- * sends many requests. Bounded; emptied when full.
+ * An address as a stable key: IPv4-mapped IPv6 as IPv4, and IPv6 by its /64 (one subscriber's
+ * network: anyone with an IPv6 connection has a whole /64 to pick addresses from). Anything that
+ * is not an address (a port suffix is cut) is kept as text, cut short.
  */
-const normalized = new Map<string, string>();
-const MAX_CACHED = 10_000;
-
-function normalize(address: string): string {
-  let hit = normalized.get(address);
+export function normalizeAddress(raw: string): string {
+  // Parsing costs microseconds and the API's rate limiter asks on every request: remembered.
+  let hit = normalized.get(raw);
   if (hit === undefined) {
-    hit = parse(address);
-    if (normalized.size >= MAX_CACHED) normalized.clear();
-    normalized.set(address, hit);
+    hit = parseAddress(raw);
+    if (normalized.size >= 10_000) normalized.clear();
+    normalized.set(raw, hit);
   }
   return hit;
 }
 
-/** `::ffff:1.2.3.4` as `1.2.3.4`, IPv6 in its normalized form; anything unparsable as given. */
-function parse(address: string): string {
-  let text = address.trim();
-  // Proxies may write `1.2.3.4:5678` or `[2001:db8::1]:5678`.
-  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(text);
-  if (bracketed) text = bracketed[1];
-  else if (/^\d+\.\d+\.\d+\.\d+:\d+$/.test(text)) text = text.slice(0, text.lastIndexOf(":"));
-  if (!ipaddr.isValid(text)) return text.slice(0, 100);
-  const parsed = ipaddr.process(text);
-  return parsed.kind() === "ipv6" ? (parsed as ipaddr.IPv6).toNormalizedString() : parsed.toString();
+const normalized = new Map<string, string>();
+
+function parseAddress(raw: string): string {
+  let text = raw.trim().replace(/^\[([^\]]*)\](:\d+)?$/, "$1");
+  if (/^\d{1,3}(\.\d{1,3}){3}:\d+$/.test(text)) text = text.slice(0, text.lastIndexOf(":"));
+  if (!ipaddr.isValid(text)) return text.slice(0, 64) || "unknown";
+  let ip = ipaddr.parse(text);
+  if (ip.kind() === "ipv6" && (ip as ipaddr.IPv6).isIPv4MappedAddress()) ip = (ip as ipaddr.IPv6).toIPv4Address();
+  if (ip.kind() === "ipv4") return ip.toString();
+  const parts = (ip as ipaddr.IPv6).parts.slice(0, 4);
+  return `${parts.map((p) => p.toString(16)).join(":")}::/64`;
 }
 
-/** The client's address, or null when the request carries none (a handler called directly in tests). */
-export function clientAddress(request: Request): string | null {
-  const forwarded = request.headers.get("x-forwarded-for");
-  if (!forwarded) return null;
-  const trusted = config.trustProxyHops;
-  if (trusted === 0) {
-    // The common case, without splitting: the last hop.
-    const last = forwarded.slice(forwarded.lastIndexOf(",") + 1).trim();
-    if (last !== "") return normalize(last);
-  }
-  const hops = forwarded
+/** The client's address for the request `headers` belong to (see above). */
+export function clientAddress(headers: HeaderBag): string {
+  const hops = config.trustProxyHops;
+  const forwarded = (header(headers, "x-forwarded-for") ?? "")
     .split(",")
     .map((part) => part.trim())
-    .filter((part) => part !== "");
-  if (hops.length === 0) return null;
-  const index = Math.max(0, hops.length - 1 - trusted);
-  return normalize(hops[index]);
-}
-
-/**
- * What a per-client limit is kept under: the address, but an IPv6 client by its /64 (one host
- * usually has a whole /64 to itself and could otherwise take a fresh address per request).
- */
-export function clientLimitKey(address: string | null): string {
-  if (address === null) return "unknown";
-  // Normalized IPv4 (and anything unparsable) has no colon.
-  if (!address.includes(":")) return address;
-  let key = prefixes.get(address);
-  if (key === undefined) {
-    key = ipaddr.IPv6.isValid(address)
-      ? `${ipaddr.IPv6.parse(address)
-          .parts.slice(0, 4)
-          .map((part) => part.toString(16))
-          .join(":")}::/64`
-      : address;
-    if (prefixes.size >= MAX_CACHED) prefixes.clear();
-    prefixes.set(address, key);
+    .filter(Boolean);
+  if (hops > 0 && forwarded.length > 0) {
+    return normalizeAddress(forwarded[Math.max(0, forwarded.length - hops)]);
   }
-  return key;
+  const socket = header(headers, CLIENT_ADDRESS_HEADER);
+  if (socket) return normalizeAddress(socket);
+  // Not served by a server this process started (a custom server): Next's own X-Forwarded-For,
+  // whose last entry is the socket's address unless the client sent the header itself.
+  return normalizeAddress(forwarded.at(-1) ?? "unknown");
 }
-
-const prefixes = new Map<string, string>();

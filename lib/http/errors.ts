@@ -81,7 +81,7 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   invalid_token:
     "The API key is missing, malformed, unknown, revoked, expired, or belongs to the other environment. Send it as `Authorization: Bearer <API key>`.",
   forbidden:
-    "The API key (or the signed-in staff member's role) lacks the permission this endpoint needs; the detail names it.",
+    "The API key (or the signed-in staff member's role) lacks a permission the request needs: the endpoint's own; the read permission of the entity an event or notification carries (api_key.read for api_key.* events); or, when creating an API key, a permission it asks to grant (a key can only be given what its creator holds). The detail names it.",
   document_link_invalid:
     "The document link is incomplete or its signature does not match: use the link exactly as the API returned it.",
   document_link_expired:

@@ -41,7 +41,7 @@
 import type pg from "pg";
 import { config } from "../config.ts";
 import { pool } from "../db.ts";
-import { clientAddress, clientLimitKey } from "./client-address.ts";
+import { clientAddress } from "./client-address.ts";
 import { ApiError } from "./errors.ts";
 
 export const WINDOW_MS = 60_000;
@@ -286,7 +286,7 @@ export async function checkRateLimit(request: Request, limiter = rateLimiter()):
   const kind = limitClass(request);
   const limit = kind === "preview" ? config.rateLimits.previewPerMinute : config.rateLimits.perMinute;
   if (limit <= 0) return null;
-  const decision = await limiter.check(`${kind}:${clientLimitKey(clientAddress(request))}`, limit);
+  const decision = await limiter.check(`${kind}:${clientAddress(request.headers)}`, limit);
   return { kind, decision, headers: headersOf(decision) };
 }
 

@@ -29,7 +29,8 @@ export const notificationSettingSchema = z.object({
       available_versions: z.array(z.number()),
     }),
   ),
-  endpoint_secret_key: z.string(),
+  /** null for callers without notification_setting.write (lib/services/notification-settings.ts). */
+  endpoint_secret_key: z.string().nullable(),
   traffic_source: z.enum(TRAFFIC_SOURCES),
   created_at: z.string(),
   updated_at: z.string(),

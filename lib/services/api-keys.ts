@@ -1,4 +1,5 @@
 import { generateApiKey } from "../auth/api-key-format.ts";
+import { ungrantablePermissions } from "../auth/permissions.ts";
 import { config } from "../config.ts";
 import { db, transaction } from "../db.ts";
 import { emit } from "../events/outbox.ts";
@@ -33,11 +34,29 @@ export function serializeApiKey(row: ApiKeyRow, key?: string): ApiKey {
   };
 }
 
-/** Creates a key; the returned `key` holds the whole value, which is never shown again. */
+/**
+ * Creates a key; the returned `key` holds the whole value, which is never shown again. `held` is
+ * what the caller may do (its key's or its role's permissions, expanded): it can grant nothing
+ * beyond that. Without `held` (the operator's CLI, first start, tests) anything can be granted.
+ *
+ * A grant beyond the caller's own is 403 forbidden, not invalid_field: the permission names are
+ * valid and another caller could send the same body; what is missing is the caller's authority,
+ * which is what `forbidden` means everywhere else, and its detail names the permissions lacked.
+ */
 export async function createApiKey(
   input: Pick<CreateApiKeyInput, "name" | "permissions"> & Partial<CreateApiKeyInput>,
   createdBy?: string,
+  held?: ReadonlySet<string>,
 ): Promise<ApiKey> {
+  if (held) {
+    const missing = ungrantablePermissions(held, input.permissions);
+    if (missing.length > 0) {
+      throw new ApiError(
+        "forbidden",
+        `You aren't permitted to grant permissions you do not have yourself: ${missing.join(", ")}.`,
+      );
+    }
+  }
   const { id, key, hash } = generateApiKey(config.environment);
   return transaction(async (tx) => {
     const row = await tx.apiKey.create({
@@ -65,8 +84,14 @@ export async function getApiKey(id: string): Promise<ApiKeyRow> {
   return row;
 }
 
+/**
+ * Renames or revokes a key. The row is locked first, as every state change does: of concurrent
+ * revocations exactly one revokes (one `api_key.revoked` event, one `revoked_at`) and the others
+ * find the key revoked and get 409 conflict, as a revocation after it does.
+ */
 export async function updateApiKey(id: string, input: UpdateApiKeyInput): Promise<ApiKey> {
   const result = await transaction(async (tx) => {
+    await tx.$executeRaw`SELECT 1 FROM api_keys WHERE id = ${id} FOR UPDATE`;
     const current = await tx.apiKey.findUnique({ where: { id } });
     if (!current) throw notFound(id);
     if (current.status === "revoked") {

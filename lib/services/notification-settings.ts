@@ -61,13 +61,35 @@ export const NOTIFICATION_SETTING: EntityTable<NotificationSetting> = {
     ["api_version", "t.api_version"],
     ["include_sensitive_fields", "t.include_sensitive_fields"],
     ["subscribed_events", subscribedEventsSql("t")],
-    // Returned in full on every read, as in the API family: receivers need it to verify signatures.
+    // In full to callers that may manage destinations (see NOTIFICATION_SETTING_REDACTED).
     ["endpoint_secret_key", "t.endpoint_secret_key"],
     ["traffic_source", "t.traffic_source"],
     ["created_at", ts("t.created_at")],
     ["updated_at", ts("t.updated_at")],
   ],
 };
+
+/**
+ * The destination as shown to a caller without notification_setting.write: `endpoint_secret_key`
+ * is null. Whoever holds the secret can sign requests that the merchant's endpoint accepts as
+ * ours, so it is shown only to callers who could set a destination up (or rotate its secret)
+ * themselves; read access (a viewer, a key with notification_setting.read) sees the rest.
+ *
+ * null rather than a masked string or leaving the field out: the field stays where the API
+ * family has it, so clients that read it (the Node SDK copies `endpoint_secret_key` as is) keep
+ * parsing the entity, and no masked value can be mistaken for a usable secret.
+ */
+export const NOTIFICATION_SETTING_REDACTED: EntityTable<NotificationSetting> = {
+  table: NOTIFICATION_SETTING.table,
+  fields: NOTIFICATION_SETTING.fields.map(([name, expr]) =>
+    name === "endpoint_secret_key" ? ([name, "NULL::text"] as const) : ([name, expr] as const),
+  ),
+};
+
+/** The entity a caller sees: with the secret only when it may write destinations. */
+function settingFor(showSecret: boolean): EntityTable<NotificationSetting> {
+  return showSecret ? NOTIFICATION_SETTING : NOTIFICATION_SETTING_REDACTED;
+}
 
 const emailAddress = z.email();
 
@@ -109,8 +131,8 @@ async function assertActiveSlotFree(client: pg.PoolClient): Promise<void> {
   }
 }
 
-export async function getNotificationSetting(id: string): Promise<RawJson<NotificationSetting>> {
-  const setting = await getJson(NOTIFICATION_SETTING, "t.id = $1", [id]);
+export async function getNotificationSetting(id: string, showSecret: boolean): Promise<RawJson<NotificationSetting>> {
+  const setting = await getJson(settingFor(showSecret), "t.id = $1", [id]);
   if (!setting) throw notFound(id);
   return setting;
 }
@@ -187,11 +209,11 @@ export async function deleteNotificationSetting(id: string): Promise<void> {
   forgetTotals("notification_logs");
 }
 
-export function listNotificationSettings(query: ListNotificationSettingsQuery): Promise<JsonPage> {
+export function listNotificationSettings(query: ListNotificationSettingsQuery, showSecret: boolean): Promise<JsonPage> {
   const params = new Params();
   const filters: string[] = [];
   if (query.active !== undefined) filters.push(`t.active = ${params.add(query.active === "true")}`);
-  return listJson(NOTIFICATION_SETTING, {
+  return listJson(settingFor(showSecret), {
     filters,
     params,
     orderBy: query.order_by,

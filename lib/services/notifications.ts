@@ -16,6 +16,7 @@ import {
   sqlTransaction,
   ts,
 } from "../db/sql.ts";
+import { EVENT_TYPES, readableEventTypes } from "../events/catalogue.ts";
 import { ApiError, notFound } from "../http/errors.ts";
 import type {
   ListNotificationLogsQuery,
@@ -24,6 +25,7 @@ import type {
   NotificationLog,
   NotificationReplay,
 } from "../schemas/notification.ts";
+import { assertEventTypesVisible, visibleEventTypesSql } from "./event-visibility.ts";
 
 /** The notification's API shape (spec: Notification), in the API family's field order. */
 export const NOTIFICATION: EntityTable<Notification> = {
@@ -68,7 +70,12 @@ function retained(alias: string): string {
   return `${alias}.created_at > now() - make_interval(days => ${days})`;
 }
 
-export async function getNotification(id: string): Promise<RawJson<Notification>> {
+/**
+ * A notification carries its event's entity: it is shown only to callers that may read that entity
+ * (lib/services/event-visibility.ts). Lists leave the others out; one asked for by ID is 403.
+ */
+export async function getNotification(id: string, held: ReadonlySet<string>): Promise<RawJson<Notification>> {
+  if (readableEventTypes(held).length < EVENT_TYPES.length) await assertNotificationVisible(id, held);
   const notification = await getJson(NOTIFICATION, `t.id = $1 AND ${retained("t")}`, [id]);
   if (!notification) throw notFound(id);
   return notification;
@@ -79,9 +86,11 @@ function containing(term: string): string {
   return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-export function listNotifications(query: ListNotificationsQuery): Promise<JsonPage> {
+export function listNotifications(query: ListNotificationsQuery, held: ReadonlySet<string>): Promise<JsonPage> {
   const params = new Params();
   const filters = [retained("t")];
+  const visible = visibleEventTypesSql("t.type", held, params);
+  if (visible) filters.push(visible);
   if (query.notification_setting_id)
     filters.push(params.oneOf("t.notification_setting_id", query.notification_setting_id));
   if (query.status) filters.push(params.oneOf("t.status", query.status));
@@ -101,14 +110,26 @@ export function listNotifications(query: ListNotificationsQuery): Promise<JsonPa
   });
 }
 
-async function assertNotificationExists(id: string): Promise<void> {
-  const rows = await query(`SELECT 1 FROM notifications t WHERE t.id = $1 AND ${retained("t")}`, [id]);
-  if (rows.length === 0) throw notFound(id);
+/** 404 for an unknown (or purged) notification, 403 for one whose event `held` may not see. */
+async function assertNotificationVisible(id: string, held: ReadonlySet<string>): Promise<void> {
+  const [row] = await query<{ type: string }>(
+    `SELECT t.type FROM notifications t WHERE t.id = $1 AND ${retained("t")}`,
+    [id],
+  );
+  if (!row) throw notFound(id);
+  assertEventTypesVisible([row.type], held);
 }
 
-/** The delivery attempts of a notification, newest first. */
-export async function listNotificationLogs(id: string, query: ListNotificationLogsQuery): Promise<JsonPage> {
-  await assertNotificationExists(id);
+/**
+ * The delivery attempts of a notification, newest first: part of the notification, so shown to
+ * those who may see it (the receiver's answers can echo the payload).
+ */
+export async function listNotificationLogs(
+  id: string,
+  query: ListNotificationLogsQuery,
+  held: ReadonlySet<string>,
+): Promise<JsonPage> {
+  await assertNotificationVisible(id, held);
   const params = new Params();
   return listJson(NOTIFICATION_LOG, {
     filters: [`t.notification_id = ${params.add(id)}`],

@@ -25,7 +25,15 @@ export function endOfDay(date: string): string {
   return new Date(`${date}T23:59:59.999`).toISOString();
 }
 
-export function CreateApiKeyForm({ onCreated, onCancel }: { onCreated: (key: ApiKey) => void; onCancel: () => void }) {
+export function CreateApiKeyForm({
+  grantable,
+  onCreated,
+  onCancel,
+}: {
+  grantable: readonly string[];
+  onCreated: (key: ApiKey) => void;
+  onCancel: () => void;
+}) {
   const [name, setName] = useState("");
   const [description, setDescription] = useState("");
   const [expiry, setExpiry] = useState("");
@@ -84,6 +92,7 @@ export function CreateApiKeyForm({ onCreated, onCancel }: { onCreated: (key: Api
         />
       </div>
       <PermissionPicker
+        grantable={grantable}
         selected={permissions}
         onChange={setPermissions}
         error={errors?.fields.permissions}

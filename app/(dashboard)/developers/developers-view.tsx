@@ -28,7 +28,8 @@ function When({ value, fallback }: { value: string | null; fallback: React.React
   return value ? <DateCell value={value} /> : <>{fallback}</>;
 }
 
-export function DevelopersView() {
+/** `grantable`: the permissions the signed-in staff member holds, the only ones a new key can get. */
+export function DevelopersView({ grantable }: { grantable: readonly string[] }) {
   const { status, setStatus, pagination } = useListFilters("");
   const panel = usePanel();
   const [created, setCreated] = useState<ApiKey | null>(null);
@@ -144,6 +145,7 @@ export function DevelopersView() {
       {panel.editing && (
         <PanelSection id={panel.id} title="Create API key">
           <CreateApiKeyForm
+            grantable={grantable}
             onCreated={(key) => {
               panel.setEditing(null);
               setCreated(key);

@@ -46,19 +46,28 @@ export function togglePermission(selected: ReadonlySet<string>, permission: stri
   return next;
 }
 
+/**
+ * Permissions the signed-in staff member does not hold are shown but cannot be ticked: a key can
+ * only be given what its creator can do (the API refuses the rest with 403 forbidden).
+ */
 export function PermissionPicker({
+  grantable,
   selected,
   onChange,
   error,
   errorId,
 }: {
+  grantable: readonly string[];
   selected: ReadonlySet<string>;
   onChange: (next: Set<string>) => void;
   error?: string;
   errorId: string;
 }) {
+  const allowed = new Set(grantable.filter((p) => PERMISSIONS.includes(p)));
   const count = selected.size;
-  const everything = count === PERMISSIONS.length;
+  const everything = allowed.size > 0 && [...allowed].every((p) => selected.has(p));
+  const limited = allowed.size < PERMISSIONS.length;
+  const unavailable = "Your role does not have this permission, so it cannot give it to a key";
 
   return (
     <fieldset aria-describedby={error ? errorId : undefined} aria-invalid={error ? true : undefined}>
@@ -69,6 +78,11 @@ export function PermissionPicker({
         </span>
       </legend>
       <p className="text-xs text-slate-500">Write lets the key change an entity and includes read.</p>
+      {limited && (
+        <p className="text-xs text-slate-500">
+          A key can only be given permissions that your role has; the others are greyed out.
+        </p>
+      )}
       {error && (
         <p id={errorId} className="mt-1 text-sm text-red-700">
           {error}
@@ -79,13 +93,14 @@ export function PermissionPicker({
           <Checkbox
             checked={everything}
             mixed={count > 0}
-            onChange={(checked) => onChange(checked ? new Set(PERMISSIONS) : new Set())}
+            disabled={allowed.size === 0}
+            onChange={(checked) => onChange(checked ? new Set(allowed) : new Set())}
             className="text-sm font-medium text-slate-800"
           >
             Select all
           </Checkbox>
           <span className="text-xs text-slate-500" aria-live="polite">
-            {count} of {PERMISSIONS.length} selected
+            {count} of {allowed.size} selected
           </span>
         </div>
         <ul className="grid grid-cols-1 gap-x-6 px-1.5 py-1.5 md:grid-cols-2">
@@ -99,7 +114,8 @@ export function PermissionPicker({
                 {group.read ? (
                   <Checkbox
                     label={group.read}
-                    title={group.read}
+                    title={allowed.has(group.read) ? group.read : `${group.read}: ${unavailable}`}
+                    disabled={!allowed.has(group.read)}
                     checked={selected.has(group.read)}
                     onChange={(checked) => onChange(togglePermission(selected, group.read!, checked))}
                     className="text-sm text-slate-700"
@@ -112,7 +128,8 @@ export function PermissionPicker({
                 {group.write && (
                   <Checkbox
                     label={group.write}
-                    title={group.write}
+                    title={allowed.has(group.write) ? group.write : `${group.write}: ${unavailable}`}
+                    disabled={!allowed.has(group.write)}
                     checked={selected.has(group.write)}
                     onChange={(checked) => onChange(togglePermission(selected, group.write!, checked))}
                     className="text-sm text-slate-700"

@@ -3,12 +3,13 @@ import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import * as customers from "@/app/api/customers/route";
 import { parseApiKey } from "@/lib/auth/api-key-format";
-import { PERMISSIONS } from "@/lib/auth/permissions";
+import { PERMISSIONS, rolePermissions } from "@/lib/auth/permissions";
 import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { call, errorFields, expectError, nextPath, testKey } from "@/lib/test/api";
 import { expectAllowed, expectForbidden, permissionsWithout } from "@/lib/test/checks";
 import { admin, type Key, resource } from "@/lib/test/resource";
+import { staffSession } from "@/lib/test/staff";
 import * as item from "./[api_key_id]/route";
 import * as collection from "./route";
 
@@ -310,7 +311,7 @@ describe("permissions", () => {
       expect(error.detail).toContain("api_key.write");
     }
     expect(await db().apiKey.count()).toBe(before + 2);
-    const ok = await create({ name: "x", permissions: ["customer.read"] }, await testKey(["api_key.write"]));
+    const ok = await create({ name: "x", permissions: ["api_key.read"] }, await testKey(["api_key.write"]));
     expect(ok.status).toBe(201);
   });
 
@@ -331,5 +332,124 @@ describe("permissions", () => {
     expect(res.status).toBe(200);
     const none = await call(collection.GET, "GET", "/api-keys");
     expectError(none, 401, "invalid_token");
+  });
+});
+
+describe("granting only what the caller holds", () => {
+  const ESCALATION = ["customer.write", "transaction.write", "settings.write"];
+
+  it("refuses a key with api_key.write alone granting other permissions: 403 naming them, no key made", async () => {
+    const writer = await testKey(["api_key.write"]);
+    const before = await db().apiKey.count();
+    const res = await create({ name: "escalate", permissions: ["customer.read", ...ESCALATION] }, writer);
+    const error = expectError(res, 403, "forbidden");
+    for (const p of ["customer.read", ...ESCALATION]) expect(error.detail).toContain(p);
+    expect(error.detail).not.toContain("api_key.write");
+    expect(await db().apiKey.count()).toBe(before);
+    expect(
+      await db().event.count({ where: { eventType: "api_key.created", data: { path: ["name"], equals: "escalate" } } }),
+    ).toBe(0);
+  });
+
+  it("names only the permissions the caller lacks", async () => {
+    const caller = await testKey(["api_key.write", "customer.write"]);
+    const res = await create({ name: "x", permissions: ["customer.write", "product.read", "product.write"] }, caller);
+    const error = expectError(res, 403, "forbidden");
+    expect(error.detail).toContain("product.read, product.write");
+    expect(error.detail).not.toContain("customer.write");
+  });
+
+  it("lets a caller grant what it holds, read included in write", async () => {
+    const caller = await testKey(["api_key.write", "customer.write", "product.read"]);
+    const res = await create(
+      { name: "subset", permissions: ["api_key.read", "customer.read", "customer.write", "product.read"] },
+      caller,
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    // The new key can do what was granted, and no more.
+    const key = res.body.data.key;
+    expect((await call(customers.GET, "GET", "/customers", { key })).status).toBe(200);
+    expectError(await create({ name: "again", permissions: ["settings.read"] }, key), 403, "forbidden");
+  });
+
+  it("refuses a read the caller lacks even when the caller holds other writes", async () => {
+    const caller = await testKey(["api_key.write", "customer.write"]);
+    expectError(await create({ name: "x", permissions: ["transaction.read"] }, caller), 403, "forbidden");
+  });
+
+  it("lets an all-permission key grant everything", async () => {
+    const res = await create({ name: "all", permissions: [...PERMISSIONS] }, await testKey(PERMISSIONS));
+    expect(res.status).toBe(201);
+  });
+
+  it("refuses a developer signed in to the dashboard minting a key beyond the developer role", async () => {
+    const developer = await staffSession("developer");
+    const before = await db().apiKey.count();
+    const res = await call(collection.POST, "POST", "/api-keys", {
+      headers: developer.headers,
+      body: { name: "dev escalation", permissions: ["customer.read", ...ESCALATION] },
+    });
+    const error = expectError(res, 403, "forbidden");
+    for (const p of ESCALATION) expect(error.detail).toContain(p);
+    expect(error.detail).not.toContain("customer.read");
+    expect(await db().apiKey.count()).toBe(before);
+
+    // What the role holds can be granted: every read and the developer's writes.
+    const held = [...rolePermissions("developer")].sort();
+    const ok = await call(collection.POST, "POST", "/api-keys", {
+      headers: developer.headers,
+      body: { name: "dev key", permissions: held },
+    });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(201);
+    expect(ok.body.data.permissions).toEqual(held);
+    expect((await db().apiKey.findUniqueOrThrow({ where: { id: ok.body.data.id } })).createdBy).toBe(developer.userId);
+    // And that key cannot write customers.
+    expectError(
+      await call(customers.POST, "POST", "/customers", { key: ok.body.data.key, body: { email: "dev@example.com" } }),
+      403,
+      "forbidden",
+    );
+  });
+
+  it("lets an owner signed in to the dashboard grant everything", async () => {
+    const owner = await staffSession("owner");
+    const res = await call(collection.POST, "POST", "/api-keys", {
+      headers: owner.headers,
+      body: { name: "owner key", permissions: [...PERMISSIONS] },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+  });
+
+  it("still refuses unknown permissions with invalid_field before looking at the caller's", async () => {
+    const res = await create({ name: "x", permissions: ["customer.delete"] }, await testKey(["api_key.write"]));
+    expectError(res, 400, "invalid_field");
+  });
+});
+
+describe("concurrent revocations", () => {
+  it("ten at once: exactly one revokes (one event, one revoked_at), the others get 409 conflict", async () => {
+    const k = await createOk();
+    const results = await Promise.all(Array.from({ length: 10 }, () => update(k.id, { status: "revoked" })));
+    const ok = results.filter((r) => r.status === 200);
+    expect(ok).toHaveLength(1);
+    for (const r of results.filter((x) => x.status !== 200)) expectError(r, 409, "conflict");
+    const revokedEvents = await db().event.findMany({ where: { entityId: k.id, eventType: "api_key.revoked" } });
+    expect(revokedEvents).toHaveLength(1);
+    const row = await db().apiKey.findUniqueOrThrow({ where: { id: k.id } });
+    expect(row.status).toBe("revoked");
+    expect(ok[0].body.data.revoked_at).toBe((revokedEvents[0].data as { revoked_at: string }).revoked_at);
+    expect(Date.parse(ok[0].body.data.revoked_at)).toBe(row.revokedAt?.getTime());
+  });
+
+  it("a rename racing a revocation never undoes it", async () => {
+    const k = await createOk();
+    const results = await Promise.all([
+      update(k.id, { name: "renamed" }),
+      update(k.id, { status: "revoked" }),
+      update(k.id, { name: "renamed again" }),
+    ]);
+    for (const r of results) expect([200, 409]).toContain(r.status);
+    expect((await db().apiKey.findUniqueOrThrow({ where: { id: k.id } })).status).toBe("revoked");
+    expect(await db().event.count({ where: { entityId: k.id, eventType: "api_key.revoked" } })).toBe(1);
   });
 });

@@ -8,7 +8,11 @@ export const GET = route({ permission: "api_key.read", query: listApiKeysQuery }
 );
 
 export const POST = route({ permission: "api_key.write", body: createApiKeyBody, status: 201 }, ({ input, auth }) =>
-  createApiKey(input.body, auth.type === "session" ? auth.userId : auth.type === "api_key" ? auth.apiKeyId : undefined),
+  createApiKey(
+    input.body,
+    auth.type === "session" ? auth.userId : auth.type === "api_key" ? auth.apiKeyId : undefined,
+    auth.permissions,
+  ),
 );
 
 export { methodNotAllowed as PUT, methodNotAllowed as PATCH, methodNotAllowed as DELETE } from "@/lib/http/route";

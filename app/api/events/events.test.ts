@@ -2,12 +2,16 @@
  * GET /events through the real route handler on a real database: the events real changes wrote.
  */
 import { describe, expect, it } from "vitest";
+import * as apiKeys from "@/app/api/api-keys/route";
 import * as customerItem from "@/app/api/customers/[customer_id]/route";
 import * as customers from "@/app/api/customers/route";
+import { isPermission } from "@/lib/auth/permissions";
 import { query } from "@/lib/db/sql";
+import { EVENT_TYPES, eventReadPermission } from "@/lib/events/catalogue";
 import { type ApiResult, call, errorFields, expectError, testKey } from "@/lib/test/api";
 import { expectMethodsNotAllowed, expectPermission, permissionsWithout } from "@/lib/test/checks";
 import { admin, type Key, walkPages } from "@/lib/test/resource";
+import { staffSession } from "@/lib/test/staff";
 import * as collection from "./route";
 
 const FIELDS = ["event_id", "event_type", "occurred_at", "data"];
@@ -174,5 +178,80 @@ describe("GET /events", () => {
 
   it("answers 405 for methods the path does not have", async () => {
     await expectMethodsNotAllowed(collection, ["POST", "PUT", "PATCH", "DELETE"], "/events");
+  });
+});
+
+describe("events are shown only to callers that may read their entity", () => {
+  async function newApiKey(name: string): Promise<string> {
+    const res = await call(apiKeys.POST, "POST", "/api-keys", {
+      key: await admin(),
+      body: { name, permissions: ["customer.read", "transaction.write"] },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return res.body.data.id;
+  }
+
+  function types(res: ApiResult): string[] {
+    return [...new Set((res.body.data as { event_type: string }[]).map((e) => e.event_type))];
+  }
+
+  it("a viewer gets no api_key events: left out of the list, 403 naming api_key.read when asked for", async () => {
+    const keyName = `Payments backend ${Date.now()}`;
+    const keyId = await newApiKey(keyName);
+    const customer = await newCustomer();
+    const viewer = await staffSession("viewer");
+    const asViewer = (q: string) => call(collection.GET, "GET", `/events${q}`, { headers: viewer.headers });
+
+    const all = await asViewer("?per_page=200");
+    expect(all.status).toBe(200);
+    expect(types(all)).toContain("customer.created");
+    expect(types(all).some((t) => t.startsWith("api_key."))).toBe(false);
+    expect(JSON.stringify(all.body)).not.toContain(keyName);
+    expect(eventIds(await asViewer(`?entity_id=${keyId}`))).toEqual([]);
+    expect((await asViewer(`?entity_id=${customer.id}`)).body.data).toHaveLength(1);
+
+    const named = await asViewer("?event_type=api_key.created");
+    expect(expectError(named, 403, "forbidden").detail).toContain("api_key.read");
+    const mixed = await asViewer("?event_type=customer.created,api_key.revoked");
+    expect(expectError(mixed, 403, "forbidden").detail).toContain("api_key.read");
+
+    // A developer may read API keys, and so their events.
+    const developer = await staffSession("developer");
+    const asDeveloper = await call(collection.GET, "GET", "/events?event_type=api_key.created", {
+      headers: developer.headers,
+    });
+    expect(asDeveloper.status).toBe(200);
+    expect(JSON.stringify(asDeveloper.body)).toContain(keyName);
+  });
+
+  it("a key with event.read alone sees no event data; each entity's read permission opens its events", async () => {
+    await newApiKey("visible to api_key.read");
+    const customer = await newCustomer();
+    const eventOnly = await testKey(["event.read"]);
+    const none = await list("?per_page=200", eventOnly);
+    expect(none.status).toBe(200);
+    expect(none.body.data).toEqual([]);
+    expect(none.body.meta.pagination.has_more).toBe(false);
+    const refused = expectError(await list(`?${CUSTOMER_EVENTS}`, eventOnly), 403, "forbidden");
+    expect(refused.detail).toContain("customer.read");
+
+    const customers_ = await list("?per_page=200", await testKey(["event.read", "customer.read"]));
+    expect(types(customers_).length).toBeGreaterThan(0);
+    expect(types(customers_).every((t) => t.startsWith("customer."))).toBe(true);
+    expect((customers_.body.data as { data: { id: string } }[]).map((e) => e.data.id)).toContain(customer.id);
+
+    // Write implies read, here too.
+    const writer = await list(`?${CUSTOMER_EVENTS}`, await testKey(["event.read", "customer.write"]));
+    expect(writer.status).toBe(200);
+
+    const keysOnly = await list("?per_page=200", await testKey(["event.read", "api_key.read"]));
+    expect(types(keysOnly)).toEqual(["api_key.created"]);
+  });
+
+  it("maps every event type of the catalogue to a read permission that exists", () => {
+    for (const type of EVENT_TYPES) expect(isPermission(eventReadPermission(type.name)), type.name).toBe(true);
+    expect(eventReadPermission("api_key.created")).toBe("api_key.read");
+    expect(eventReadPermission("discount_group.updated")).toBe("discount_group.read");
+    expect(eventReadPermission("payment_method.saved")).toBe("customer.read");
   });
 });

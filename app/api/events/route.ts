@@ -3,8 +3,8 @@ import { route } from "@/lib/http/route";
 import { listEventsQuery } from "@/lib/schemas/event";
 import { listEvents } from "@/lib/services/events";
 
-export const GET = route({ permission: "event.read", query: listEventsQuery }, async ({ input }) =>
-  listOfJson(await listEvents(input.query)),
+export const GET = route({ permission: "event.read", query: listEventsQuery }, async ({ input, auth }) =>
+  listOfJson(await listEvents(input.query, auth.permissions)),
 );
 
 export {

@@ -28,6 +28,7 @@ import {
   permissionsWithout,
 } from "@/lib/test/checks";
 import { admin, ids, type Key, resource } from "@/lib/test/resource";
+import { staffSession } from "@/lib/test/staff";
 import * as item from "./[notification_setting_id]/route";
 import * as collection from "./route";
 
@@ -685,6 +686,51 @@ describe("permissions", () => {
     expectError(await remove(id, null), 401, "invalid_token");
     expectError(await get(id, await testKey(["product.read"])), 403, "forbidden");
     expectError(await remove(id, await testKey(["notification_setting.read"])), 403, "forbidden");
+  });
+});
+
+describe("the signing secret is shown only to callers that may write destinations", () => {
+  it("a key with notification_setting.read gets endpoint_secret_key null, in GET and in the list; the rest as is", async () => {
+    const s = await createOk();
+    const reader = await testKey(["notification_setting.read"]);
+    const one = await get(s.id, reader);
+    expect(one.status).toBe(200);
+    expect(Object.keys(one.body.data)).toEqual(FIELDS);
+    expect(one.body.data.endpoint_secret_key).toBeNull();
+    expect(one.body.data).toEqual({ ...s, endpoint_secret_key: null });
+    const all = await list("", reader);
+    expect(all.status).toBe(200);
+    expect(all.body.data).toEqual([{ ...s, endpoint_secret_key: null }]);
+    expect(JSON.stringify(all.body)).not.toContain(s.endpoint_secret_key);
+    expect(JSON.stringify(one.body)).not.toContain(s.endpoint_secret_key);
+  });
+
+  it("a key with notification_setting.write sees it", async () => {
+    const s = await createOk();
+    const writer = await testKey(["notification_setting.write"]);
+    expect((await get(s.id, writer)).body.data.endpoint_secret_key).toBe(s.endpoint_secret_key);
+    expect((await list("", writer)).body.data[0].endpoint_secret_key).toBe(s.endpoint_secret_key);
+    expect(s.endpoint_secret_key).toMatch(SECRET);
+  });
+
+  it("a viewer signed in to the dashboard does not see it; a developer does", async () => {
+    const s = await createOk();
+    const viewer = await staffSession("viewer");
+    const asViewer = await call(item.GET, "GET", `/notification-settings/${s.id}`, {
+      headers: viewer.headers,
+      params: { notification_setting_id: s.id },
+    });
+    expect(asViewer.status).toBe(200);
+    expect(asViewer.body.data.endpoint_secret_key).toBeNull();
+    const listed = await call(collection.GET, "GET", "/notification-settings", { headers: viewer.headers });
+    expect(listed.body.data[0].endpoint_secret_key).toBeNull();
+
+    const developer = await staffSession("developer");
+    const asDeveloper = await call(item.GET, "GET", `/notification-settings/${s.id}`, {
+      headers: developer.headers,
+      params: { notification_setting_id: s.id },
+    });
+    expect(asDeveloper.body.data.endpoint_secret_key).toBe(s.endpoint_secret_key);
   });
 });
 

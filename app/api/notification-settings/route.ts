@@ -5,7 +5,8 @@ import { createNotificationSetting, listNotificationSettings } from "@/lib/servi
 
 export const GET = route(
   { permission: "notification_setting.read", query: listNotificationSettingsQuery },
-  async ({ input }) => listOfJson(await listNotificationSettings(input.query)),
+  async ({ input, auth }) =>
+    listOfJson(await listNotificationSettings(input.query, auth.permissions.has("notification_setting.write"))),
 );
 
 export const POST = route(

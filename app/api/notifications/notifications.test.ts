@@ -8,6 +8,7 @@
  *   POST /notifications/{notification_id}/replay
  */
 import { beforeEach, describe, expect, it } from "vitest";
+import * as apiKeys from "@/app/api/api-keys/route";
 import * as businesses from "@/app/api/customers/[customer_id]/businesses/route";
 import * as customers from "@/app/api/customers/route";
 import * as settings from "@/app/api/notification-settings/route";
@@ -16,6 +17,7 @@ import { newId } from "@/lib/ids";
 import { type ApiResult, call, errorFields, expectError, expectNotFound, testKey } from "@/lib/test/api";
 import { expectForbidden, expectMethodsNotAllowed, expectPermission, permissionsWithout } from "@/lib/test/checks";
 import { admin, ids, type Key, keyOf, walkPages } from "@/lib/test/resource";
+import { staffSession } from "@/lib/test/staff";
 import * as logs from "./[notification_id]/logs/route";
 import * as replay from "./[notification_id]/replay/route";
 import * as one from "./[notification_id]/route";
@@ -628,7 +630,11 @@ describe("permissions", () => {
       await expectPermission(request, {
         permission: "notification.read",
         denied: [WITHOUT, ["notification_setting.write"]],
-        allowed: [["notification.read"], ["notification.write"]],
+        // The notification carries a customer: its reader needs customer.read too (below).
+        allowed: [
+          ["notification.read", "customer.read"],
+          ["notification.write", "customer.read"],
+        ],
       });
     }
   });
@@ -649,6 +655,67 @@ describe("permissions", () => {
     expectError(await replayOf(id, null), 401, "invalid_token");
     expectError(await get(id, await testKey(["product.read"])), 403, "forbidden");
     expectError(await replayOf(id, await testKey(["notification.read"])), 403, "forbidden");
+  });
+});
+
+describe("a notification is shown only to callers that may read its event's entity", () => {
+  /** One customer.created and one api_key.created notification for a destination of both. */
+  async function both(): Promise<{ customerNtf: string; apiKeyNtf: string; keyName: string }> {
+    const settingId = await destination({ subscribed_events: ["customer.created", "api_key.created"] });
+    const customerNtf = await notification(settingId);
+    const keyName = `secret integration ${Date.now()}`;
+    await call(apiKeys.POST, "POST", "/api-keys", {
+      key: await admin(),
+      body: { name: keyName, permissions: ["customer.read"] },
+    });
+    const [apiKeyNtf] = (
+      await query<{ id: string }>("SELECT id FROM notifications WHERE notification_setting_id = $1 AND type = $2", [
+        settingId,
+        "api_key.created",
+      ])
+    ).map((r) => r.id);
+    expect(apiKeyNtf).toBeDefined();
+    return { customerNtf, apiKeyNtf, keyName };
+  }
+
+  it("a viewer lists the customer notification, not the API key one, and gets 403 asking for it", async () => {
+    const { customerNtf, apiKeyNtf, keyName } = await both();
+    const viewer = await staffSession("viewer");
+    const listed = await call(many.GET, "GET", "/notifications", { headers: viewer.headers });
+    expect(listed.status).toBe(200);
+    expect(ids(listed)).toEqual([customerNtf]);
+    expect(JSON.stringify(listed.body)).not.toContain(keyName);
+    expect(ids(await call(many.GET, "GET", "/notifications?search=api_key", { headers: viewer.headers }))).toEqual([]);
+
+    const params = { notification_id: apiKeyNtf };
+    const one_ = await call(one.GET, "GET", `/notifications/${apiKeyNtf}`, { headers: viewer.headers, params });
+    expect(expectError(one_, 403, "forbidden").detail).toContain("api_key.read");
+    const logs_ = await call(logs.GET, "GET", `/notifications/${apiKeyNtf}/logs`, { headers: viewer.headers, params });
+    expect(expectError(logs_, 403, "forbidden").detail).toContain("api_key.read");
+    const own = await call(one.GET, "GET", `/notifications/${customerNtf}`, {
+      headers: viewer.headers,
+      params: { notification_id: customerNtf },
+    });
+    expect(own.status).toBe(200);
+  });
+
+  it("a key sees the notifications of the entities it may read, and an unknown ID is still 404", async () => {
+    const { customerNtf, apiKeyNtf } = await both();
+    const onlyNotifications = await testKey(["notification.read"]);
+    expect(ids(await list("", onlyNotifications))).toEqual([]);
+    expectError(await get(customerNtf, onlyNotifications), 403, "forbidden");
+    expectNotFound(await get(newId("ntf"), onlyNotifications));
+
+    // (Each test key made here is an api_key.created event of its own, notified too.)
+    const withKeys = await testKey(["notification.read", "api_key.read"]);
+    const keyNotifications = await list("", withKeys);
+    expect(ids(keyNotifications)).toContain(apiKeyNtf);
+    expect(ids(keyNotifications)).not.toContain(customerNtf);
+    expect((keyNotifications.body.data as { type: string }[]).every((n) => n.type === "api_key.created")).toBe(true);
+    expect((await get(apiKeyNtf, withKeys)).status).toBe(200);
+    expect((await listLogs(apiKeyNtf, "", withKeys)).status).toBe(200);
+
+    expect(ids(await list("", await admin()))).toEqual(expect.arrayContaining([customerNtf, apiKeyNtf]));
   });
 });
 

@@ -3,8 +3,8 @@ import { route } from "@/lib/http/route";
 import { listNotificationsQuery } from "@/lib/schemas/notification";
 import { listNotifications } from "@/lib/services/notifications";
 
-export const GET = route({ permission: "notification.read", query: listNotificationsQuery }, async ({ input }) =>
-  listOfJson(await listNotifications(input.query)),
+export const GET = route({ permission: "notification.read", query: listNotificationsQuery }, async ({ input, auth }) =>
+  listOfJson(await listNotifications(input.query, auth.permissions)),
 );
 
 export {

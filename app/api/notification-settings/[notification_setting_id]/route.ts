@@ -6,8 +6,10 @@ import {
   updateNotificationSetting,
 } from "@/lib/services/notification-settings";
 
-export const GET = route({ permission: "notification_setting.read", params: notificationSettingParams }, ({ input }) =>
-  getNotificationSetting(input.params.notification_setting_id),
+export const GET = route(
+  { permission: "notification_setting.read", params: notificationSettingParams },
+  ({ input, auth }) =>
+    getNotificationSetting(input.params.notification_setting_id, auth.permissions.has("notification_setting.write")),
 );
 
 export const PATCH = route(

@@ -2,8 +2,8 @@ import { route } from "@/lib/http/route";
 import { notificationParams } from "@/lib/schemas/notification";
 import { getNotification } from "@/lib/services/notifications";
 
-export const GET = route({ permission: "notification.read", params: notificationParams }, ({ input }) =>
-  getNotification(input.params.notification_id),
+export const GET = route({ permission: "notification.read", params: notificationParams }, ({ input, auth }) =>
+  getNotification(input.params.notification_id, auth.permissions),
 );
 
 export {

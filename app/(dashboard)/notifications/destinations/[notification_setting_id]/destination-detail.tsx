@@ -149,19 +149,26 @@ function DestinationPage({ destination }: { destination: NotificationSetting }) 
           }
         >
           <p className="mb-1 text-xs font-medium tracking-wide text-slate-500 uppercase">Endpoint secret key</p>
-          <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
-            <SecretValue value={destination.endpoint_secret_key} label="endpoint secret key" />
-            <Button
-              variant="secondary"
-              size="sm"
-              onClick={() => {
-                rotate.reset();
-                setConfirm("rotate");
-              }}
-            >
-              Rotate secret
-            </Button>
-          </div>
+          {destination.endpoint_secret_key === null ? (
+            // The API shows the secret only to those who may manage destinations.
+            <p className="text-sm text-slate-600">
+              Hidden: only staff who can manage notification destinations can see or rotate it.
+            </p>
+          ) : (
+            <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
+              <SecretValue value={destination.endpoint_secret_key} label="endpoint secret key" />
+              <Button
+                variant="secondary"
+                size="sm"
+                onClick={() => {
+                  rotate.reset();
+                  setConfirm("rotate");
+                }}
+              >
+                Rotate secret
+              </Button>
+            </div>
+          )}
         </Section>
 
         <RecentNotifications destination={destination} />

@@ -2,7 +2,7 @@
  * A card payment at the hosted checkout (sandbox test cards). Public, as GET /checkout/{transaction_id};
  * declines are limited per client address (lib/services/payments.ts DECLINE_LIMITS).
  */
-import { clientAddress, clientLimitKey } from "@/lib/http/client-address";
+import { clientAddress } from "@/lib/http/client-address";
 import { route } from "@/lib/http/route";
 import { cardPaymentBody } from "@/lib/schemas/payment";
 import { transactionParams } from "@/lib/schemas/transaction";
@@ -10,8 +10,7 @@ import { payAtCheckout } from "@/lib/services/payments";
 
 export const POST = route(
   { permission: "public", params: transactionParams, body: cardPaymentBody, status: 201 },
-  ({ input, request }) =>
-    payAtCheckout(input.params.transaction_id, input.body, clientLimitKey(clientAddress(request))),
+  ({ input, request }) => payAtCheckout(input.params.transaction_id, input.body, clientAddress(request.headers)),
 );
 
 export {

@@ -5,7 +5,8 @@ import { listNotificationLogs } from "@/lib/services/notifications";
 
 export const GET = route(
   { permission: "notification.read", params: notificationParams, query: listNotificationLogsQuery },
-  async ({ input }) => listOfJson(await listNotificationLogs(input.params.notification_id, input.query)),
+  async ({ input, auth }) =>
+    listOfJson(await listNotificationLogs(input.params.notification_id, input.query, auth.permissions)),
 );
 
 export {

@@ -1,0 +1,18 @@
+/**
+ * What the signed-in staff member may do, for server components that shape the dashboard (the
+ * API decides for itself in lib/http/auth.ts). The role is read from the database, as the API
+ * does, so a changed role shows at once rather than when the session is renewed.
+ */
+import { getServerSession } from "next-auth";
+import { db } from "../db.ts";
+import { authOptions } from "./next-auth.ts";
+import { isRole, rolePermissions } from "./permissions.ts";
+
+export async function signedInPermissions(): Promise<string[]> {
+  const session = await getServerSession(authOptions);
+  const userId = (session?.user as { id?: string } | undefined)?.id;
+  if (!userId) return [];
+  const user = await db().user.findUnique({ where: { id: userId }, select: { role: true } });
+  if (!user || !isRole(user.role)) return [];
+  return [...rolePermissions(user.role)].sort();
+}
