@@ -204,6 +204,28 @@ describe("refusal: what the request asks for", () => {
     );
   });
 
+  it("a trial pauses at its end, not immediately", () => {
+    expect(answer("trialing", "pause", "automatic", undefined, { effective_from: "immediately" })).toBe(
+      "subscription_cannot_be_paused",
+    );
+    expect(answer("trialing", "pause", "automatic", undefined, { effective_from: "next_billing_period" })).toBe("ok");
+    expect(answer("active", "pause", "automatic", undefined, { effective_from: "immediately" })).toBe("ok");
+  });
+
+  it("resume: a scheduled pause takes a date, not immediately; a billing resume needs a payment method", () => {
+    expect(answer("active", "resume", "automatic", "pause", { effective_from: "immediately" })).toBe(MUST_BE_PAUSED);
+    expect(answer("active", "resume", "automatic", "pause", { effective_from: null })).toBe("ok");
+    expect(answer("paused", "resume", "automatic", undefined, { effective_from: "immediately" })).toBe("ok");
+    const noCard = { has_payment_method: false } as const;
+    expect(answer("paused", "resume", "automatic", undefined, noCard)).toBe(
+      "subscription_missing_payment_method_cannot_resume",
+    );
+    expect(
+      answer("paused", "resume", "automatic", undefined, { ...noCard, on_resume: "continue_existing_billing_period" }),
+    ).toBe("ok");
+    expect(answer("paused", "resume", "manual", undefined, noCard)).toBe("ok");
+  });
+
   it("a charge on the next billing period needs a next renewal", () => {
     expect(answer("active", "charge", "automatic", "cancel", { effective_from: "next_billing_period" })).toBe(LOCKED);
     expect(answer("active", "charge", "automatic", "pause", { effective_from: "immediately" })).toBe("ok");
