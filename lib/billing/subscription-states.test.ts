@@ -151,6 +151,14 @@ describe("refusal: every status × action", () => {
     expect(row("paused", "automatic", "resume")).toEqual(row("paused", "automatic"));
   });
 
+  it("a scheduled cancel on a paused subscription locks its resume", () => {
+    expect(row("paused", "automatic", "cancel")).toEqual({
+      ...row("paused", "automatic"),
+      update: LOCKED,
+      resume: LOCKED,
+    });
+  });
+
   it("every refusal has a code from the list and a detail", () => {
     for (const status of SUBSCRIPTION_STATUSES) {
       for (const mode of ["automatic", "manual"] as const) {

@@ -31,7 +31,8 @@
  *            trialing subscription paused `immediately` (subscription_cannot_be_paused: a trial
  *            pauses at its end, in place of its first charge — a trial paused midway would come
  *            back either as a trial with no end or billed early, neither of which was asked for).
- * resume     paused (a scheduled resume is replaced), and active with a scheduled pause: it sets
+ * resume     paused (a scheduled resume is replaced; a scheduled cancel locks it, as it locks an
+ *            active subscription: remove it first), and active with a scheduled pause: it sets
  *            when the pause ends, as the API reference documents (integrators report that the
  *            API family answers subscription_must_be_paused there; we do what the reference says),
  *            which needs a date: `immediately` there is subscription_must_be_paused (to keep the
@@ -187,6 +188,9 @@ export function refusal(
           detail: `Only a paused subscription can be resumed (or an active one with a scheduled pause, to set when the pause ends). The subscription is '${sub.status}'.`,
         };
       }
+      // A paused subscription scheduled to cancel (instead of resuming) is locked as an active one
+      // is: resuming would quietly take back the cancel.
+      if (sub.scheduled_change?.action === "cancel") return locked("cancel", "it cannot be resumed");
       if (pausing && context.effective_from === "immediately") {
         return {
           code: "subscription_must_be_paused",

@@ -512,6 +512,13 @@ describe("POST /subscriptions/{id}/cancel", () => {
       status: "paused",
       scheduled_change: { action: "cancel", effective_at: api(resumeAt), resume_at: null },
     });
+    // The scheduled cancel is not quietly taken back by a resume.
+    expectError(await act("resume", other.subscription.id), 400, "subscription_locked_pending_changes");
+    expectError(
+      await act("resume", other.subscription.id, { effective_from: iso(resumeAt + DAY) }),
+      400,
+      "subscription_locked_pending_changes",
+    );
     const after = await advanceTo(other.subscription.id, new Date(resumeAt + 1000));
     expect(after.status).toBe("canceled");
     expect(await transactionsOf(other.subscription.id)).toHaveLength(1);
@@ -540,6 +547,32 @@ describe("POST /subscriptions/{id}/cancel", () => {
       "subscription.activated",
       "subscription.updated",
     ]);
+  });
+
+  it("many actions at once take turns: each a 200 or a 400 refusal, never a 5xx, and the events tell the final state", async () => {
+    const { subscription } = await subscribeAtCheckout();
+    const id = subscription.id;
+    const requests: [Action, unknown][] = [
+      ["pause", { effective_from: "immediately" }],
+      ["resume", {}],
+      ["pause", {}],
+      ["resume", { effective_from: iso(Date.now() + DAY) }],
+      ["pause", { effective_from: "immediately" }],
+      ["resume", {}],
+      ["activate", undefined],
+      ["cancel", {}],
+    ];
+    const results = await Promise.all(requests.map(([action, body]) => act(action, id, body)));
+    for (const res of results) expect([200, 400], JSON.stringify(res.body)).toContain(res.status);
+    const after = await getSubscriptionJson(id);
+    subscriptionSchema.strict().parse(after);
+    const moves = (await eventTypes(id)).filter((t) => t !== "subscription.updated");
+    const last = moves[moves.length - 1];
+    const status = { "subscription.paused": "paused", "subscription.canceled": "canceled" } as Record<string, string>;
+    expect(after.status).toBe(status[last] ?? "active");
+    // Every resume that started a new period billed it once.
+    const resumes = moves.filter((t) => t === "subscription.resumed").length;
+    expect(await transactionsOf(id)).toHaveLength(1 + resumes);
   });
 
   it("a pause and a cancel at once: one wins whole, the other is refused or replaces it; never half-applied", async () => {
