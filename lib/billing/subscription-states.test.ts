@@ -151,6 +151,14 @@ describe("refusal: every status × action", () => {
     expect(row("paused", "automatic", "resume")).toEqual(row("paused", "automatic"));
   });
 
+  it("a scheduled cancel on a paused subscription locks its resume", () => {
+    expect(row("paused", "automatic", "cancel")).toEqual({
+      ...row("paused", "automatic"),
+      update: LOCKED,
+      resume: LOCKED,
+    });
+  });
+
   it("every refusal has a code from the list and a detail", () => {
     for (const status of SUBSCRIPTION_STATUSES) {
       for (const mode of ["automatic", "manual"] as const) {
@@ -202,6 +210,28 @@ describe("refusal: what the request asks for", () => {
     expect(answer("active", "pause", "automatic", undefined, { on_resume: "continue_existing_billing_period" })).toBe(
       "ok",
     );
+  });
+
+  it("a trial pauses at its end, not immediately", () => {
+    expect(answer("trialing", "pause", "automatic", undefined, { effective_from: "immediately" })).toBe(
+      "subscription_cannot_be_paused",
+    );
+    expect(answer("trialing", "pause", "automatic", undefined, { effective_from: "next_billing_period" })).toBe("ok");
+    expect(answer("active", "pause", "automatic", undefined, { effective_from: "immediately" })).toBe("ok");
+  });
+
+  it("resume: a scheduled pause takes a date, not immediately; a billing resume needs a payment method", () => {
+    expect(answer("active", "resume", "automatic", "pause", { effective_from: "immediately" })).toBe(MUST_BE_PAUSED);
+    expect(answer("active", "resume", "automatic", "pause", { effective_from: null })).toBe("ok");
+    expect(answer("paused", "resume", "automatic", undefined, { effective_from: "immediately" })).toBe("ok");
+    const noCard = { has_payment_method: false } as const;
+    expect(answer("paused", "resume", "automatic", undefined, noCard)).toBe(
+      "subscription_missing_payment_method_cannot_resume",
+    );
+    expect(
+      answer("paused", "resume", "automatic", undefined, { ...noCard, on_resume: "continue_existing_billing_period" }),
+    ).toBe("ok");
+    expect(answer("paused", "resume", "manual", undefined, noCard)).toBe("ok");
   });
 
   it("a charge on the next billing period needs a next renewal", () => {

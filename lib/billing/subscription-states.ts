@@ -27,11 +27,19 @@
  *            cancels the past-due renewal, as the API family's pause scenario shows). Refused:
  *            canceled; paused (subscription_cannot_be_paused: to move the resume date, resume
  *            with a date); a scheduled pause or cancel (remove it first); continuing the existing
- *            billing period on resume for a past_due subscription (that period is unpaid).
- * resume     paused (a scheduled resume is replaced), and active with a scheduled pause: it sets
+ *            billing period on resume for a past_due subscription (that period is unpaid); a
+ *            trialing subscription paused `immediately` (subscription_cannot_be_paused: a trial
+ *            pauses at its end, in place of its first charge — a trial paused midway would come
+ *            back either as a trial with no end or billed early, neither of which was asked for).
+ * resume     paused (a scheduled resume is replaced; a scheduled cancel locks it, as it locks an
+ *            active subscription: remove it first), and active with a scheduled pause: it sets
  *            when the pause ends, as the API reference documents (integrators report that the
- *            API family answers subscription_must_be_paused there; we do what the reference says).
- *            Otherwise subscription_must_be_paused, or subscription_is_canceled_action_invalid.
+ *            API family answers subscription_must_be_paused there; we do what the reference says),
+ *            which needs a date: `immediately` there is subscription_must_be_paused (to keep the
+ *            subscription going, remove the scheduled pause). Otherwise subscription_must_be_paused,
+ *            or subscription_is_canceled_action_invalid. A resume that bills a new period on
+ *            automatic collection needs a saved payment method, when the caller knows there is
+ *            none (subscription_missing_payment_method_cannot_resume).
  * cancel     any status but canceled, whatever is scheduled: a customer leaving must always be
  *            able to (a cancel replaces a scheduled pause or resume).
  * activate   trialing only (subscription_cannot_activate, the API family's message), automatic
@@ -74,11 +82,14 @@ export interface SubscriptionState {
 export interface RefusalContext {
   /** update: the fields the PATCH body sets. Default ["items"]: "may the items be changed". */
   fields?: readonly string[];
-  /** pause: the `on_resume` asked for. */
+  /** pause, resume: the `on_resume` asked for. */
   on_resume?: "start_new_billing_period" | "continue_existing_billing_period" | null;
-  /** charge: when the one-time charge is billed. */
+  /**
+   * charge: when the one-time charge is billed; pause: when the pause starts; resume:
+   * "immediately" when asked to resume now (anything else: at a date).
+   */
   effective_from?: "immediately" | "next_billing_period" | null;
-  /** activate: whether the customer has a saved payment method (undefined: not checked). */
+  /** activate, resume: whether the subscription has a saved payment method (undefined: not checked). */
   has_payment_method?: boolean;
 }
 
@@ -97,6 +108,7 @@ export const SUBSCRIPTION_REFUSAL_CODES = [
   "subscription_cannot_be_paused",
   "subscription_continuing_existing_billing_period_not_allowed_subscription_past_due",
   "subscription_must_be_paused",
+  "subscription_missing_payment_method_cannot_resume",
   "subscription_cannot_activate",
   "subscription_manual_collection_mode_activation_not_allowed",
   "subscription_missing_payment_method_cannot_activate",
@@ -150,6 +162,13 @@ export function refusal(
       }
       const change = stopping(sub);
       if (change) return locked(change, "it cannot be paused as well");
+      if (sub.status === "trialing" && context.effective_from === "immediately") {
+        return {
+          code: "subscription_cannot_be_paused",
+          detail:
+            "A subscription in trial can only be paused at the end of its trial (effective_from next_billing_period), in place of its first charge. To end the trial now, activate or cancel it.",
+        };
+      }
       if (sub.status === "past_due" && context.on_resume === "continue_existing_billing_period") {
         return {
           code: "subscription_continuing_existing_billing_period_not_allowed_subscription_past_due",
@@ -160,14 +179,34 @@ export function refusal(
       return null;
     }
 
-    case "resume":
+    case "resume": {
       if (sub.status === "canceled") return CANCELED;
-      if (sub.status === "paused") return null;
-      if (sub.scheduled_change?.action === "pause") return null;
-      return {
-        code: "subscription_must_be_paused",
-        detail: `Only a paused subscription can be resumed (or an active one with a scheduled pause, to set when the pause ends). The subscription is '${sub.status}'.`,
-      };
+      const pausing = sub.status !== "paused" && sub.scheduled_change?.action === "pause";
+      if (sub.status !== "paused" && !pausing) {
+        return {
+          code: "subscription_must_be_paused",
+          detail: `Only a paused subscription can be resumed (or an active one with a scheduled pause, to set when the pause ends). The subscription is '${sub.status}'.`,
+        };
+      }
+      // A paused subscription scheduled to cancel (instead of resuming) is locked as an active one
+      // is: resuming would quietly take back the cancel.
+      if (sub.scheduled_change?.action === "cancel") return locked("cancel", "it cannot be resumed");
+      if (pausing && context.effective_from === "immediately") {
+        return {
+          code: "subscription_must_be_paused",
+          detail: `The subscription is '${sub.status}' with a scheduled pause, so it cannot resume now: give effective_from a date to set when the pause ends, or remove the scheduled pause (update the subscription with scheduled_change null) to keep it going.`,
+        };
+      }
+      const bills = context.on_resume !== "continue_existing_billing_period";
+      if (bills && sub.collection_mode === "automatic" && context.has_payment_method === false) {
+        return {
+          code: "subscription_missing_payment_method_cannot_resume",
+          detail:
+            "Resuming starts a new billing period, charged to the subscription's saved payment method, and it has none: the customer must add one first (the update-payment-method transaction).",
+        };
+      }
+      return null;
+    }
 
     case "cancel":
       return sub.status === "canceled" ? { ...CANCELED, detail: "The subscription is already canceled." } : null;

@@ -21,6 +21,24 @@ export const ERROR_STATUS = {
   notification_replay_invalid_origin_type: 400,
   notification_cannot_replay: 400,
   max_lookback_exceeded: 400,
+  subscription_update_when_canceled: 400,
+  subscription_update_when_past_due: 400,
+  subscription_only_update_items_on_paused_subscription: 400,
+  subscription_locked_pending_changes: 400,
+  subscription_is_canceled_action_invalid: 400,
+  subscription_cannot_be_paused: 400,
+  subscription_continuing_existing_billing_period_not_allowed_subscription_past_due: 400,
+  subscription_continuing_existing_billing_period_not_allowed: 400,
+  subscription_continuing_existing_billing_period_not_allowed_no_billing_period: 400,
+  subscription_must_be_paused: 400,
+  subscription_missing_payment_method_cannot_resume: 400,
+  subscription_cannot_activate: 400,
+  subscription_manual_collection_mode_activation_not_allowed: 400,
+  subscription_missing_payment_method_cannot_activate: 400,
+  subscription_payment_declined: 400,
+  subscription_not_active: 400,
+  subscription_not_automatic_collection: 400,
+  subscription_trialing_items_update_invalid_options: 400,
   invalid_token: 401,
   forbidden: 403,
   document_link_invalid: 403,
@@ -78,6 +96,42 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
     "The notification is still being delivered. Only notifications whose delivery finished (status `delivered` or `failed`) can be replayed.",
   max_lookback_exceeded:
     "The date range of a metrics request (`from` to `to`) is longer than the metric allows (1096 days for revenue). Ask for a shorter range.",
+  subscription_update_when_canceled:
+    "A canceled subscription is final and cannot be updated. To sell to the customer again, create a new transaction with the subscription's items.",
+  subscription_update_when_past_due:
+    "The subscription is past due: only `custom_data` and `scheduled_change` (to remove it) can change until its past-due payment is collected.",
+  subscription_only_update_items_on_paused_subscription:
+    "A paused subscription accepts changes to its `items` only (with `proration_billing_mode` `do_not_bill`), besides `custom_data` and removing its scheduled change.",
+  subscription_locked_pending_changes:
+    "The subscription has a scheduled pause or cancel, which locks other changes (and activation) until it takes effect. Remove it first with PATCH /subscriptions/{subscription_id} and `scheduled_change: null`.",
+  subscription_is_canceled_action_invalid:
+    "The subscription is canceled, which is final: it cannot be paused, resumed, canceled again or charged.",
+  subscription_cannot_be_paused:
+    "The subscription cannot be paused: it is already paused (to change when it resumes, POST /resume with an `effective_from` date), or it is in trial and asked to pause immediately (a trial pauses at its end: `effective_from` `next_billing_period`).",
+  subscription_continuing_existing_billing_period_not_allowed_subscription_past_due:
+    "A past-due subscription's billing period is unpaid, so it cannot be continued on resume: pause it with `on_resume` `start_new_billing_period`.",
+  subscription_continuing_existing_billing_period_not_allowed:
+    "`on_resume` `continue_existing_billing_period` needs the subscription to resume before its kept billing period ends, and it would resume after (a pause at the end of a billing period always does). Use `start_new_billing_period`, or resume earlier.",
+  subscription_continuing_existing_billing_period_not_allowed_no_billing_period:
+    "`on_resume` `continue_existing_billing_period` needs a billing period to continue, and the subscription has none. Use `start_new_billing_period`.",
+  subscription_must_be_paused:
+    "Only a paused subscription can be resumed (an active one with a scheduled pause can be given a resume date with an `effective_from` date). The detail names the subscription's status.",
+  subscription_missing_payment_method_cannot_resume:
+    "Resuming starts a new billing period charged to the subscription's saved payment method, and it has none. The customer adds one through the update-payment-method transaction; or resume with `continue_existing_billing_period` while its period lasts.",
+  subscription_cannot_activate:
+    "Only subscriptions in trial (status `trialing`) can be activated. The detail names the subscription's status.",
+  subscription_manual_collection_mode_activation_not_allowed:
+    "Manually-collected subscriptions cannot be activated: end the trial by changing `next_billed_at` with `proration_billing_mode` `do_not_bill`.",
+  subscription_missing_payment_method_cannot_activate:
+    "Activating charges the subscription's saved payment method now, and it has none.",
+  subscription_payment_declined:
+    "The charge to the subscription's saved payment method was declined, so nothing was changed: the subscription is as it was before the request.",
+  subscription_not_active:
+    "The action needs an active (or trialing) subscription: resume a paused one, or collect a past-due one's payment first.",
+  subscription_not_automatic_collection:
+    "The action needs an automatically-collected subscription: a manually-collected one is paid by invoice and keeps no payment method.",
+  subscription_trialing_items_update_invalid_options:
+    "Items cannot be added to or removed from a subscription in trial, and quantity changes must use `proration_billing_mode` `do_not_bill`.",
   invalid_token:
     "The API key is missing, malformed, unknown, revoked, expired, or belongs to the other environment. Send it as `Authorization: Bearer <API key>`.",
   forbidden:

@@ -1,0 +1,16 @@
+/** POST /subscriptions/{subscription_id}/pause (reference §3): see lib/services/subscriptions/pause.ts. */
+import { route } from "@/lib/http/route";
+import { pauseSubscriptionBody, subscriptionParams } from "@/lib/schemas/subscription";
+import { pauseSubscription } from "@/lib/services/subscriptions/pause";
+
+export const POST = route(
+  { permission: "subscription.write", params: subscriptionParams, body: pauseSubscriptionBody, optionalBody: true },
+  ({ input }) => pauseSubscription(input.params.subscription_id, input.body),
+);
+
+export {
+  methodNotAllowed as GET,
+  methodNotAllowed as PUT,
+  methodNotAllowed as PATCH,
+  methodNotAllowed as DELETE,
+} from "@/lib/http/route";

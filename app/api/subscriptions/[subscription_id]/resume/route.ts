@@ -1,0 +1,16 @@
+/** POST /subscriptions/{subscription_id}/resume (reference §3): see lib/services/subscriptions/resume.ts. */
+import { route } from "@/lib/http/route";
+import { resumeSubscriptionBody, subscriptionParams } from "@/lib/schemas/subscription";
+import { resumeSubscription } from "@/lib/services/subscriptions/resume";
+
+export const POST = route(
+  { permission: "subscription.write", params: subscriptionParams, body: resumeSubscriptionBody, optionalBody: true },
+  ({ input }) => resumeSubscription(input.params.subscription_id, input.body),
+);
+
+export {
+  methodNotAllowed as GET,
+  methodNotAllowed as PUT,
+  methodNotAllowed as PATCH,
+  methodNotAllowed as DELETE,
+} from "@/lib/http/route";

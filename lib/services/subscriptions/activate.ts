@@ -1,0 +1,77 @@
+/**
+ * POST /subscriptions/{subscription_id}/activate (reference §3, §8): ends a trial now and charges
+ * the first period.
+ *
+ * Trialing, automatically-collected subscriptions only, with a saved card and no scheduled pause or
+ * cancel (the state machine's codes). The trial ends now (items' `trial_dates.ends_at` = now), the
+ * first billing period starts now (the anchor: renewals follow from it), `first_billed_at` = now,
+ * status `active`: `subscription.updated`, `subscription.activated`, then the first period's
+ * transaction (origin subscription_recurring, lifecycle.ts billPeriod) charged to the saved card
+ * at once, with its own events.
+ *
+ * Decision: a declined charge refuses the whole request — 400 `subscription_payment_declined`, and
+ * nothing changes (the database transaction rolls back: no transaction, no failed payment, no
+ * event; the subscription stays trialing until its trial ends as planned). The caller asked for a
+ * charge now: an activation that left a past_due subscription behind would be worse than the
+ * trial it replaced (the API family does the same for immediate charges with prevent_change).
+ *
+ * A recurring discount limited to N periods ends N periods after the new anchor (it ended N periods
+ * after the trial's end).
+ */
+import { addInterval } from "../../billing/billing-dates.ts";
+import { periodIndexAt, periodStart } from "../../billing/subscription-dates.ts";
+import { refusal } from "../../billing/subscription-states.ts";
+import { query } from "../../db/sql.ts";
+import { ApiError } from "../../http/errors.ts";
+import { savedCard } from "../payment-methods.ts";
+import { billPeriod } from "./lifecycle.ts";
+import { refuse, subscriptionOperation } from "./operation.ts";
+import { emitSubscriptionEvents } from "./store.ts";
+
+export function activateSubscription(id: string) {
+  return subscriptionOperation(id, async (client, sub, now) => {
+    refuse(
+      refusal("activate", sub, {
+        has_payment_method: (await savedCard(client, sub.payment_method_id)) !== null,
+      }),
+    );
+    const cycle = sub.billing_cycle;
+    const endsAt = addInterval(now, cycle.interval, cycle.frequency);
+    let discountEndsAt = sub.discount_ends_at;
+    if (discountEndsAt && discountEndsAt.getTime() > sub.billing_anchor_at.getTime()) {
+      discountEndsAt = periodStart(now, cycle, periodIndexAt(sub.billing_anchor_at, cycle, discountEndsAt));
+    }
+    await query(
+      `UPDATE subscriptions SET status = 'active', billing_anchor_at = $2, first_billed_at = $2,
+              current_period_starts_at = $2, current_period_ends_at = $3, next_billed_at = $3, discount_ends_at = $4
+        WHERE id = $1`,
+      [sub.id, now, endsAt, discountEndsAt],
+      client,
+    );
+    await query(
+      `UPDATE subscription_items SET previously_billed_at = $2, updated_at = now(),
+              trial_ends_at = CASE WHEN trial_ends_at IS NOT NULL AND trial_ends_at > $2 THEN $2 ELSE trial_ends_at END
+        WHERE subscription_id = $1`,
+      [sub.id, now],
+      client,
+    );
+    await emitSubscriptionEvents(client, sub.id, ["subscription.updated", "subscription.activated"]);
+    const transactionId = await billPeriod(
+      client,
+      { ...sub, status: "active", billing_anchor_at: now, discount_ends_at: discountEndsAt },
+      { starts_at: now, ends_at: endsAt },
+      now,
+    );
+    const [billed] = await query<{ status: string }>(
+      "SELECT status FROM transactions WHERE id = $1",
+      [transactionId],
+      client,
+    );
+    if (billed?.status !== "completed") {
+      throw new ApiError(
+        "subscription_payment_declined",
+        "The subscription's saved payment method was declined for the first period's charge, so the subscription was not activated and nothing changed: it stays in trial until its trial ends. The customer can update the payment method and you can try again.",
+      );
+    }
+  });
+}
