@@ -73,7 +73,12 @@ async function serve(mode: "start" | "dev", argv: string[]): Promise<number> {
         ].join("\n"),
       );
     }
-    child = spawn(bin("next"), [mode, "--port", port], {
+    // Idle keep-alive connections stay open 65 s (Node's default is 5 s): longer than the idle
+    // timeout of the load balancers that usually stand in front (60 s), and than a client that
+    // stalls between requests. With 5 s, a client reusing a connection the server has just closed
+    // gets "other side closed" (seen with the Node SDK in the e2e suite, after a blocking call).
+    const keepAlive = mode === "start" ? ["--keepAliveTimeout", "65000"] : [];
+    child = spawn(bin("next"), [mode, "--port", port, ...keepAlive], {
       stdio: "inherit",
       cwd: ROOT,
       env: {
