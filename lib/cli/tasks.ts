@@ -2,7 +2,8 @@
 import { spawn } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
-import { type EmbeddedDatabase, startEmbeddedPostgres } from "../db/embedded.ts";
+import pg from "pg";
+import { type EmbeddedDatabase, EmbeddedPostgresError, startEmbeddedPostgres } from "../db/embedded.ts";
 import { SCHEMA_PATH } from "../db/migrate.ts";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -69,10 +70,74 @@ export async function buildIfStale(force = false): Promise<void> {
   await mustRun(bin("next"), ["build"], { ...process.env, NEXT_TELEMETRY_DISABLED: "1" });
 }
 
-/** DATABASE_URL, or an embedded PostgreSQL started for this process (and stopped with it). */
-export async function database(): Promise<{ url: string; embedded?: EmbeddedDatabase }> {
-  if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL };
-  const embedded = await startEmbeddedPostgres();
+/** The embedded servers' folders and ports: the product's, and the test suite's (so both can run at once). */
+export const EMBEDDED = {
+  app: { dir: path.join(ROOT, ".data", "postgres"), port: 54329 },
+  test: { dir: path.join(ROOT, ".data", "test-postgres"), port: 54339 },
+} as const;
+
+/** A failure to start the embedded server, as a short message for the command line. */
+export function embeddedFailure(error: unknown): ExitError {
+  if (!(error instanceof EmbeddedPostgresError)) throw error;
+  return new ExitError(
+    1,
+    [
+      `Could not start the embedded PostgreSQL (used because DATABASE_URL is unset).`,
+      error.message,
+      ...(error.hint ? [`What to do: ${error.hint}`] : []),
+      "To use a PostgreSQL server of your own instead: DATABASE_URL=postgresql://USER:PASSWORD@HOST:5432/DATABASE",
+    ].join("\n"),
+  );
+}
+
+/** DATABASE_URL without its password, for messages. */
+function redacted(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = "***";
+    return u.toString();
+  } catch {
+    return "(not a URL)";
+  }
+}
+
+/** Connects once to DATABASE_URL's server, so that a wrong URL or a stopped server says so plainly. */
+async function checkDatabaseUrl(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+  try {
+    await client.connect();
+  } catch (error) {
+    const e = error as { code?: string; message?: string };
+    const reason =
+      e.code === "ECONNREFUSED"
+        ? "nothing listens there (is the server running?)"
+        : e.code === "ENOTFOUND" || e.code === "EAI_AGAIN"
+          ? "its host name does not resolve"
+          : e.code === "3D000"
+            ? `${e.message} (create it, e.g. \`createdb\`, or name another one)`
+            : e.code === "28P01" || e.code === "28000"
+              ? `${e.message} (check the user and password)`
+              : (e.message ?? String(error));
+    throw new ExitError(1, `Cannot connect to DATABASE_URL (${redacted(url)}): ${reason}.`);
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/**
+ * DATABASE_URL, or an embedded PostgreSQL started for this process (and stopped with it): the
+ * product's by default, `EMBEDDED.test` for the test suite.
+ */
+export async function database(
+  which: (typeof EMBEDDED)[keyof typeof EMBEDDED] = EMBEDDED.app,
+): Promise<{ url: string; embedded?: EmbeddedDatabase }> {
+  if (process.env.DATABASE_URL) {
+    await checkDatabaseUrl(process.env.DATABASE_URL);
+    return { url: process.env.DATABASE_URL };
+  }
+  const embedded = await startEmbeddedPostgres(which).catch((error: unknown) => {
+    throw embeddedFailure(error);
+  });
   process.env.DATABASE_URL = embedded.url;
   return { url: embedded.url, embedded };
 }

@@ -5,7 +5,7 @@
  */
 import { parseArgs } from "node:util";
 import { createDatabase } from "../test/database.ts";
-import { bin, buildIfStale, database, generate, run } from "./tasks.ts";
+import { bin, buildIfStale, database, EMBEDDED, generate, run } from "./tasks.ts";
 
 // Overridable so that several checkouts can run their suites side by side on one server.
 export const E2E_DATABASE = process.env.E2E_DATABASE ?? "billing_e2e";
@@ -19,7 +19,8 @@ export async function runTests(argv: string[]): Promise<number> {
     options: { "skip-unit": { type: "boolean" }, "skip-e2e": { type: "boolean" } },
   });
   await generate();
-  const { url, embedded } = await database();
+  // The test suite's own embedded server (when DATABASE_URL is unset), so that it runs beside `npm start`.
+  const { url, embedded } = await database(EMBEDDED.test);
   try {
     let failed = 0;
     if (!values["skip-unit"]) {

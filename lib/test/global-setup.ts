@@ -1,5 +1,5 @@
-import path from "node:path";
 import type { TestProject } from "vitest/node";
+import { EMBEDDED, embeddedFailure } from "../cli/tasks.ts";
 import { type EmbeddedDatabase, startEmbeddedPostgres } from "../db/embedded.ts";
 import { applyMigrations } from "../db/migrate.ts";
 import { createDatabase, dropDatabase, TEMPLATE_DB } from "./database.ts";
@@ -16,9 +16,12 @@ let embedded: EmbeddedDatabase | undefined;
 export default async function setup(project: TestProject) {
   let serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) {
-    embedded = await startEmbeddedPostgres({
-      dir: path.resolve(import.meta.dirname, "../../.data/test-postgres"),
-      port: 54339,
+    // The same server as `npm test` starts (lib/cli/test.ts), beside `npm start`'s.
+    embedded = await startEmbeddedPostgres(EMBEDDED.test).catch((error: unknown) => {
+      // The message says what happened and what to do; a stack trace would only bury it.
+      const failure = embeddedFailure(error);
+      failure.stack = failure.message;
+      throw failure;
     });
     serverUrl = embedded.url;
   }
