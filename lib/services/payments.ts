@@ -37,7 +37,7 @@ import {
 } from "../billing/payments.ts";
 import { canMarkPaid, canPayAtCheckout, checkoutEnabled } from "../billing/transaction-states.ts";
 import { config } from "../config.ts";
-import { query, type RawJson, sqlTransaction, updateJson } from "../db/sql.ts";
+import { query, type RawJson, sqlTransaction, storableJson, updateJson } from "../db/sql.ts";
 import { ApiError, notFound } from "../http/errors.ts";
 import { DEFAULT_MERCHANT_NAME } from "../schemas/account-settings.ts";
 import type { CardPaymentInput, CheckoutView, MarkPaidInput } from "../schemas/payment.ts";
@@ -126,8 +126,8 @@ async function completeWithPayment(
     { sql: "t.id = $1", values: [stored.id] },
     {
       status: "completed",
-      payments: JSON.stringify([payment, ...stored.payments]),
-      details: JSON.stringify(details),
+      payments: storableJson([payment, ...stored.payments]),
+      details: storableJson(details),
       billed_at: stored.billed_at ?? payment.captured_at,
       completed_at: payment.captured_at,
       ...invoice,
@@ -203,7 +203,7 @@ export async function payAtCheckout(id: string, card: CardPaymentInput): Promise
       await updateJson(
         TRANSACTION,
         { sql: "t.id = $1", values: [id] },
-        { payments: JSON.stringify([payment, ...stored.payments]) },
+        { payments: storableJson([payment, ...stored.payments]) },
         ["transaction.updated", "transaction.payment_failed"],
         client,
       );

@@ -9,7 +9,7 @@
  * come from there, so a billed transaction keeps showing what was billed after the catalogue moves.
  */
 import type pg from "pg";
-import { jsonObject, type Queryable, query, relatedJson } from "../db/sql.ts";
+import { jsonObject, type Queryable, query, relatedJson, storableJson } from "../db/sql.ts";
 import { newId } from "../ids.ts";
 import type { Price } from "../schemas/price.ts";
 import { DEFAULT_QUANTITY } from "../schemas/price.ts";
@@ -252,8 +252,8 @@ export async function writeItems(client: pg.PoolClient, transactionId: string, i
       items.map((_, i) => i),
       items.map((item) => item.price.id),
       items.map((item) => item.quantity),
-      items.map((item) => JSON.stringify(item.price)),
-      items.map((item) => JSON.stringify(item.product)),
+      items.map((item) => storableJson(item.price)),
+      items.map((item) => storableJson(item.product)),
     ],
     client,
   );
