@@ -1,6 +1,7 @@
 import NextAuth from "next-auth";
 import { authOptions } from "@/lib/auth/next-auth";
+import { guardNextAuth } from "@/lib/http/next-auth-route";
 
-const handler = NextAuth(authOptions);
+const handler = guardNextAuth(NextAuth(authOptions));
 
 export { handler as GET, handler as POST };
