@@ -27,7 +27,11 @@ function recordFailure(email: string): void {
   else entry.count++;
 }
 
-export async function verifyCredentials(emailInput: string, password: string) {
+export async function verifyCredentials(emailInput: unknown, password: unknown) {
+  // The sign-in POST is NextAuth's, not checked by our route wrapper: anything may arrive. No
+  // account has an email holding NUL, which PostgreSQL cannot even compare (a 500 otherwise).
+  if (typeof emailInput !== "string" || typeof password !== "string") return null;
+  if (emailInput.includes("\u0000") || emailInput.length > 320) return null;
   const email = emailInput.trim().toLowerCase();
   if (!email || !password || tooManyFailures(email)) return null;
   const user = await db().user.findUnique({ where: { email } });
