@@ -44,6 +44,8 @@ const PURGE_EVERY = 50;
 export async function verifyCredentials(emailInput: unknown, password: unknown, address = "unknown") {
   // Whatever the form posted: anything but two non-empty strings matches no login.
   if (typeof emailInput !== "string" || typeof password !== "string") return null;
+  // No account has an email holding NUL, which PostgreSQL cannot even compare (a 500 otherwise).
+  if (emailInput.includes("\u0000") || emailInput.length > 320) return null;
   const email = emailInput.trim().toLowerCase();
   if (!email || !password) return null;
   const wait = await reserveSignInAttempt(email, address);

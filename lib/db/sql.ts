@@ -18,8 +18,9 @@ import { invalidField } from "../http/errors.ts";
 import type { OrderBy } from "../http/pagination.ts";
 import { newId } from "../ids.ts";
 import { RawJson } from "../json.ts";
+import { storableJson, storableParam } from "./storable.ts";
 
-export { RawJson };
+export { RawJson, storableJson };
 
 export type Queryable = Pick<pg.Pool | pg.PoolClient, "query">;
 
@@ -114,7 +115,9 @@ export async function query<R extends pg.QueryResultRow = Record<string, unknown
   values: unknown[] = [],
   on: Queryable = pool(),
 ): Promise<R[]> {
-  const result = await on.query<R>({ name: statementName(text), text, values });
+  // Every value's text is made storable here (lib/db/storable.ts): text no request validated
+  // (a remote server's response body, an error message) can never fail a write.
+  const result = await on.query<R>({ name: statementName(text), text, values: values.map(storableParam) });
   return result.rows;
 }
 
@@ -134,7 +137,7 @@ export async function sqlTransaction<T>(fn: (client: pg.PoolClient) => Promise<T
   }
 }
 
-/** A value for a JSON column: sent as text and cast to jsonb. */
+/** A value for a JSON column: sent as text (storableJson) and cast to jsonb. */
 export class Jsonb {
   constructor(readonly value: unknown) {}
 }
@@ -151,7 +154,7 @@ export class Params {
 
   add(value: unknown): string {
     if (value instanceof Jsonb) {
-      this.values.push(JSON.stringify(value.value));
+      this.values.push(storableJson(value.value));
       return `$${this.values.length}::jsonb`;
     }
     this.values.push(value);

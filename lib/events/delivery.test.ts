@@ -171,6 +171,17 @@ describe("delivery", () => {
     expect(log.error).toMatch(/ECONNREFUSED/);
   });
 
+  it("stores any answer: NUL bytes, and a character cut in half at the length limit (issue #13)", async () => {
+    const { notification } = await oneNotification();
+    // The body is kept to its first 10,000 UTF-16 units: the 10,000th is the first half of an emoji.
+    const cut = `${"x".repeat(9_999)}😀 and more`;
+    receiver.respond((nth) => ({ status: nth === 0 ? 500 : 200, body: nth === 0 ? "bad\u0000gateway" : cut }));
+    expect((await deliverNotification(notification.id, 1, { schedule: SCHEDULE })).done).toBe("needs_retry");
+    expect((await deliverNotification(notification.id, 2, { schedule: SCHEDULE })).done).toBe("delivered");
+    const logs = await logsOf(notification.id);
+    expect(logs.map((log) => log.response_body)).toEqual(["badgateway", `${"x".repeat(9_999)}\ufffd`]);
+  });
+
   it("a job for an attempt already made, or for a final notification, does nothing", async () => {
     const { notification } = await oneNotification();
     expect((await deliverNotification(notification.id, 1)).done).toBe("delivered");

@@ -10,8 +10,9 @@ import { config } from "../config.ts";
 import { toJsonText } from "../json.ts";
 import { type AuthContext, authenticate, requirePermission } from "./auth.ts";
 import { decodeUtf8, readBodyBytes } from "./body.ts";
-import { ApiError, fieldPath, fromZodError, invalidField } from "./errors.ts";
+import { ApiError, fromZodError } from "./errors.ts";
 import { type IdempotencyClaim, startIdempotent } from "./idempotency.ts";
+import { guardInput } from "./input-guard.ts";
 import { ListResult, nextUrl } from "./pagination.ts";
 import { checkRateLimit, rateLimitError, withRateLimitHeaders } from "./rate-limit.ts";
 import { apiErrorResponse, jsonText, toApiError } from "./response.ts";
@@ -86,46 +87,7 @@ async function readBody(request: Request, optional = false): Promise<unknown> {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new ApiError("bad_request", "Request body must be a JSON object.");
   }
-  // JSON can carry a NUL only escaped; only such a body needs the walk.
-  if (text.includes("\\u0000")) refuseNul(value);
   return value;
-}
-
-const NUL = "\u0000";
-
-/**
- * The path of a string (or object key) in `value` holding U+0000, which PostgreSQL text and json
- * cannot store: such input is the client's error (invalid_field on that field), never a 500.
- * Iterative, so that deeply nested JSON cannot overflow the stack.
- */
-function nulPath(value: unknown): PropertyKey[] | null {
-  // Each entry links to its parent's, so that no path is built unless one is found.
-  type At = { key: PropertyKey; parent: At | null } | null;
-  const pathOf = (at: At): PropertyKey[] => {
-    const path: PropertyKey[] = [];
-    for (let node = at; node; node = node.parent) path.unshift(node.key);
-    return path;
-  };
-  const stack: [unknown, At][] = [[value, null]];
-  for (let next = stack.pop(); next; next = stack.pop()) {
-    const [item, at] = next;
-    if (typeof item === "string") {
-      if (item.includes(NUL)) return pathOf(at);
-    } else if (Array.isArray(item)) {
-      for (let i = item.length - 1; i >= 0; i--) stack.push([item[i], { key: i, parent: at }]);
-    } else if (typeof item === "object" && item !== null) {
-      for (const [key, child] of Object.entries(item).reverse()) {
-        if (key.includes(NUL)) return pathOf({ key, parent: at });
-        stack.push([child, { key, parent: at }]);
-      }
-    }
-  }
-  return null;
-}
-
-function refuseNul(value: unknown): void {
-  const path = nulPath(value);
-  if (path) throw invalidField(fieldPath(path), "must not contain the NUL character (U+0000)");
 }
 
 function queryObject(url: URL): Record<string, string> {
@@ -187,8 +149,7 @@ export function route<
       let query: unknown;
       if (options.query) {
         const raw = queryObject(url);
-        // Only a query with an encoded NUL needs the walk.
-        if (url.search.includes("%00")) refuseNul(raw);
+        guardInput(raw);
         const parsed = options.query.safeParse(raw);
         if (!parsed.success) throw fromZodError(parsed.error);
         query = parsed.data;
@@ -197,6 +158,7 @@ export function route<
       let raw: unknown;
       if (options.body) {
         raw = await readBody(request, options.optionalBody);
+        guardInput(raw);
         const parsed = options.body.safeParse(raw);
         if (!parsed.success) throw fromZodError(parsed.error);
         body = parsed.data;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { isPermission } from "../auth/permissions.ts";
-import { csv, entityId, listQuery, maxText, requiredText } from "./common.ts";
+import { csv, dateTime, entityId, listQuery, maxText, requiredText } from "./common.ts";
 
 export const API_KEY_STATUSES = ["active", "expired", "revoked"] as const;
 
@@ -25,8 +25,7 @@ const permissions = z
   .min(1, "must grant at least one permission")
   .refine((list) => new Set(list).size === list.length, "must not repeat a permission");
 
-const expiresAt = z.iso
-  .datetime({ offset: true, error: "must be an RFC 3339 date-time", abort: true })
+const expiresAt = dateTime
   .refine((value) => new Date(value).getTime() > Date.now(), "must be in the future")
   .nullable();
 

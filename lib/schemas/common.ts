@@ -78,13 +78,59 @@ export function listQuery<const F extends readonly [string, ...string[]]>(
   };
 }
 
+const DATE_TIME_MESSAGE = "must be an RFC 3339 date-time, such as 2030-01-31T00:00:00Z";
+
+/** The parts of a date-time that zod's format check passed (date and time in range, offset `Z` or ±hh:mm). */
+const DATE_TIME_PARTS = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:Z|([+-])(\d{2}):(\d{2}))$/;
+
+/** Fractional-second digits taken: nanoseconds, the finest any common language writes (Go's RFC3339Nano). */
+const MAX_FRACTION_DIGITS = 9;
+
+/** 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999999Z, in microseconds since the epoch. */
+const FIRST_MICROS = -62_135_596_800_000_000n;
+const LAST_MICROS = 253_402_300_799_999_999n;
+
 /**
- * An RFC 3339 date-time with its offset (`Z` or `+01:00`), seconds required, fractions allowed.
- * Year 0000 is refused: PostgreSQL has no year 0, and a client's bad date is never a 500.
+ * What PostgreSQL would make of an RFC 3339 date-time, or why it cannot store it as the instant
+ * the client meant: null when it can. timestamptz takes offsets up to ±15:59, rounds fractions to
+ * microseconds, and has years before 1 (BC) and after 9999, which RFC 3339's four-digit years
+ * (and our responses) cannot write: `0001-01-01T00:00:00+01:00` is in 1 BC.
+ */
+export function dateTimeProblem(value: string): string | null {
+  const parts = DATE_TIME_PARTS.exec(value);
+  if (!parts) return DATE_TIME_MESSAGE;
+  const [, year, month, day, hour, minute, second, fraction = "", sign, offsetHours, offsetMinutes] = parts;
+  if (sign && Number(offsetHours) > 15) return "must have a UTC offset between -15:59 and +15:59";
+  if (fraction.length > MAX_FRACTION_DIGITS) {
+    return `must have at most ${MAX_FRACTION_DIGITS} digits of fractional seconds`;
+  }
+  const utc = new Date(0);
+  // setUTCFullYear, unlike Date.UTC, takes years 0-99 as they are.
+  utc.setUTCFullYear(Number(year), Number(month) - 1, Number(day));
+  utc.setUTCHours(Number(hour), Number(minute), Number(second), 0);
+  const offset = sign ? (sign === "-" ? -1 : 1) * (Number(offsetHours) * 60 + Number(offsetMinutes)) : 0;
+  // Microseconds rounded from the digits themselves (a float would round 0.9999995 either way).
+  const digits = fraction.padEnd(7, "0");
+  const fractionMicros = BigInt(Number(digits.slice(0, 6)) + (Number(digits[6]) >= 5 ? 1 : 0));
+  const micros = BigInt(utc.getTime() - offset * 60_000) * 1000n + fractionMicros;
+  if (micros < FIRST_MICROS || micros > LAST_MICROS) {
+    return "must be between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z";
+  }
+  return null;
+}
+
+/**
+ * An RFC 3339 date-time with its offset (`Z` or `+01:00`), seconds required, fractions allowed
+ * (up to nanoseconds; stored to the microsecond), that PostgreSQL stores as the instant meant
+ * (dateTimeProblem): a client's bad date is a field error, never a 500. The one date-time schema
+ * of every body field and query filter.
  */
 export const dateTime = z.iso
-  .datetime({ offset: true, error: "must be an RFC 3339 date-time, such as 2030-01-31T00:00:00Z", abort: true })
-  .refine((value) => !value.startsWith("0000"), "must be an RFC 3339 date-time, such as 2030-01-31T00:00:00Z");
+  .datetime({ offset: true, error: DATE_TIME_MESSAGE, abort: true })
+  .superRefine((value, ctx) => {
+    const problem = dateTimeProblem(value);
+    if (problem) ctx.addIssue({ code: "custom", message: problem, continue: false });
+  });
 
 /** `include`: a comma-separated list of the related entities the endpoint can add. */
 export function includeParam<const V extends readonly [string, ...string[]]>(values: V) {

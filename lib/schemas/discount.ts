@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import { CURRENCY_CODES, type CurrencyCode } from "../billing/currencies.ts";
-import { csv, customData, entityId, includeParam, listQuery, statusEnum } from "./common.ts";
+import { csv, customData, dateTime, entityId, includeParam, listQuery, statusEnum } from "./common.ts";
 import { discountGroupSchema } from "./discount-group.ts";
 
 export const DISCOUNT_TYPES = ["percentage", "flat", "flat_per_seat"] as const;
@@ -113,10 +113,7 @@ const restrictTo = z
   .nullable();
 
 /** RFC 3339 with an offset (`Z` or `±hh:mm`), in the future; null never expires. */
-const expiresAt = z.iso
-  .datetime({ offset: true, error: "must be an RFC 3339 date-time, such as 2030-01-31T00:00:00Z" })
-  .refine((value) => Date.parse(value) > Date.now(), "must be in the future")
-  .nullable();
+const expiresAt = dateTime.refine((value) => Date.parse(value) > Date.now(), "must be in the future").nullable();
 
 const bool = z.boolean({ error: "must be true or false" });
 

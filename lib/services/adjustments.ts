@@ -49,6 +49,7 @@ import {
   query,
   type RawJson,
   sqlTransaction,
+  storableJson,
   updateJson,
 } from "../db/sql.ts";
 import { ApiError, type FieldError, invalidField } from "../http/errors.ts";
@@ -244,7 +245,7 @@ export async function createAdjustment(input: CreateAdjustmentInput): Promise<Ra
         retained_fee: amounts.retainedFee,
         earnings: amounts.earnings,
         has_payout: txn.details.payout_totals !== null,
-        tax_rates_used: JSON.stringify(taxRatesUsed(planned)),
+        tax_rates_used: storableJson(taxRatesUsed(planned)),
       },
       null,
       client,
@@ -338,7 +339,7 @@ export async function refreshAdjustedTotals(client: pg.PoolClient, transactionId
   await updateJson(
     TRANSACTION,
     { sql: "t.id = $1", values: [transactionId] },
-    { details: JSON.stringify(details) },
+    { details: storableJson(details) },
     "transaction.updated",
     client,
   );

@@ -16,6 +16,7 @@ import {
   query,
   type RawJson,
   sqlTransaction,
+  storableJson,
   ts,
   updateJson,
 } from "../db/sql.ts";
@@ -37,7 +38,7 @@ import {
  * The catalogue as a SQL json literal keyed by name: `subscribed_events` is stored as names and
  * returned as the catalogue's event type objects. json (not jsonb) keeps each object's key order.
  */
-const CATALOGUE_SQL = `'${JSON.stringify(Object.fromEntries(EVENT_TYPES.map((type) => [type.name, type]))).replaceAll("'", "''")}'::json`;
+const CATALOGUE_SQL = `'${storableJson(Object.fromEntries(EVENT_TYPES.map((type) => [type.name, type]))).replaceAll("'", "''")}'::json`;
 
 /**
  * `subscribed_events` of the row `alias`: the event type objects in the stored order. A name the

@@ -19,6 +19,7 @@ import {
   query,
   type RawJson,
   sqlTransaction,
+  storableJson,
   ts,
 } from "../db/sql.ts";
 import { notFound } from "../http/errors.ts";
@@ -61,7 +62,7 @@ export async function saveCard(
       customer_id: customerId,
       address_id: addressId,
       type: "card",
-      card: JSON.stringify(card),
+      card: storableJson(card),
       origin,
       behavior,
     },

@@ -39,7 +39,7 @@ import {
 } from "../billing/payments.ts";
 import { canMarkPaid, canPayAtCheckout, checkoutEnabled } from "../billing/transaction-states.ts";
 import { config } from "../config.ts";
-import { query, type RawJson, sqlTransaction, updateJson } from "../db/sql.ts";
+import { query, type RawJson, sqlTransaction, storableJson, updateJson } from "../db/sql.ts";
 import { ApiError, notFound } from "../http/errors.ts";
 import { DEFAULT_MERCHANT_NAME } from "../schemas/account-settings.ts";
 import type { CardPaymentInput, CheckoutView, MarkPaidInput } from "../schemas/payment.ts";
@@ -205,8 +205,8 @@ export async function completeWithPayment(
       : {};
   const where = { sql: "t.id = $1", values: [stored.id] };
   const paid = {
-    payments: JSON.stringify([payment, ...stored.payments]),
-    details: JSON.stringify(details),
+    payments: storableJson([payment, ...stored.payments]),
+    details: storableJson(details),
     billed_at: stored.billed_at ?? payment.captured_at,
   };
   const completion = { status: "completed", completed_at: payment.captured_at, ...invoice };
@@ -315,7 +315,7 @@ export async function payAtCheckout(id: string, card: CardPaymentInput, clientKe
       await updateJson(
         TRANSACTION,
         { sql: "t.id = $1", values: [id] },
-        { payments: JSON.stringify(kept) },
+        { payments: storableJson(kept) },
         ["transaction.updated", "transaction.payment_failed"],
         client,
       );
@@ -415,7 +415,7 @@ export async function chargeSavedCard(
   await updateJson(
     TRANSACTION,
     { sql: "t.id = $1", values: [transactionId] },
-    { payments: JSON.stringify([payment, ...stored.payments]), status: moves ? "past_due" : undefined },
+    { payments: storableJson([payment, ...stored.payments]), status: moves ? "past_due" : undefined },
     moves
       ? ["transaction.updated", "transaction.payment_failed", "transaction.past_due"]
       : ["transaction.updated", "transaction.payment_failed"],

@@ -21,6 +21,7 @@ import {
   query,
   RawJson,
   sqlTransaction,
+  storableJson,
   ts,
 } from "../db/sql.ts";
 import {
@@ -135,7 +136,7 @@ function invalid(errors: FieldError[]): ApiError {
 
 /** A JSON column value: text cast with `::json` (key order kept), or SQL NULL. */
 function jsonText(value: unknown): string | null {
-  return value === null || value === undefined ? null : JSON.stringify(value);
+  return value === null || value === undefined ? null : storableJson(value);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -631,7 +632,7 @@ async function insertEvents(client: pg.PoolClient, runId: string, events: Simula
      SELECT u.id, $2, 'pending', u.event_type, u.payload::json
      FROM unnest($1::text[], $3::text[], $4::text[]) WITH ORDINALITY AS u(id, event_type, payload, n)
      ORDER BY u.n`,
-    [ids, runId, events.map((e) => e.event_type), events.map((e) => JSON.stringify(e.payload))],
+    [ids, runId, events.map((e) => e.event_type), events.map((e) => storableJson(e.payload))],
     client,
   );
 }

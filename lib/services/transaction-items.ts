@@ -10,7 +10,7 @@
  */
 import type pg from "pg";
 import type { Ratio } from "../billing/money.ts";
-import { jsonObject, type Queryable, query, relatedJson } from "../db/sql.ts";
+import { jsonObject, type Queryable, query, relatedJson, storableJson } from "../db/sql.ts";
 import { newId } from "../ids.ts";
 import type { Price } from "../schemas/price.ts";
 import { DEFAULT_QUANTITY } from "../schemas/price.ts";
@@ -273,9 +273,9 @@ export async function writeItems(client: pg.PoolClient, transactionId: string, i
       items.map((_, i) => i),
       items.map((item) => item.price.id),
       items.map((item) => (item.credit ? -item.quantity : item.quantity)),
-      items.map((item) => JSON.stringify(item.price)),
-      items.map((item) => JSON.stringify(item.product)),
-      items.map((item) => (item.proration ? JSON.stringify(prorationJson(item.proration)) : null)),
+      items.map((item) => storableJson(item.price)),
+      items.map((item) => storableJson(item.product)),
+      items.map((item) => (item.proration ? storableJson(prorationJson(item.proration)) : null)),
     ],
     client,
   );

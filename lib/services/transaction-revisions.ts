@@ -11,7 +11,7 @@
  * invoices whose payment is late, like billed ones (the family names billed and completed).
  * Emits `transaction.revised`.
  */
-import { getJson, query, type RawJson, relatedJson, sqlTransaction, updateJson } from "../db/sql.ts";
+import { getJson, query, type RawJson, relatedJson, sqlTransaction, storableJson, updateJson } from "../db/sql.ts";
 import { ApiError, type FieldError, notFound } from "../http/errors.ts";
 import type { ReviseTransactionInput } from "../schemas/adjustment.ts";
 import type { Transaction, TransactionInclude } from "../schemas/transaction.ts";
@@ -89,7 +89,7 @@ export async function reviseTransaction(
 
     const [{ now }] = await query<{ now: string }>("SELECT now()::text AS now", [], client);
     const snapshot = (current: Snapshot | null, changes: Record<string, unknown> | undefined) =>
-      changes && current ? JSON.stringify(revised(current, changes)) : undefined;
+      changes && current ? storableJson(revised(current, changes)) : undefined;
     const written = await updateJson(
       TRANSACTION,
       { sql: "t.id = $1", values: [id] },

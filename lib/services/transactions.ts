@@ -46,6 +46,7 @@ import {
   relatedJson,
   sqlText,
   sqlTransaction,
+  storableJson,
   ts,
   updateJson,
 } from "../db/sql.ts";
@@ -330,7 +331,7 @@ function checkoutValue(input: CheckoutInput | null, transactionId: string): stri
   if (!input?.url) return null;
   const url = new URL(input.url);
   url.searchParams.set("_ptxn", transactionId);
-  return JSON.stringify({ url: url.toString() });
+  return storableJson({ url: url.toString() });
 }
 
 /** The IDs of `restrict_to` that name no product or price, as field errors. */
@@ -493,10 +494,10 @@ export async function createTransaction(
         origin: "api",
         collection_mode: input.collection_mode ?? "automatic",
         discount_id: discountId,
-        billing_details: billingDetails ? JSON.stringify(billingDetails) : null,
+        billing_details: billingDetails ? storableJson(billingDetails) : null,
         billing_period_starts_at: input.billing_period?.starts_at ?? null,
         billing_period_ends_at: input.billing_period?.ends_at ?? null,
-        details: JSON.stringify(details),
+        details: storableJson(details),
         payments: "[]",
         checkout: checkoutValue(input.checkout ?? null, id),
         customer_snapshot: customer?.json ?? null,
@@ -784,9 +785,7 @@ export async function updateTransaction(
         await writeItems(client, id, plan.items);
       }
       const tax = await taxContext(plan.countryCode, client);
-      details = JSON.stringify(
-        transactionDetails(plan.items, { currency: plan.currency, tax, discount: plan.discount }),
-      );
+      details = storableJson(transactionDetails(plan.items, { currency: plan.currency, tax, discount: plan.discount }));
     }
     const billing: Record<string, string> = {};
     const finalDiscount = discountId !== undefined ? discountId : stored.discount_id;
@@ -820,7 +819,7 @@ export async function updateTransaction(
         billing_details:
           input.billing_details === undefined
             ? undefined
-            : input.billing_details && JSON.stringify(storedBillingDetails(input.billing_details)),
+            : input.billing_details && storableJson(storedBillingDetails(input.billing_details)),
         billing_period_starts_at:
           input.billing_period === undefined ? undefined : (input.billing_period?.starts_at ?? null),
         billing_period_ends_at:

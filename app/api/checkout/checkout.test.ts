@@ -7,8 +7,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import * as checkoutPayments from "@/app/api/checkout/[transaction_id]/payments/route";
 import * as checkoutItem from "@/app/api/checkout/[transaction_id]/route";
 import { query } from "@/lib/db/sql";
+import { SURROGATE_MESSAGE } from "@/lib/http/input-guard";
 import { call, expectError, expectFieldError, expectNotFound } from "@/lib/test/api";
 import { events, expectMethodsNotAllowed } from "@/lib/test/checks";
+import { insertDestination, notificationsOf } from "@/lib/test/notifications";
 import {
   MANUAL_TERMS,
   makeBuyer,
@@ -165,6 +167,52 @@ describe("POST /checkout/{transaction_id}/payments: validation", () => {
 
   it("not found", async () => {
     expectNotFound(await pay("txn_01hv8x0000000000000000000a"), "txn_01hv8x0000000000000000000a");
+  });
+});
+
+describe("POST /checkout/{transaction_id}/payments: hostile text (issue #13)", () => {
+  const TYPES = ["transaction.updated", "transaction.payment_failed", "transaction.paid", "transaction.completed"];
+
+  it("an unpaired surrogate in cardholder_name is a field error; the customer then pays with a good card", async () => {
+    const destination = await insertDestination("http://127.0.0.1:9/hook", TYPES);
+    const t = await makeReady();
+    for (const name of ["\udc00", "Sam \ud800", "\ud800Sam"]) {
+      const res = await pay(t.id, { ...CARD, number: DECLINED, cardholder_name: name });
+      expect(expectFieldError(res, "cardholder_name").errors).toEqual([
+        { field: "cardholder_name", message: SURROGATE_MESSAGE },
+      ]);
+    }
+    expect((await transactions.get(t.id)).body.data.payments).toEqual([]);
+
+    const paid = await pay(t.id, { ...CARD, cardholder_name: "Sam 😀 Buyer" });
+    expect(paid.status, JSON.stringify(paid.body)).toBe(201);
+    expect(paid.body.data.payment.method_details.card.cardholder_name).toBe("Sam 😀 Buyer");
+    expect((await notificationsOf(destination.id)).map((n) => n.type)).toEqual([
+      "transaction.updated",
+      "transaction.paid",
+      "transaction.completed",
+    ]);
+  });
+
+  it("a payment record stored with an unpaired surrogate (before the fix) blocks neither payment nor events", async () => {
+    const destination = await insertDestination("http://127.0.0.1:9/hook", TYPES);
+    const t = await makeReady();
+    // What the checkout stored before input was checked: JSON text with the surrogate's escape.
+    await query(
+      `UPDATE transactions SET payments = json_build_array(json_build_object('status', 'error',
+         'method_details', '{"type":"card","card":{"cardholder_name":"\\udc00"}}'::json)) WHERE id = $1`,
+      [t.id],
+    );
+    const paid = await pay(t.id);
+    expect(paid.status, JSON.stringify(paid.body)).toBe(201);
+    const done = (await transactions.get(t.id)).body.data;
+    expect(done.status).toBe("completed");
+    expect(done.payments[1].method_details.card.cardholder_name).toBe("\ufffd");
+    expect((await notificationsOf(destination.id)).map((n) => n.type)).toEqual([
+      "transaction.updated",
+      "transaction.paid",
+      "transaction.completed",
+    ]);
   });
 });
 

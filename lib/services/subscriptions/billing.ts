@@ -13,7 +13,7 @@
  * preview of the same lines (lib/services/subscriptions/preview.ts) equals what is billed.
  */
 import type pg from "pg";
-import { insertJson, query } from "../../db/sql.ts";
+import { insertJson, query, storableJson } from "../../db/sql.ts";
 import { newId } from "../../ids.ts";
 import type { TransactionOrigin } from "../../schemas/transaction.ts";
 import { nextInvoiceNumber } from "../invoice-numbers.ts";
@@ -130,10 +130,10 @@ export async function billSubscription(
       subscription_id: sub.id,
       collection_mode: sub.collection_mode,
       discount_id: options.discount?.id ?? null,
-      billing_details: sub.billing_details ? JSON.stringify(sub.billing_details) : null,
+      billing_details: sub.billing_details ? storableJson(sub.billing_details) : null,
       billing_period_starts_at: options.period.starts_at,
       billing_period_ends_at: options.period.ends_at,
-      details: JSON.stringify(details),
+      details: storableJson(details),
       payments: "[]",
       checkout: null,
       billed_at: at,

@@ -21,7 +21,7 @@
 import type pg from "pg";
 import { addInterval, type CalendarInterval } from "../../billing/billing-dates.ts";
 import { dueDate } from "../../billing/payments.ts";
-import { query } from "../../db/sql.ts";
+import { query, storableJson } from "../../db/sql.ts";
 import { newId } from "../../ids.ts";
 import { emitSubscriptionEvents } from "./store.ts";
 
@@ -135,7 +135,7 @@ export async function createFromTransaction(
       txn.business_id,
       txn.currency_code,
       txn.collection_mode,
-      txn.billing_details === null ? null : JSON.stringify(txn.billing_details),
+      txn.billing_details === null ? null : storableJson(txn.billing_details),
       cycle.interval,
       cycle.frequency,
       anchor,
@@ -147,7 +147,7 @@ export async function createFromTransaction(
       discountId,
       discountId ? at : null,
       discountEndsAt,
-      txn.custom_data === null ? null : JSON.stringify(txn.custom_data),
+      txn.custom_data === null ? null : storableJson(txn.custom_data),
       txn.collection_mode === "automatic" ? paymentMethodId : null,
       transactionId,
       // A manual subscription's engine checks its first invoice at the due date (past_due if unpaid).
@@ -171,8 +171,8 @@ export async function createFromTransaction(
       items.map(() => newId("subitm")),
       items.map((item) => item.price_id),
       items.map((item) => item.quantity),
-      items.map((item) => JSON.stringify(item.price)),
-      items.map((item) => JSON.stringify(item.product)),
+      items.map((item) => storableJson(item.price)),
+      items.map((item) => storableJson(item.product)),
     ],
     client,
   );

@@ -20,7 +20,7 @@
 import type pg from "pg";
 import { periodAt } from "../../billing/subscription-dates.ts";
 import { config } from "../../config.ts";
-import { query, sqlTransaction, updateJson } from "../../db/sql.ts";
+import { query, sqlTransaction, storableJson, updateJson } from "../../db/sql.ts";
 import { pool } from "../../db.ts";
 import { ApiError } from "../../http/errors.ts";
 import { savedCard } from "../payment-methods.ts";
@@ -170,7 +170,7 @@ export async function step(id: string, until: Date, skipLocked = false): Promise
         id,
         sub.next_billed_at,
         sub.next_retry_at,
-        sub.scheduled_change ? JSON.stringify(sub.scheduled_change) : null,
+        sub.scheduled_change ? storableJson(sub.scheduled_change) : null,
         sub.status,
       ],
       client,

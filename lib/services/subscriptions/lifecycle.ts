@@ -19,7 +19,7 @@
 import type pg from "pg";
 import { addInterval } from "../../billing/billing-dates.ts";
 import { config } from "../../config.ts";
-import { query, updateJson } from "../../db/sql.ts";
+import { query, storableJson, updateJson } from "../../db/sql.ts";
 import type { OnResume } from "../../schemas/subscription.ts";
 import { TRANSACTION } from "../transactions.ts";
 import { type BillLine, billSubscription, periodDiscount } from "./billing.ts";
@@ -64,7 +64,7 @@ export async function applyPause(
     );
   }
   const resume = resumeAt
-    ? JSON.stringify({ action: "resume", effective_at: resumeAt.toISOString(), resume_at: null, on_resume: onResume })
+    ? storableJson({ action: "resume", effective_at: resumeAt.toISOString(), resume_at: null, on_resume: onResume })
     : null;
   await query(
     `UPDATE subscriptions SET status = 'paused', paused_at = $2, next_billed_at = $3, scheduled_change = $4::json,

@@ -12,7 +12,7 @@
  */
 import type pg from "pg";
 import type { Refusal } from "../../billing/subscription-states.ts";
-import { query, type RawJson, sqlTransaction } from "../../db/sql.ts";
+import { query, type RawJson, sqlTransaction, storableJson } from "../../db/sql.ts";
 import { pool } from "../../db.ts";
 import { ApiError, type ErrorCode, invalidField } from "../../http/errors.ts";
 import type { Subscription } from "../../schemas/subscription.ts";
@@ -102,7 +102,7 @@ export async function scheduleChange(
 ): Promise<void> {
   await query(
     `UPDATE subscriptions SET scheduled_change = $2::json, next_billed_at = coalesce($3, next_billed_at) WHERE id = $1`,
-    [sub.id, JSON.stringify(change), nextBilledAt ?? null],
+    [sub.id, storableJson(change), nextBilledAt ?? null],
     client,
   );
   await emitSubscriptionEvents(client, sub.id, ["subscription.updated"]);
