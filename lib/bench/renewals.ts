@@ -14,10 +14,13 @@ import { readdirSync, readFileSync } from "node:fs";
 import pg from "pg";
 import { database } from "../cli/tasks.ts";
 import { createDatabase } from "../test/database.ts";
+import { load, prepareBench, withServer } from "./server.ts";
 
 const COUNT = Number(process.env.BENCH_SUBSCRIPTIONS ?? 100_000);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 4);
 const BATCH = 20_000;
+const LIST_LARGE = Number(process.env.BENCH_LIST_SUBSCRIPTIONS ?? 1_000_000);
+const LIST_SMALL = 1_000;
 const TICKS = 100; // clock ticks per second (Linux USER_HZ)
 
 /** CPU seconds (user + system) of every process whose command name is `postgres`. */
@@ -42,7 +45,7 @@ function postgresCpuSeconds(): number {
  * `count` subscriptions of one monthly USD 30.00 price, each with its customer, address and saved
  * card, all due at `due`. Set-based, in batches.
  */
-async function seedSubscriptions(client: pg.Client, count: number, due: Date): Promise<void> {
+async function seedSubscriptions(client: pg.Client, count: number, due: Date, offset = 0): Promise<void> {
   const productId = "pro_bench0000000000000000000000".slice(0, 30);
   const priceId = "pri_bench0000000000000000000000".slice(0, 30);
   await client.query(
@@ -91,7 +94,7 @@ async function seedSubscriptions(client: pg.Client, count: number, due: Date): P
                          $3, $3, $3, $4, $3, $4, 'paymtd_' || tail FROM g)
        INSERT INTO subscription_items (id, subscription_id, position, price_id, status, quantity, price, product, previously_billed_at)
        SELECT 'subitm_' || tail, 'sub_' || tail, 0, $5, 'active', 1, $6::json, $7::json, $3 FROM g`,
-      [n, done, period, due, priceId, price, product],
+      [n, offset + done, period, due, priceId, price, product],
     );
   }
   await client.query("ANALYZE");
@@ -156,4 +159,32 @@ export async function benchRenewals(): Promise<Record<string, unknown>> {
     await client.end();
     await server.embedded?.stop();
   }
+}
+
+/**
+ * GET /api/subscriptions?per_page=200 (newest first, each with its items) over 1,000 and over
+ * BENCH_LIST_SUBSCRIPTIONS subscriptions, mean latency at 1 connection (target: within 2x).
+ */
+export async function benchSubscriptionList(): Promise<Record<string, unknown>> {
+  const bench = await prepareBench("billing_bench_subscription_list");
+  const { client, key } = bench;
+  const due = new Date(Date.now() + 30 * 86_400_000);
+  await seedSubscriptions(client, LIST_SMALL, due);
+  return withServer(bench, async () => {
+    const path = "/api/subscriptions?per_page=200";
+    await load("warm-up", { path, duration: 3 }, key, 1);
+    const small = await load(`GET ${path} over ${LIST_SMALL.toLocaleString("en")}`, { path }, key, 1);
+    const started = performance.now();
+    await seedSubscriptions(client, LIST_LARGE - LIST_SMALL, due, LIST_SMALL);
+    console.log(
+      `Seeded ${(LIST_LARGE - LIST_SMALL).toLocaleString("en")} more in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
+    await load("warm-up", { path, duration: 3 }, key, 1);
+    const large = await load(`GET ${path} over ${LIST_LARGE.toLocaleString("en")}`, { path }, key, 1);
+    const ratio = large.mean / small.mean;
+    console.log(
+      `  ${LIST_LARGE.toLocaleString("en")} vs ${LIST_SMALL.toLocaleString("en")} (mean latency, target ≤ 2): ${ratio.toFixed(2)}x`,
+    );
+    return { small, large, ratio };
+  });
 }

@@ -8,8 +8,9 @@
  *   3. webhook deliveries per second and commit-to-delivery latency (lib/bench/deliveries.ts);
  *   4. GET /api/metrics/revenue over a year of 1,000,000 completed transactions, and
  *      GET /api/transactions?per_page=200 over 1,000 and 1,000,000 (lib/bench/metrics.ts).
- *   5. subscription renewals per second, 100,000 due at once (lib/bench/renewals.ts).
- * BENCH_ONLY=api, deliveries, metrics or renewals runs one part.
+ *   5. subscription renewals per second, 100,000 due at once, and GET /api/subscriptions?per_page=200
+ *      over 1,000 vs 1,000,000 subscriptions (lib/bench/renewals.ts).
+ * BENCH_ONLY=api, deliveries, metrics, renewals or subscriptions runs one part.
  * DATABASE_URL names the server (a database `billing_bench` is made on it); without it an embedded
  * PostgreSQL is used. BENCH_SECONDS sets the length of each run (default 10).
  */
@@ -20,7 +21,7 @@ import type pg from "pg";
 import { ROOT } from "../cli/tasks.ts";
 import { benchDeliveries } from "./deliveries.ts";
 import { benchMetrics } from "./metrics.ts";
-import { benchRenewals } from "./renewals.ts";
+import { benchRenewals, benchSubscriptionList } from "./renewals.ts";
 import { CONNECTIONS, load, prepareBench, SECONDS, withServer } from "./server.ts";
 
 async function insertCustomers(client: pg.Client, count: number, offset: number): Promise<void> {
@@ -43,6 +44,7 @@ async function main() {
   if (runs("deliveries")) results.deliveries = await benchDeliveries();
   if (runs("metrics")) results.metrics = await benchMetrics();
   if (runs("renewals")) results.renewals = await benchRenewals();
+  if (runs("subscriptions")) results.subscriptionList = await benchSubscriptionList();
   mkdirSync(path.join(ROOT, "bench-results"), { recursive: true });
   const file = path.join(ROOT, "bench-results", `bench-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
   writeFileSync(file, JSON.stringify(results, null, 2));
