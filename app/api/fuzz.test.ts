@@ -633,7 +633,7 @@ async function send(s: Send): Promise<void> {
   // NextAuth's own handler answers in its own shapes (redirects, HTML): only "no 5xx" applies to it.
   if (s.route.template.startsWith("auth/")) return;
   if (response.status >= 400) {
-    const problem = errorShapeProblem(text);
+    const problem = errorShapeProblem(text, response.status);
     if (problem) failures.push(`${where}: ${response.status} ${problem}: ${text.slice(0, 300)}`);
   }
 }
@@ -668,7 +668,7 @@ function expectNoFailures(): void {
   expect(found.length, report.join("\n\n")).toBe(0);
 }
 
-function errorShapeProblem(text: string): string | null {
+function errorShapeProblem(text: string, status: number): string | null {
   let parsed: any;
   try {
     parsed = JSON.parse(text);
@@ -677,7 +677,9 @@ function errorShapeProblem(text: string): string | null {
   }
   const error = parsed?.error;
   if (!error || typeof error !== "object") return "no error object";
-  if (error.type !== "request_error") return "error.type is not request_error";
+  // 429 is an api_error in the API family, every other 4xx a request_error.
+  const expected = status === 429 ? "api_error" : "request_error";
+  if (error.type !== expected) return `error.type is not ${expected}`;
   if (typeof error.code !== "string" || error.code === "") return "no error.code";
   if (typeof error.detail !== "string" || error.detail === "") return "no error.detail";
   if (error.code === "invalid_field") {

@@ -192,6 +192,9 @@ export function nextAuthRoute(options: AuthOptions) {
       return out;
     } catch (error) {
       if (error instanceof Refusal) return refusalResponse(error, request, action, requestId);
+      // Outside a Next.js server (a test calling the handler directly) next-auth cannot run at all:
+      // no request's fault, and never the case under next start.
+      if (/outside a request scope/.test(String(error))) throw error;
       return apiErrorResponse(error, requestId);
     }
   };
