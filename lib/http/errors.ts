@@ -39,6 +39,12 @@ export const ERROR_STATUS = {
   subscription_not_active: 400,
   subscription_not_automatic_collection: 400,
   subscription_trialing_items_update_invalid_options: 400,
+  subscription_missing_payment_method_cannot_update: 400,
+  subscription_next_billed_at_too_soon: 400,
+  subscription_items_update_missing_proration_billing_mode: 400,
+  subscription_duplicate_price_ids: 400,
+  subscription_quantity_missing_for_new_items: 400,
+  subscription_update_transaction_balance_less_than_charge_limit: 400,
   invalid_token: 401,
   forbidden: 403,
   document_link_invalid: 403,
@@ -48,10 +54,13 @@ export const ERROR_STATUS = {
   conflict: 409,
   customer_already_exists: 409,
   idempotency_key_in_use: 409,
+  subscription_locked_renewal: 409,
   request_too_large: 413,
   unsupported_media_type: 415,
   idempotency_key_reused: 422,
   too_many_requests: 429,
+  subscription_immediate_charge_hour_limit_exceeded: 429,
+  subscription_immediate_charge_24_hour_limit_exceeded: 429,
   internal_error: 500,
 } as const;
 
@@ -153,6 +162,23 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
     "The Idempotency-Key was already used for a different request (another body, method or path) within the last 24 hours. Use a new key for a new request; a key is reused only to retry the very same request.",
   too_many_requests:
     "Too many requests in a short time: 240 a minute per client address (1,000 for preview endpoints), or, at the hosted checkout, too many declined card attempts. `Retry-After` says how many seconds to wait; the `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` headers of every API response show the budget left.",
+  subscription_missing_payment_method_cannot_update:
+    "The change bills the customer now, but the automatically-collected subscription has no saved payment method (e.g. its customer changed). Bill it on the next billing period, or have the customer add a card at the update-payment-method checkout first.",
+  subscription_next_billed_at_too_soon:
+    "`next_billed_at` must be at least 30 minutes after now (the subscription's clock).",
+  subscription_items_update_missing_proration_billing_mode:
+    "`proration_billing_mode` is required when `items` or `next_billed_at` change: it says how the change is billed.",
+  subscription_duplicate_price_ids:
+    "The same price appears in more than one item. Send one item per price, with the total quantity.",
+  subscription_quantity_missing_for_new_items: "An item whose price is not on the subscription yet needs a `quantity`.",
+  subscription_update_transaction_balance_less_than_charge_limit:
+    "The change would charge the customer's card now less than the minimum charge (USD 0.70, or its equivalent in the subscription's currency). Bill it on the next billing period, or with `do_not_bill`.",
+  subscription_locked_renewal:
+    "The subscription renews within 30 minutes (or its renewal is due): changes that bill wait until it has renewed.",
+  subscription_immediate_charge_hour_limit_exceeded:
+    "The subscription was charged immediately 20 times in the last hour (changes billed now and one-time charges). Wait (see `Retry-After`), or bill on the next billing period.",
+  subscription_immediate_charge_24_hour_limit_exceeded:
+    "The subscription was charged immediately 100 times in the last 24 hours (changes billed now and one-time charges). Wait (see `Retry-After`), or bill on the next billing period.",
   internal_error: "Something went wrong on our side. The request ID identifies it in our logs.",
 };
 

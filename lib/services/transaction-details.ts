@@ -101,6 +101,11 @@ export interface DetailsOptions {
   tax: TaxContext;
   discount: DiscountLike | null;
   ignoreTrials?: boolean;
+  /**
+   * The customer's credit balance in this currency that pays the transaction first (subscription
+   * transactions: lib/services/subscriptions/billing.ts takes it from the balance). Default none.
+   */
+  creditBalance?: bigint;
 }
 
 /**
@@ -129,6 +134,7 @@ export function totalsFor(items: readonly ResolvedItem[], options: DetailsOption
       account_tax_mode: options.tax.accountTaxMode,
       tax_rates: options.tax.overrides,
       discount: options.discount,
+      credit_balance: options.creditBalance ?? 0n,
     });
   } catch (error) {
     if (!(error instanceof BillingError)) throw error;
@@ -170,7 +176,8 @@ export function transactionDetails(items: readonly ResolvedItem[], options: Deta
     line_items: computed.line_items.map((line, i) => ({
       id: items[i].id as string,
       price_id: items[i].price.id as string,
-      quantity: items[i].credit ? -line.quantity : line.quantity,
+      // The engine's quantity, already negative on a credit line.
+      quantity: line.quantity,
       proration: prorationJson(items[i].proration),
       tax_rate: line.tax_rate,
       unit_totals: line.unit_totals,

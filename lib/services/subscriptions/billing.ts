@@ -11,11 +11,19 @@
  *   on its terms; the engine moves it to past_due at its due date.
  * Totals come from the same engine as every transaction (lib/services/transaction-details.ts), so a
  * preview of the same lines (lib/services/subscriptions/preview.ts) equals what is billed.
+ *
+ * Credit balance (reference §13): a transaction whose total is positive is paid first from the
+ * customer's available credit in its currency (`details.totals.credit`; the credit is reserved,
+ * then used when the transaction completes or given back when it is canceled: a trigger on
+ * transactions does both); one whose total is negative (credits beyond the charges) puts the
+ * difference on the balance (`credit_to_balance`). A transaction that then owes nothing is
+ * completed at once, whatever its collection mode: there is nothing to collect.
  */
 import type pg from "pg";
-import { insertJson, query, storableJson } from "../../db/sql.ts";
+import { insertJson, type Queryable, query, storableJson } from "../../db/sql.ts";
 import { newId } from "../../ids.ts";
 import type { TransactionOrigin } from "../../schemas/transaction.ts";
+import { addCredit, takeCredit } from "../credit-balances.ts";
 import { nextInvoiceNumber } from "../invoice-numbers.ts";
 import { savedCard } from "../payment-methods.ts";
 import { chargeSavedCard } from "../payments.ts";
@@ -61,19 +69,24 @@ export function lineItems(lines: readonly BillLine[]): ResolvedItem[] {
   }));
 }
 
-/** The discount the subscription applies to a period starting at `periodStart` (null when none or ended). */
+/**
+ * The discount the subscription applies to a period (or an immediate charge) starting at
+ * `periodStart`: null when none, not started yet (a discount set from the next billing period) or
+ * ended.
+ */
 export async function periodDiscount(
-  on: pg.PoolClient,
-  sub: Pick<SubscriptionRow, "discount_id" | "discount_ends_at">,
+  on: Queryable,
+  sub: Pick<SubscriptionRow, "discount_id" | "discount_starts_at" | "discount_ends_at">,
   periodStart: Date,
 ): Promise<DiscountRef | null> {
   if (!sub.discount_id) return null;
+  if (sub.discount_starts_at && periodStart.getTime() < sub.discount_starts_at.getTime()) return null;
   if (sub.discount_ends_at && periodStart.getTime() >= sub.discount_ends_at.getTime()) return null;
   return storedDiscount(sub.discount_id, on);
 }
 
 /** The country of the subscription's address (the tax rate and price overrides follow it). */
-export async function subscriptionCountry(on: pg.PoolClient, addressId: string): Promise<string | null> {
+export async function subscriptionCountry(on: Queryable, addressId: string): Promise<string | null> {
   const [row] = await query<{ country_code: string }>(
     "SELECT country_code FROM addresses WHERE id = $1",
     [addressId],
@@ -108,12 +121,20 @@ export async function billSubscription(
   const id = newId("txn");
   await writeItems(client, id, items);
   const country = await subscriptionCountry(client, sub.address_id);
-  const details = transactionDetails(items, {
+  const pricing = {
     currency: sub.currency_code,
     tax: await taxContext(country, client),
     discount: options.discount,
     ignoreTrials: true,
-  });
+  };
+  let details = transactionDetails(items, pricing);
+  const total = BigInt(details.totals.total);
+  if (total > 0n) {
+    const taken = await takeCredit(client, sub.customer_id, sub.currency_code, total, false);
+    if (taken > 0n) details = transactionDetails(items, { ...pricing, creditBalance: taken });
+  } else if (total < 0n) {
+    await addCredit(client, sub.customer_id, sub.currency_code, -total);
+  }
   const manual = sub.collection_mode === "manual";
   const at = options.at.toISOString();
   await insertJson(
@@ -144,8 +165,8 @@ export async function billSubscription(
     ["transaction.created", "transaction.billed"],
     client,
   );
-  if (manual) return { transactionId: id, outcome: "billed" };
-  const card = await savedCard(client, sub.payment_method_id);
+  if (manual && details.totals.balance !== "0") return { transactionId: id, outcome: "billed" };
+  const card = manual ? null : await savedCard(client, sub.payment_method_id);
   const outcome = await chargeSavedCard(client, id, card, options.at, options.onDecline === "past_due");
   return { transactionId: id, outcome };
 }

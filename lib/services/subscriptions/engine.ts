@@ -37,18 +37,28 @@ async function lockDue(client: pg.PoolClient, id: string, skipLocked: boolean): 
   return free ? lockSubscription(client, id) : null;
 }
 
-/** Renews `sub` at `at` (= its next_billed_at): the next period starts, and is billed. */
-async function renew(client: pg.PoolClient, sub: SubscriptionRow, at: Date): Promise<void> {
-  // next_billed_at is a period boundary of the anchor; one that is not (moved by hand, or before the
-  // anchor) re-anchors the subscription there, so periods go on from it.
+/**
+ * The period a renewal at `at` (= next_billed_at) starts. next_billed_at is a period boundary of the
+ * anchor; one that is not (moved by hand, or before the anchor) re-anchors the subscription there
+ * (`reanchor`), so periods go on from it. Also what previews of the next renewal show
+ * (lib/services/subscriptions/preview.ts).
+ */
+export function renewalPeriod(
+  sub: Pick<SubscriptionRow, "billing_anchor_at" | "billing_cycle">,
+  at: Date,
+): { starts_at: Date; ends_at: Date; reanchor: boolean } {
   const onAnchor =
     at.getTime() >= sub.billing_anchor_at.getTime() ? periodAt(sub.billing_anchor_at, sub.billing_cycle, at) : null;
-  const startsAt = at;
-  const endsAt =
-    onAnchor && onAnchor.starts_at.getTime() === at.getTime()
-      ? onAnchor.ends_at
-      : periodAt(at, sub.billing_cycle, at).ends_at;
-  if (!onAnchor || onAnchor.starts_at.getTime() !== at.getTime()) {
+  if (onAnchor && onAnchor.starts_at.getTime() === at.getTime()) {
+    return { starts_at: at, ends_at: onAnchor.ends_at, reanchor: false };
+  }
+  return { starts_at: at, ends_at: periodAt(at, sub.billing_cycle, at).ends_at, reanchor: true };
+}
+
+/** Renews `sub` at `at` (= its next_billed_at): the next period starts, and is billed. */
+async function renew(client: pg.PoolClient, sub: SubscriptionRow, at: Date): Promise<void> {
+  const { starts_at: startsAt, ends_at: endsAt, reanchor } = renewalPeriod(sub, at);
+  if (reanchor) {
     await query("UPDATE subscriptions SET billing_anchor_at = $2 WHERE id = $1", [sub.id, at], client);
   }
   const wasTrialing = sub.status === "trialing";

@@ -18,12 +18,19 @@
  */
 import type pg from "pg";
 import { addInterval } from "../../billing/billing-dates.ts";
+import { parseDecimal } from "../../billing/money.ts";
 import { config } from "../../config.ts";
-import { query, storableJson, updateJson } from "../../db/sql.ts";
+import { type Queryable, query, storableJson, updateJson } from "../../db/sql.ts";
 import type { OnResume } from "../../schemas/subscription.ts";
 import { TRANSACTION } from "../transactions.ts";
 import { type BillLine, billSubscription, periodDiscount } from "./billing.ts";
 import { emitSubscriptionEvents, type SubscriptionRow, subscriptionItems } from "./store.ts";
+
+/**
+ * A pending line's `proration` as `subscription_charges` stores it: the API's `{rate,
+ * billing_period}`; the exact ratio the engine uses is the rate itself (5 places at most).
+ */
+export type StoredProration = Omit<NonNullable<BillLine["proration"]>, "ratio">;
 
 export async function applyCancel(client: pg.PoolClient, sub: SubscriptionRow, at: Date): Promise<void> {
   await query(
@@ -127,10 +134,14 @@ export async function applyResume(
   await billPeriod(client, { ...sub, status: "active" }, period, at);
 }
 
-/** The subscription's recurring items plus every line waiting for its next transaction. */
+/**
+ * The subscription's recurring items plus every line waiting for its next transaction (locked
+ * unless `lock` is false: previews read them as they are).
+ */
 export async function periodLines(
-  client: pg.PoolClient,
+  client: Queryable,
   subscriptionId: string,
+  lock = true,
 ): Promise<{ lines: BillLine[]; pendingIds: string[] }> {
   const items = await subscriptionItems(client, subscriptionId);
   const pending = await query<{
@@ -138,10 +149,10 @@ export async function periodLines(
     quantity: number;
     price: BillLine["price"];
     product: BillLine["product"];
-    proration: BillLine["proration"];
+    proration: StoredProration | null;
   }>(
     `SELECT id, quantity, price, product, proration FROM subscription_charges
-      WHERE subscription_id = $1 AND transaction_id IS NULL ORDER BY id FOR UPDATE`,
+      WHERE subscription_id = $1 AND transaction_id IS NULL ORDER BY id${lock ? " FOR UPDATE" : ""}`,
     [subscriptionId],
     client,
   );
@@ -156,7 +167,10 @@ export async function periodLines(
       product: charge.product,
       quantity: Math.abs(charge.quantity),
       credit: charge.quantity < 0,
-      proration: charge.proration,
+      proration: charge.proration && {
+        ...charge.proration,
+        ratio: parseDecimal(charge.proration.rate, "proration.rate"),
+      },
     })),
   ];
   return { lines, pendingIds: pending.map((charge) => charge.id) };
