@@ -314,7 +314,7 @@ function recurringItemProblems(items: readonly ResolvedItem[], problems: Problem
   }
 }
 
-function storedBillingDetails(input: BillingDetailsInput): BillingDetails {
+export function storedBillingDetails(input: BillingDetailsInput): BillingDetails {
   return {
     enable_checkout: input.enable_checkout ?? false,
     purchase_order_number: input.purchase_order_number ?? null,

@@ -1,10 +1,23 @@
+import { requirePermission } from "@/lib/http/auth";
 import { route } from "@/lib/http/route";
-import { subscriptionParams, subscriptionQuery } from "@/lib/schemas/subscription";
+import { subscriptionParams, subscriptionQuery, updateSubscriptionBody } from "@/lib/schemas/subscription";
 import { getSubscription } from "@/lib/services/subscriptions/get";
+// Registers the previews that `include` adds (next_transaction, recurring_transaction_details).
+import "@/lib/services/subscriptions/preview";
+import { updateSubscription } from "@/lib/services/subscriptions/update";
 
 export const GET = route(
   { permission: "subscription.read", params: subscriptionParams, query: subscriptionQuery },
-  ({ input }) => getSubscription(input.params.subscription_id, input.query.include),
+  ({ input, auth }) => {
+    // The previews show transactions: they need transaction.read too (reference §1).
+    if (input.query.include?.length) requirePermission(auth, "transaction.read");
+    return getSubscription(input.params.subscription_id, input.query.include);
+  },
+);
+
+export const PATCH = route(
+  { permission: "subscription.write", params: subscriptionParams, body: updateSubscriptionBody },
+  ({ input }) => updateSubscription(input.params.subscription_id, input.body),
 );
 
 export { methodNotAllowed as PUT, methodNotAllowed as POST, methodNotAllowed as DELETE } from "@/lib/http/route";

@@ -1,0 +1,16 @@
+/** PATCH /subscriptions/{id}/preview: what the same PATCH would do, without doing it (reference §3). */
+import { route } from "@/lib/http/route";
+import { subscriptionParams, updateSubscriptionBody } from "@/lib/schemas/subscription";
+import { previewUpdate } from "@/lib/services/subscriptions/update";
+
+export const PATCH = route(
+  { permission: "subscription.read", params: subscriptionParams, body: updateSubscriptionBody },
+  ({ input }) => previewUpdate(input.params.subscription_id, input.body),
+);
+
+export {
+  methodNotAllowed as GET,
+  methodNotAllowed as PUT,
+  methodNotAllowed as POST,
+  methodNotAllowed as DELETE,
+} from "@/lib/http/route";

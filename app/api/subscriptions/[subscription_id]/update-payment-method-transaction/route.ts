@@ -1,0 +1,15 @@
+/** GET /subscriptions/{id}/update-payment-method-transaction (reference §3, §9): needs transaction.write. */
+import { route } from "@/lib/http/route";
+import { subscriptionParams } from "@/lib/schemas/subscription";
+import { paymentMethodTransaction } from "@/lib/services/subscriptions/payment-method-transaction";
+
+export const GET = route({ permission: "transaction.write", params: subscriptionParams }, ({ input }) =>
+  paymentMethodTransaction(input.params.subscription_id),
+);
+
+export {
+  methodNotAllowed as POST,
+  methodNotAllowed as PUT,
+  methodNotAllowed as PATCH,
+  methodNotAllowed as DELETE,
+} from "@/lib/http/route";
