@@ -66,7 +66,8 @@ export const transactionPreviewSchema = z.object({
   details: z.object({
     tax_rates_used: transactionDetailsSchema.shape.tax_rates_used,
     totals: transactionTotalsSchema,
-    line_items: z.array(transactionLineItemSchema.omit({ id: true })),
+    // price_id is null for a non-catalogue price a preview shows before it is created.
+    line_items: z.array(transactionLineItemSchema.omit({ id: true }).extend({ price_id: z.string().nullable() })),
   }),
   adjustments: z.array(z.record(z.string(), z.unknown())),
 });
@@ -101,6 +102,27 @@ export const subscriptionSchema = z.object({
   recurring_transaction_details: transactionPreviewSchema.shape.details.optional(),
 });
 export type Subscription = z.infer<typeof subscriptionSchema>;
+
+const money = z.object({ amount: z.string(), currency_code: z.string() });
+
+/**
+ * The answer of PATCH /subscriptions/{id}/preview and POST /subscriptions/{id}/charge/preview (the
+ * API family's SubscriptionPreview): the subscription as it would be, without `id`, with the
+ * transaction billed now (null when none), the next one, the plain renewal and the change's summary.
+ */
+export const subscriptionPreviewSchema = subscriptionSchema
+  .omit({ id: true, consent_requirements: true, next_transaction: true, recurring_transaction_details: true })
+  .extend({
+    immediate_transaction: transactionPreviewSchema.nullable(),
+    next_transaction: transactionPreviewSchema.nullable(),
+    recurring_transaction_details: transactionPreviewSchema.shape.details,
+    update_summary: z.object({
+      credit: money,
+      charge: money,
+      result: money.extend({ action: z.enum(["credit", "charge"]) }),
+    }),
+  });
+export type SubscriptionPreview = z.infer<typeof subscriptionPreviewSchema>;
 
 // ---------------------------------------------------------------------------------------------
 // Parameters

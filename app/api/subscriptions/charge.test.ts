@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { query } from "@/lib/db/sql";
 import { newId } from "@/lib/ids";
+import { subscriptionPreviewSchema, subscriptionSchema } from "@/lib/schemas/subscription";
 import { expectError, expectFieldError, expectNotFound, testKey } from "@/lib/test/api";
 import { events, permissionsWithout } from "@/lib/test/checks";
 import {
@@ -48,6 +49,7 @@ describe("POST /subscriptions/{id}/charge", () => {
     const previewed = await previewCharge(subscription.id, body);
     expect(previewed.status, JSON.stringify(previewed.body)).toBe(200);
     const p = previewed.body.data;
+    expect(subscriptionPreviewSchema.strict().parse(p)).toBeTruthy();
     expect(p.id).toBeUndefined();
     expect(p.immediate_transaction.details.totals).toMatchObject({ subtotal: "5000", tax: "950", total: "5950" });
     expect(p.update_summary.charge.amount).toBe("5950");
@@ -103,6 +105,7 @@ describe("POST /subscriptions/{id}/charge", () => {
 
     const included = (await getWith(subscription.id, "?include=next_transaction,recurring_transaction_details")).body
       .data;
+    expect(subscriptionSchema.strict().parse(included)).toBeTruthy();
     expect(included.next_transaction.details.totals).toEqual(p.next_transaction.details.totals);
     expect(included.recurring_transaction_details.totals.total).toBe("3000");
     await advanceTo(subscription.id, new Date(Date.parse(subscription.next_billed_at) + MINUTE));

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { query } from "@/lib/db/sql";
+import { subscriptionPreviewSchema, subscriptionSchema } from "@/lib/schemas/subscription";
 import { call, expectError, expectFieldError, expectNotFound, testKey } from "@/lib/test/api";
 import { events, permissionsWithout } from "@/lib/test/checks";
 import { admin } from "@/lib/test/resource";
@@ -56,6 +57,8 @@ async function previewThenApply(id: string, body: Entity) {
   const after = await transactionsOf(id);
   const billed = after.length > before.length ? after[after.length - 1] : null;
   const p = previewed.body.data;
+  expect(subscriptionPreviewSchema.strict().parse(p)).toBeTruthy();
+  expect(subscriptionSchema.strict().parse(applied.body.data)).toBeTruthy();
   expect(comparable(p)).toEqual(comparable(applied.body.data));
   if (billed) {
     expect(p.immediate_transaction, "a transaction was billed: the preview must show it").not.toBeNull();
@@ -276,6 +279,7 @@ describe("proration billing modes", () => {
       proration_billing_mode: "prorated_immediately",
     });
     expect(p.status, JSON.stringify(p.body)).toBe(200);
+    expect(subscriptionPreviewSchema.strict().parse(p.body.data)).toBeTruthy();
     expect(p.body.data.items[1].price.id).toBeNull();
     expect(p.body.data.immediate_transaction.details.totals.total).toBe("600"); // 900 × 0.66667
     const applied = await patch(subscription.id, {
