@@ -784,6 +784,18 @@ describe("permissions, IDs and hostile input", () => {
       400,
       "bad_request",
     );
+    // Dates at the edges of what RFC 3339 allows: refused or taken, never a 5xx.
+    for (const date of [
+      "9999-12-31T23:59:59Z",
+      "0001-01-01T00:00:00Z",
+      "2030-02-30T00:00:00Z",
+      "2030-01-01T00:00:00+14:00",
+    ]) {
+      for (const mode of ["prorated_immediately", "prorated_next_billing_period", "do_not_bill"]) {
+        const res = await preview(subscription.id, { next_billed_at: date, proration_billing_mode: mode });
+        expect(res.status, JSON.stringify({ date, mode, body: res.body })).toBeLessThan(500);
+      }
+    }
     const nul = await patch(subscription.id, { custom_data: { note: "a\u0000b" } });
     expect(nul.status).toBe(400);
     expect((await getSubscriptionJson(subscription.id)).items[0].quantity).toBe(1);
