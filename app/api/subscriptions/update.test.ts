@@ -213,6 +213,37 @@ describe("proration billing modes", () => {
     expect((await lastTransaction(subscription.id)).details.totals.total).toBe("6000");
   });
 
+  it("a downgrade on the next billing period credits the renewal; credit beyond it goes to the balance", async () => {
+    const { subscription, customer, priceId } = await subscribed({ quantity: 3 });
+    const { preview: p } = await previewThenApply(subscription.id, {
+      items: [{ price_id: priceId, quantity: 1 }],
+      proration_billing_mode: "prorated_next_billing_period",
+    });
+    expect(p.update_summary.result).toEqual({ action: "credit", amount: "4000", currency_code: "USD" });
+    const lines = p.next_transaction.details.line_items;
+    expect(lines.map((line: Entity) => [line.quantity, line.totals.total])).toEqual([
+      [1, "3000"],
+      [-2, "-4000"],
+    ]);
+    expect(p.next_transaction.details.totals).toMatchObject({
+      total: "-1000",
+      credit_to_balance: "1000",
+      grand_total: "0",
+    });
+    expect((await pendingLines(subscription.id))[0].quantity).toBe(-2);
+    await advanceTo(subscription.id, new Date(Date.parse(subscription.next_billed_at) + MINUTE));
+    const renewal = await lastTransaction(subscription.id);
+    expect(renewal).toMatchObject({ origin: "subscription_recurring", status: "completed" });
+    expect(billedTotals(renewal.details.totals)).toEqual(billedTotals(p.next_transaction.details.totals));
+    expect((await creditBalance(customer.id))[0].balance).toEqual({ available: "1000", reserved: "0", used: "0" });
+    // The renewal after uses it.
+    const next = (await getWith(subscription.id, "?include=next_transaction")).body.data;
+    expect(next.next_transaction.details.totals).toMatchObject({ total: "3000", credit: "1000", balance: "2000" });
+    await advanceTo(subscription.id, new Date(Date.parse(next.next_billed_at) + MINUTE));
+    expect((await lastTransaction(subscription.id)).payments[0].amount).toBe("2000");
+    expect((await creditBalance(customer.id))[0].balance).toEqual({ available: "0", reserved: "0", used: "1000" });
+  });
+
   it("full_next_billing_period adds the whole price of the change to the renewal; do_not_bill bills nothing", async () => {
     const { subscription, priceId } = await subscribed();
     const addon = await makeRecurringPrice({ unit_price: { amount: "700", currency_code: "USD" } });
