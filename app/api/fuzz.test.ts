@@ -37,6 +37,7 @@ import { methodNotAllowed, routeNotFound } from "@/lib/http/route";
 import { BASE, call, testKeyWithId } from "@/lib/test/api";
 import { insertDestination, makeChange } from "@/lib/test/notifications";
 import { admin } from "@/lib/test/resource";
+import { makeRecurringPrice, subscribeAtCheckout } from "@/lib/test/subscriptions";
 import {
   MANUAL_TERMS,
   makeAddress,
@@ -211,6 +212,7 @@ let routes: Route[] = [];
 let base: Record<string, BaseRequest> = {};
 let ids: Ids = {};
 let queryKeys: string[] = [];
+let subscriptionPrices = { kept: "", added: "" };
 
 async function created(res: Awaited<ReturnType<typeof call<any>>>, what: string): Promise<any> {
   expect(res.status, `${what}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
@@ -323,7 +325,16 @@ async function fixtures(): Promise<void> {
     "credit note link",
   );
 
+  // A subscription bought at the checkout, and prices to change and charge it with.
+  const { subscription } = await subscribeAtCheckout();
+  const monthly = await makeRecurringPrice({
+    product_id: product.id,
+    unit_price: { amount: "500", currency_code: "USD" },
+  });
+  subscriptionPrices = { kept: subscription.items[0].price.id, added: monthly.id };
+
   ids = {
+    subscription_id: subscription.id,
     product_id: product.id,
     price_id: price.id,
     customer_id: customer.id,
@@ -521,6 +532,10 @@ async function fixtures(): Promise<void> {
       },
     },
     "GET transactions/[transaction_id]/invoice": { params: { transaction_id: billed.id }, query: "disposition=inline" },
+    "PATCH subscriptions/[subscription_id]": body(subscriptionChange()),
+    "PATCH subscriptions/[subscription_id]/preview": body(subscriptionChange()),
+    "POST subscriptions/[subscription_id]/charge": body(subscriptionCharge()),
+    "POST subscriptions/[subscription_id]/charge/preview": body(subscriptionCharge()),
     "POST transactions/preview": body({
       items: [{ ...item, include_in_totals: true }, nonCatalogueItem],
       address: { country_code: "DE", postal_code: "10115" },
@@ -528,6 +543,50 @@ async function fixtures(): Promise<void> {
       customer_ip_address: "192.0.2.1",
       ignore_trials: true,
     }),
+  };
+}
+
+/** A PATCH /subscriptions/{id} setting most fields (`ids` and the fixtures made). */
+function subscriptionChange() {
+  return {
+    items: [
+      { price_id: subscriptionPrices.kept, quantity: 2 },
+      { price_id: subscriptionPrices.added, quantity: 1 },
+      {
+        quantity: 1,
+        price: {
+          description: "Custom seat",
+          billing_cycle: { interval: "month", frequency: 1 },
+          unit_price: { amount: "700", currency_code: "USD" },
+          product_id: ids.product_id,
+        },
+      },
+    ],
+    proration_billing_mode: "prorated_immediately",
+    on_payment_failure: "apply_change",
+    next_billed_at: new Date(Date.now() + 40 * 86_400_000).toISOString(),
+    discount: { id: ids.discount_id, effective_from: "next_billing_period" },
+    custom_data: { plan: "pro", tags: ["a", "b"] },
+    scheduled_change: null,
+  };
+}
+
+/** A POST /subscriptions/{id}/charge of a catalogue and a non-catalogue one-time price. */
+function subscriptionCharge() {
+  return {
+    effective_from: "immediately",
+    on_payment_failure: "apply_change",
+    items: [
+      { price_id: ids.price_id, quantity: 1 },
+      {
+        quantity: 1,
+        price: {
+          description: "Setup",
+          unit_price: { amount: "900", currency_code: "USD" },
+          product_id: ids.product_id,
+        },
+      },
+    ],
   };
 }
 

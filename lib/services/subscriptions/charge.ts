@@ -18,9 +18,8 @@
  */
 import { updateSummary } from "../../billing/proration.ts";
 import { refusal } from "../../billing/subscription-states.ts";
-import { type Queryable, type RawJson, sqlTransaction } from "../../db/sql.ts";
+import type { Queryable, RawJson } from "../../db/sql.ts";
 import { pool } from "../../db.ts";
-import { ApiError } from "../../http/errors.ts";
 import type { ChargeSubscriptionInput, Subscription } from "../../schemas/subscription.ts";
 import type { PreviewItemInput } from "../../schemas/transaction.ts";
 import { pricedIn } from "../transaction-details.ts";
@@ -28,6 +27,7 @@ import { type ResolvedItem, resolveItems, saveNewPrices } from "../transaction-i
 import { type DiscountRef, Problems } from "../transaction-references.ts";
 import { type BillLine, type Period, periodDiscount, subscriptionCountry, subscriptionNow } from "./billing.ts";
 import { billNow, checkImmediateChargeLimits, type OnPaymentFailure } from "./immediate-charges.ts";
+import { refuse, subscriptionOperation } from "./operation.ts";
 import {
   apiPeriod,
   availableCredit,
@@ -39,13 +39,7 @@ import {
   storedRenewalState,
   summaryOf,
 } from "./preview.ts";
-import {
-  emitSubscriptionEvents,
-  lockSubscription,
-  readSubscription,
-  type SubscriptionRow,
-  subscriptionJson,
-} from "./store.ts";
+import { emitSubscriptionEvents, readSubscription, type SubscriptionRow, subscriptionJson } from "./store.ts";
 import { addPendingLines } from "./update.ts";
 
 export interface ChargePlan {
@@ -71,8 +65,7 @@ export async function planCharge(
   lock: boolean,
 ): Promise<ChargePlan> {
   const at = subscriptionNow(sub);
-  const refused = refusal("charge", sub, { effective_from: input.effective_from });
-  if (refused) throw new ApiError(refused.code, refused.detail);
+  refuse(refusal("charge", sub, { effective_from: input.effective_from }));
   const problems = new Problems();
   const items = await resolveItems(input.items as PreviewItemInput[], problems, on, lock);
   const country = await subscriptionCountry(on, sub.address_id);
@@ -123,8 +116,7 @@ export async function planCharge(
 }
 
 export async function chargeSubscription(id: string, input: ChargeSubscriptionInput): Promise<RawJson<Subscription>> {
-  return sqlTransaction(async (client) => {
-    const sub = await lockSubscription(client, id);
+  return subscriptionOperation(id, async (client, sub) => {
     const plan = await planCharge(client, sub, input, true);
     await saveNewPrices(plan.items, client);
     const lines = linesOf(plan.items);
@@ -141,7 +133,6 @@ export async function chargeSubscription(id: string, input: ChargeSubscriptionIn
       await addPendingLines(client, id, lines);
       await emitSubscriptionEvents(client, id, ["subscription.updated"]);
     }
-    return subscriptionJson(client, id);
   });
 }
 

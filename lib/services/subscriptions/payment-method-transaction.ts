@@ -18,16 +18,19 @@
  * customer updates a card to come back, or before a trial ends).
  */
 import { refusal } from "../../billing/subscription-states.ts";
-import { getJson, insertJson, query, type RawJson, sqlTransaction } from "../../db/sql.ts";
-import { ApiError, notFound } from "../../http/errors.ts";
+import { getJson, insertJson, query, type RawJson, sqlTransaction, storableJson } from "../../db/sql.ts";
+import { pool } from "../../db.ts";
+import { notFound } from "../../http/errors.ts";
 import { newId } from "../../ids.ts";
 import type { Transaction } from "../../schemas/transaction.ts";
 import { taxContext, transactionDetails } from "../transaction-details.ts";
 import { type ResolvedItem, writeItems } from "../transaction-items.ts";
 import { TRANSACTION } from "../transactions.ts";
 import { lineItems, subscriptionCountry, subscriptionNow } from "./billing.ts";
+import { runDue } from "./engine.ts";
 import { periodLines } from "./lifecycle.ts";
-import { lockSubscription } from "./store.ts";
+import { refuse } from "./operation.ts";
+import { lockSubscription, readSubscription } from "./store.ts";
 
 /** The price as the line is charged: nothing (the item keeps its real price). */
 function atNoCharge(item: ResolvedItem): ResolvedItem {
@@ -43,10 +46,12 @@ function atNoCharge(item: ResolvedItem): ResolvedItem {
 }
 
 export async function paymentMethodTransaction(id: string): Promise<RawJson<Transaction>> {
+  // The engine first catches the subscription up to its "now" (a renewal that just failed makes it
+  // past_due: its transaction is then the one to pay), as the subscription operations do.
+  await runDue(id, subscriptionNow(await readSubscription(pool(), id)));
   return sqlTransaction(async (client) => {
     const sub = await lockSubscription(client, id);
-    const refused = refusal("update_payment_method", sub);
-    if (refused) throw new ApiError(refused.code, refused.detail);
+    refuse(refusal("update_payment_method", sub));
     const byId = async (txnId: string) => {
       const json = await getJson(TRANSACTION, "t.id = $1", [txnId], client);
       if (!json) throw notFound(txnId);
@@ -96,7 +101,7 @@ export async function paymentMethodTransaction(id: string): Promise<RawJson<Tran
         billing_details: null,
         billing_period_starts_at: at,
         billing_period_ends_at: at,
-        details: JSON.stringify(details),
+        details: storableJson(details),
         payments: "[]",
         checkout: null,
       },

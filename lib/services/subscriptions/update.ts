@@ -69,7 +69,7 @@ import {
 } from "../../billing/proration.ts";
 import { periodAt, periodStart, sameCycle } from "../../billing/subscription-dates.ts";
 import { refusal, trialingItemsRefusal } from "../../billing/subscription-states.ts";
-import { type Queryable, query, type RawJson, sqlTransaction } from "../../db/sql.ts";
+import { type Queryable, query, type RawJson, storableJson } from "../../db/sql.ts";
 import { pool } from "../../db.ts";
 import { rfc3339 } from "../../format.ts";
 import { ApiError, type FieldError, invalidField } from "../../http/errors.ts";
@@ -96,6 +96,7 @@ import {
 import { storedBillingDetails } from "../transactions.ts";
 import { type BillLine, type Period, periodDiscount, subscriptionCountry, subscriptionNow } from "./billing.ts";
 import { billNow, checkImmediateChargeLimits, checkMinimumCharge, type OnPaymentFailure } from "./immediate-charges.ts";
+import { futureDate, refuse, subscriptionOperation } from "./operation.ts";
 import {
   apiPeriod,
   availableCredit,
@@ -111,7 +112,6 @@ import {
 } from "./preview.ts";
 import {
   emitSubscriptionEvents,
-  lockSubscription,
   readSubscription,
   type SubscriptionItemRow,
   type SubscriptionRow,
@@ -231,8 +231,7 @@ export async function planUpdate(
 ): Promise<UpdatePlan> {
   const at = subscriptionNow(sub);
   const fields = sentFields(input);
-  const refused = refusal("update", sub, { fields });
-  if (refused) throw new ApiError(refused.code, refused.detail);
+  refuse(refusal("update", sub, { fields }));
 
   const problems = new Problems();
   const after: SubscriptionRow = { ...sub };
@@ -365,6 +364,8 @@ export async function planUpdate(
       { errors: [{ field: "next_billed_at", message: "must be at least 30 minutes ahead" }] },
     );
   }
+  // At most ten years ahead, as every date of the subscription operations (operation.ts).
+  if (dateChanged) futureDate("next_billed_at", input.next_billed_at as string, at, at, "now");
   const mode = input.proration_billing_mode ?? null;
   if ((itemsChanged || dateChanged) && mode === null) {
     throw new ApiError(
@@ -379,7 +380,7 @@ export async function planUpdate(
       beforeQ.map((item) => item.price_id),
       afterQ.map((item) => item.price_id),
     );
-    if (trial) throw new ApiError(trial.code, trial.detail);
+    refuse(trial);
   }
   if (mode !== null && (itemsChanged || dateChanged)) {
     const allowed = allowedModes({
@@ -706,8 +707,7 @@ function changeLines(plan: UpdatePlan): BillLine[] {
 // Apply
 
 export async function updateSubscription(id: string, input: UpdateSubscriptionInput): Promise<RawJson<Subscription>> {
-  return sqlTransaction(async (client) => {
-    const sub = await lockSubscription(client, id);
+  return subscriptionOperation(id, async (client, sub) => {
     const plan = await planUpdate(client, sub, input, true);
     const { after, at } = plan;
     const newItems = (plan.items ?? []).flatMap((item) => (item.added ? [item.added] : []));
@@ -731,7 +731,6 @@ export async function updateSubscription(id: string, input: UpdateSubscriptionIn
         onPaymentFailure: plan.onPaymentFailure,
       });
     }
-    return subscriptionJson(client, id);
   });
 }
 
@@ -751,7 +750,7 @@ async function writeSubscription(client: pg.PoolClient, plan: UpdatePlan): Promi
       a.business_id,
       a.currency_code,
       a.collection_mode,
-      a.billing_details === null ? null : JSON.stringify(a.billing_details),
+      a.billing_details === null ? null : storableJson(a.billing_details),
       a.billing_cycle.interval,
       a.billing_cycle.frequency,
       a.billing_anchor_at,
@@ -761,10 +760,10 @@ async function writeSubscription(client: pg.PoolClient, plan: UpdatePlan): Promi
       a.discount_id,
       a.discount_starts_at,
       a.discount_ends_at,
-      a.scheduled_change === null ? null : JSON.stringify(a.scheduled_change),
+      a.scheduled_change === null ? null : storableJson(a.scheduled_change),
       a.payment_method_id,
       plan.customData !== undefined,
-      plan.customData?.value == null ? null : JSON.stringify(plan.customData.value),
+      plan.customData?.value == null ? null : storableJson(plan.customData.value),
     ],
     client,
   );
@@ -807,8 +806,8 @@ async function writeItems(client: pg.PoolClient, plan: UpdatePlan): Promise<void
         added.map((a) => a.position),
         added.map((a) => a.item.price.id),
         added.map((a) => a.item.quantity),
-        added.map((a) => JSON.stringify(a.item.price)),
-        added.map((a) => JSON.stringify(a.item.product)),
+        added.map((a) => storableJson(a.item.price)),
+        added.map((a) => storableJson(a.item.product)),
       ],
       client,
     );
@@ -849,11 +848,11 @@ export async function addPendingLines(client: pg.PoolClient, id: string, lines: 
       lines.map(() => newId("subchg")),
       lines.map((line) => line.price.id),
       lines.map((line) => (line.credit ? -line.quantity : line.quantity)),
-      lines.map((line) => JSON.stringify(line.price)),
-      lines.map((line) => JSON.stringify(line.product)),
+      lines.map((line) => storableJson(line.price)),
+      lines.map((line) => storableJson(line.product)),
       lines.map((line) =>
         line.proration
-          ? JSON.stringify({ rate: line.proration.rate, billing_period: line.proration.billing_period })
+          ? storableJson({ rate: line.proration.rate, billing_period: line.proration.billing_period })
           : null,
       ),
     ],
