@@ -47,3 +47,38 @@ export async function fetchPdf(url: string): Promise<{ response: Response; text:
   const { text } = await pdfText(new Uint8Array(await response.arrayBuffer()));
   return { response, text };
 }
+
+/** The sandbox card that pays (lib/billing/payments.ts TEST_CARDS). */
+const PAYING_CARD = { cardholder_name: "Ada Buyer", number: "4242 4242 4242 4242", expiry: "12/39", cvc: "123" };
+
+/**
+ * A subscription bought at the hosted checkout: a new monthly USD 30.00 price (with a trial of
+ * `trialDays`), a new customer in the US, `quantity` seats, paid with the sandbox's paying card by
+ * the checkout's public endpoint over HTTP, as the checkout page pays.
+ */
+export async function subscribeAtCheckout(paddle: Paddle, options: { quantity?: number; trialDays?: number } = {}) {
+  const product = await paddle.products.create({ name: `SDK plan ${Date.now()}`, taxCategory: "standard" });
+  const price = await paddle.prices.create({
+    productId: product.id,
+    description: "Monthly",
+    unitPrice: { amount: "3000", currencyCode: "USD" },
+    billingCycle: { interval: "month", frequency: 1 },
+    ...(options.trialDays ? { trialPeriod: { interval: "day", frequency: options.trialDays } } : {}),
+  });
+  const customer = await paddle.customers.create({ email: `sdk-sub-${Date.now()}@example.com`, name: "Ada Buyer" });
+  const address = await paddle.addresses.create(customer.id, { countryCode: "US", postalCode: "10001" });
+  const txn = await paddle.transactions.create({
+    items: [{ priceId: price.id, quantity: options.quantity ?? 1 }],
+    customerId: customer.id,
+    addressId: address.id,
+  });
+  const paid = await fetch(`${baseURL}/api/checkout/${txn.id}/payments`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(PAYING_CARD),
+  });
+  expect(paid.status).toBe(201);
+  const completed = await paddle.transactions.get(txn.id);
+  expect(completed.subscriptionId).toMatch(/^sub_/);
+  return { subscriptionId: completed.subscriptionId as string, customer, address, product, price };
+}

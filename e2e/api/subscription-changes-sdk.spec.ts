@@ -3,44 +3,17 @@
  * applies an upgrade, reads the previews that `include` adds, previews and adds a one-time charge,
  * and asks for the update-payment-method transaction — each answer parsed by the SDK's own types.
  */
-import type { Paddle } from "@paddle/paddle-node-sdk";
 import { expect, test } from "@playwright/test";
 import { cliApiKey } from "../cli";
 import { baseURL } from "../playwright.config";
-import { sdk } from "./sdk-helpers";
+import { sdk, subscribeAtCheckout } from "./sdk-helpers";
 
-const CARD = { cardholder_name: "Ada Buyer", number: "4242 4242 4242 4242", expiry: "12/39", cvc: "123" };
 const DAY = 86_400_000;
-
-async function subscribe(paddle: Paddle) {
-  const product = await paddle.products.create({ name: `SDK change ${Date.now()}`, taxCategory: "standard" });
-  const price = await paddle.prices.create({
-    productId: product.id,
-    description: "Monthly",
-    unitPrice: { amount: "3000", currencyCode: "USD" },
-    billingCycle: { interval: "month", frequency: 1 },
-  });
-  const customer = await paddle.customers.create({ email: `sdk-change-${Date.now()}@example.com`, name: "Ada" });
-  const address = await paddle.addresses.create(customer.id, { countryCode: "US", postalCode: "10001" });
-  const txn = await paddle.transactions.create({
-    items: [{ priceId: price.id, quantity: 1 }],
-    customerId: customer.id,
-    addressId: address.id,
-  });
-  const paid = await fetch(`${baseURL}/api/checkout/${txn.id}/payments`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(CARD),
-  });
-  expect(paid.status).toBe(201);
-  const completed = await paddle.transactions.get(txn.id);
-  return { subscriptionId: completed.subscriptionId as string, product, price };
-}
 
 test("the Node SDK previews and applies changes and one-time charges, and gets the payment-method transaction", async () => {
   const key = cliApiKey();
   const paddle = sdk(key);
-  const { subscriptionId, product, price } = await subscribe(paddle);
+  const { subscriptionId, product, price } = await subscribeAtCheckout(paddle);
   const started = await paddle.subscriptions.get(subscriptionId);
   // The sandbox test clock: 10 days into the period, the same "now" for every request below.
   const moved = await fetch(`${baseURL}/api/subscriptions/${subscriptionId}/test-clock/advance`, {

@@ -1,44 +1,13 @@
 /**
- * The Node SDK of the API family, pointed at our base URL, runs every subscription operation, the
- * customers' payment methods and credit balances against a subscription bought at our checkout.
+ * The Node SDK of the API family, pointed at our base URL, lists and reads a subscription bought at
+ * our checkout, its customer's saved payment methods and credit balances.
  */
-import type { Paddle } from "@paddle/paddle-node-sdk";
 import { expect, test } from "@playwright/test";
-import { baseURL } from "../playwright.config";
-import { sdk } from "./sdk-helpers";
-
-const CARD = { cardholder_name: "Ada Buyer", number: "4242 4242 4242 4242", expiry: "12/39", cvc: "123" };
-
-/** A monthly subscription bought at the hosted checkout (public endpoint, over HTTP). */
-async function subscribe(paddle: Paddle, quantity = 1) {
-  const product = await paddle.products.create({ name: `SDK plan ${Date.now()}`, taxCategory: "standard" });
-  const price = await paddle.prices.create({
-    productId: product.id,
-    description: "Monthly",
-    unitPrice: { amount: "3000", currencyCode: "USD" },
-    billingCycle: { interval: "month", frequency: 1 },
-  });
-  const customer = await paddle.customers.create({ email: `sdk-sub-${Date.now()}@example.com`, name: "Ada Buyer" });
-  const address = await paddle.addresses.create(customer.id, { countryCode: "US", postalCode: "10001" });
-  const txn = await paddle.transactions.create({
-    items: [{ priceId: price.id, quantity }],
-    customerId: customer.id,
-    addressId: address.id,
-  });
-  const paid = await fetch(`${baseURL}/api/checkout/${txn.id}/payments`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(CARD),
-  });
-  expect(paid.status).toBe(201);
-  const completed = await paddle.transactions.get(txn.id);
-  expect(completed.subscriptionId).toMatch(/^sub_/);
-  return { subscriptionId: completed.subscriptionId as string, customer, price };
-}
+import { sdk, subscribeAtCheckout } from "./sdk-helpers";
 
 test("the Node SDK lists and reads subscriptions, payment methods and credit balances", async () => {
   const paddle = sdk();
-  const { subscriptionId, customer, price } = await subscribe(paddle, 2);
+  const { subscriptionId, customer, price } = await subscribeAtCheckout(paddle, { quantity: 2 });
 
   const subscription = await paddle.subscriptions.get(subscriptionId);
   expect(subscription.status).toBe("active");

@@ -532,6 +532,14 @@ export async function markPaid(
 // Past due
 
 /**
+ * When the invoice of the transaction row `t` is due: billed_at + its payment terms (PostgreSQL's
+ * calendar arithmetic: the 31st plus a month is the last day of a shorter month, as
+ * lib/billing/billing-dates.ts). Null without terms.
+ */
+export const INVOICE_DUE_AT = `(t.billed_at + ((t.billing_details->'payment_terms'->>'frequency') || ' '
+  || (t.billing_details->'payment_terms'->>'interval'))::interval)`;
+
+/**
  * Moves every manual `billed` transaction whose due date (billed_at + payment terms, calendar
  * arithmetic of PostgreSQL intervals) is at or before `at` to `past_due`, with the events
  * `transaction.updated` and `transaction.past_due`. Rows another worker holds are skipped (it is
@@ -548,8 +556,7 @@ export async function markPastDueTransactions(at: Date = new Date(), batch = 500
         `SELECT t.id FROM transactions t
           WHERE t.status = 'billed' AND t.collection_mode = 'manual' AND t.billed_at IS NOT NULL
             AND t.subscription_id IS NULL
-            AND t.billed_at + ((t.billing_details->'payment_terms'->>'frequency') || ' '
-                               || (t.billing_details->'payment_terms'->>'interval'))::interval <= $1
+            AND ${INVOICE_DUE_AT} <= $1
           ORDER BY t.id LIMIT $2 FOR UPDATE SKIP LOCKED`,
         [at, batch],
         client,

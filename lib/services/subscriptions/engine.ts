@@ -24,7 +24,7 @@ import { query, sqlTransaction, storableJson, updateJson } from "../../db/sql.ts
 import { pool } from "../../db.ts";
 import { ApiError } from "../../http/errors.ts";
 import { savedCard } from "../payment-methods.ts";
-import { chargeSavedCard } from "../payments.ts";
+import { chargeSavedCard, INVOICE_DUE_AT } from "../payments.ts";
 import { TRANSACTION } from "../transactions.ts";
 import { subscriptionNow } from "./billing.ts";
 import { applyCancel, applyPause, applyResume, billPeriod, dunningOffsets, scheduleInvoiceCheck } from "./lifecycle.ts";
@@ -99,8 +99,7 @@ async function collect(client: pg.PoolClient, sub: SubscriptionRow, at: Date): P
     const due = await query<{ id: string }>(
       `SELECT t.id FROM transactions t
         WHERE t.subscription_id = $1 AND t.status = 'billed' AND t.billed_at IS NOT NULL AND t.billing_details IS NOT NULL
-          AND date_trunc('milliseconds', t.billed_at + ((t.billing_details->'payment_terms'->>'frequency') || ' '
-                             || (t.billing_details->'payment_terms'->>'interval'))::interval) <= $2
+          AND date_trunc('milliseconds', ${INVOICE_DUE_AT}) <= $2
         ORDER BY t.id FOR UPDATE`,
       [sub.id, at],
       client,

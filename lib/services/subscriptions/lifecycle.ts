@@ -22,6 +22,7 @@ import { parseDecimal } from "../../billing/money.ts";
 import { config } from "../../config.ts";
 import { type Queryable, query, storableJson, updateJson } from "../../db/sql.ts";
 import type { OnResume } from "../../schemas/subscription.ts";
+import { INVOICE_DUE_AT } from "../payments.ts";
 import { TRANSACTION } from "../transactions.ts";
 import { type BillLine, billSubscription, periodDiscount } from "./billing.ts";
 import { emitSubscriptionEvents, type SubscriptionRow, subscriptionItems } from "./store.ts";
@@ -243,8 +244,7 @@ export async function scheduleInvoiceCheck(
   await query(
     `UPDATE subscriptions s SET next_retry_at = (
         -- To the millisecond, as the engine reads times (a JavaScript Date).
-        SELECT date_trunc('milliseconds', min(t.billed_at + ((t.billing_details->'payment_terms'->>'frequency') || ' '
-                                  || (t.billing_details->'payment_terms'->>'interval'))::interval))
+        SELECT date_trunc('milliseconds', min(${INVOICE_DUE_AT}))
           FROM transactions t WHERE t.subscription_id = s.id AND t.status = 'billed' AND t.billed_at IS NOT NULL
            AND t.billing_details IS NOT NULL)
       WHERE s.id = $1`,
