@@ -30,6 +30,7 @@ import { config } from "../../config.ts";
 import { type Queryable, query, RawJson } from "../../db/sql.ts";
 import { pool } from "../../db.ts";
 import { rfc3339 } from "../../format.ts";
+import { toJsonText } from "../../json.ts";
 import type { Subscription, SubscriptionInclude } from "../../schemas/subscription.ts";
 import type { TransactionDetails } from "../../schemas/transaction.ts";
 import { taxContext, transactionDetails } from "../transaction-details.ts";
@@ -250,7 +251,7 @@ async function includePreviews(
   if (include.includes("recurring_transaction_details")) {
     entity.recurring_transaction_details = await recurringDetails(on, state);
   }
-  return new RawJson(JSON.stringify(entity));
+  return new RawJson(toJsonText(entity));
 }
 
 registerIncluder(includePreviews);
