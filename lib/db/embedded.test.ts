@@ -5,6 +5,7 @@ import {
   CACHE_BASE,
   DATA_DIR,
   EmbeddedPostgresError,
+  embeddedDataDir,
   placeEmbedded,
   projectKey,
   STATE_BASE,
@@ -81,13 +82,16 @@ describe("where the embedded server's data and programs go", () => {
 
 describe("a server that cannot start", () => {
   const dir = path.join(DATA_DIR, `damaged-test-postgres-${process.pid}`);
+  const cleanup: string[] = [];
   afterAll(() => {
-    fs.rmSync(dir, { recursive: true, force: true });
+    for (const folder of [dir, ...cleanup]) fs.rmSync(folder, { recursive: true, force: true });
   });
 
   it("is a short error with PostgreSQL's reason and what to do, and leaves nothing running", async () => {
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    fs.writeFileSync(path.join(dir, "PG_VERSION"), "7\n"); // a cluster no PostgreSQL 18 can open
+    // Where the cluster really lives (under /var/lib as root in a private folder, else in `dir`).
+    const dataDir = embeddedDataDir(dir);
+    cleanup.push(dataDir);
+    fs.writeFileSync(path.join(dataDir, "PG_VERSION"), "7\n"); // a cluster no PostgreSQL 18 can open
     const error = await startEmbeddedPostgres({ dir, port: 0 }).then(
       () => undefined,
       (e: unknown) => e,
@@ -96,7 +100,7 @@ describe("a server that cannot start", () => {
     const { message, hint } = error as EmbeddedPostgresError;
     // PostgreSQL's own words (as root: the folder is not the server user's; otherwise: the version).
     expect(message).toMatch(/^PostgreSQL stopped while starting:\n.*(FATAL|could not|Permission denied)/s);
-    expect(hint).toContain(path.join(dir, "server.log"));
-    expect(fs.existsSync(path.join(dir, "postmaster.pid"))).toBe(false);
+    expect(hint).toContain(path.join(dataDir, "server.log"));
+    expect(fs.existsSync(path.join(dataDir, "postmaster.pid"))).toBe(false);
   });
 });

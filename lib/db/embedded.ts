@@ -401,6 +401,14 @@ function prepare(requestedDir: string): { placement: Placement; user?: ServerUse
   return { placement, user };
 }
 
+/**
+ * Where the cluster asked for at `requestedDir` really lives (it moves under STATE_BASE when the
+ * server's user cannot reach the project), its folder made ready: what tests need to set one up.
+ */
+export function embeddedDataDir(requestedDir: string): string {
+  return prepare(requestedDir).placement.dataDir;
+}
+
 /** `.data/<name>` → the data's real place, so that `ls -l .data` tells where it is. */
 function linkFromProject(link: string, target: string): void {
   try {
