@@ -13,6 +13,7 @@ import * as advance from "@/app/api/subscriptions/[subscription_id]/test-clock/a
 import { query } from "../db/sql.ts";
 import { type ApiResult, call } from "./api.ts";
 import { admin } from "./resource.ts";
+import { subscribeAtCheckout } from "./subscriptions.ts";
 
 type Entity = Record<string, any>;
 
@@ -130,4 +131,15 @@ export function comparable(entity: Entity): Entity {
     ...rest,
     items: (entity.items as Entity[]).map(({ updated_at: _updated, ...item }) => item),
   };
+}
+
+/**
+ * A subscription bought at checkout with its clock 10 days into its first period (a fixed "now"
+ * for every request), and its first price's ID.
+ */
+export async function subscribed(options: Parameters<typeof subscribeAtCheckout>[0] = {}) {
+  const bought = await subscribeAtCheckout(options);
+  const at = new Date(Date.parse(bought.subscription.started_at) + 10 * DAY);
+  await setClock(bought.subscription.id, at);
+  return { ...bought, at, priceId: bought.subscription.items[0].price.id as string };
 }

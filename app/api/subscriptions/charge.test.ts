@@ -22,24 +22,13 @@ import {
   pendingLines,
   previewCharge,
   setClock,
+  subscribed,
   transactionsOf,
 } from "@/lib/test/subscription-updates";
-import {
-  DECLINES_LATER_CARD,
-  getSubscriptionJson,
-  makeRecurringPrice,
-  subscribeAtCheckout,
-} from "@/lib/test/subscriptions";
+import { DECLINES_LATER_CARD, getSubscriptionJson, makeRecurringPrice } from "@/lib/test/subscriptions";
 import { makeDiscount, makePrice } from "@/lib/test/transactions";
 
 type Entity = Record<string, any>;
-
-async function subscribed(options: Parameters<typeof subscribeAtCheckout>[0] = {}) {
-  const bought = await subscribeAtCheckout(options);
-  const at = new Date(Date.parse(bought.subscription.started_at) + 10 * DAY);
-  await setClock(bought.subscription.id, at);
-  return { ...bought, at };
-}
 
 describe("POST /subscriptions/{id}/charge", () => {
   it("immediately: a transaction now (origin subscription_charge), as previewed; answers 201 with the subscription", async () => {

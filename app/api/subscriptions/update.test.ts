@@ -24,26 +24,18 @@ import {
   pendingLines,
   previewUpdate as preview,
   setClock,
+  subscribed,
   transactionsOf,
 } from "@/lib/test/subscription-updates";
 import {
   DECLINES_LATER_CARD,
   getSubscriptionJson,
   makeRecurringPrice,
-  subscribeAtCheckout,
   subscribeByInvoice,
 } from "@/lib/test/subscriptions";
 import { archivePrice, makeAddress, makeBusiness, makeBuyer, makeDiscount, makePrice } from "@/lib/test/transactions";
 
 type Entity = Record<string, any>;
-
-/** A subscription with its clock 10 days into its first period (a fixed "now" for every request). */
-async function subscribed(options: Parameters<typeof subscribeAtCheckout>[0] = {}) {
-  const bought = await subscribeAtCheckout(options);
-  const at = new Date(Date.parse(bought.subscription.started_at) + 10 * DAY);
-  await setClock(bought.subscription.id, at);
-  return { ...bought, at, priceId: bought.subscription.items[0].price.id as string };
-}
 
 /** PATCH after its preview: both must agree (subscription shape and the immediate transaction). */
 async function previewThenApply(id: string, body: Entity) {
