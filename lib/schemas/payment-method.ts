@@ -1,6 +1,7 @@
 /** Saved payment methods (reference §13): response shape and parameters. */
 import { z } from "zod";
 import { csv, entityId, listQuery } from "./common.ts";
+import { currencyCode } from "./price.ts";
 
 export const paymentMethodSchema = z.object({
   id: z.string(),
@@ -25,7 +26,6 @@ export const paymentMethodSchema = z.object({
 });
 export type PaymentMethod = z.infer<typeof paymentMethodSchema>;
 
-export const customerPaymentMethodsParams = z.object({ customer_id: entityId("ctm") });
 export const paymentMethodParams = z.object({ customer_id: entityId("ctm"), payment_method_id: entityId("paymtd") });
 
 export const listPaymentMethodsQuery = z.object({
@@ -37,3 +37,6 @@ export const listPaymentMethodsQuery = z.object({
     .optional(),
 });
 export type ListPaymentMethodsQuery = z.infer<typeof listPaymentMethodsQuery>;
+
+/** GET /customers/{customer_id}/credit-balances (reference §13): not paginated, one per currency. */
+export const creditBalancesQuery = z.object({ currency_code: currencyCode.optional() });

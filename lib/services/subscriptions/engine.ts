@@ -214,17 +214,14 @@ const MAX_STEPS = 10_000;
 export async function processDueSubscriptions(batch = 200): Promise<number> {
   let total = 0;
   for (;;) {
-    const due = await query<{ id: string }>(
-      `SELECT id FROM subscriptions
+    const due = await query<{ id: string; clock_at: Date | null }>(
+      `SELECT id, clock_at FROM subscriptions
         WHERE next_action_at <= greatest(now(), coalesce(clock_at, now()))
         ORDER BY next_action_at LIMIT $1`,
       [batch],
     );
     let ran = 0;
-    for (const { id } of due) {
-      const [row] = await query<{ clock_at: Date | null }>("SELECT clock_at FROM subscriptions WHERE id = $1", [id]);
-      ran += await runDue(id, subscriptionNow({ clock_at: row?.clock_at ?? null }), true);
-    }
+    for (const { id, clock_at } of due) ran += await runDue(id, subscriptionNow({ clock_at }), true);
     total += ran;
     if (due.length < batch || ran === 0) return total;
   }

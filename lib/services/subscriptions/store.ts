@@ -9,7 +9,7 @@ import type { CalendarInterval } from "../../billing/billing-dates.ts";
 import { getJson, jsonRecord, type Queryable, query, type RawJson } from "../../db/sql.ts";
 import { notFound } from "../../http/errors.ts";
 import { newId } from "../../ids.ts";
-import type { Subscription, SubscriptionInclude } from "../../schemas/subscription.ts";
+import type { Subscription } from "../../schemas/subscription.ts";
 import type { BillingDetails } from "../../schemas/transaction.ts";
 import { SUBSCRIPTION, SUBSCRIPTION_EVENT_FIELDS } from "./entity.ts";
 
@@ -126,12 +126,8 @@ export async function emitSubscriptionEvents(
   );
 }
 
-export async function subscriptionJson(
-  on: Queryable,
-  id: string,
-  include?: readonly SubscriptionInclude[],
-): Promise<RawJson<Subscription>> {
-  void include; // the includes are added by the caller (lib/services/subscriptions/get.ts)
+/** The subscription's API JSON as it is in this database transaction (without includes: get.ts adds them). */
+export async function subscriptionJson(on: Queryable, id: string): Promise<RawJson<Subscription>> {
   const json = await getJson(SUBSCRIPTION, "t.id = $1", [id], on);
   if (!json) throw notFound(id);
   return json;

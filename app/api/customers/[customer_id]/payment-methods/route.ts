@@ -1,10 +1,11 @@
 import { listOfJson } from "@/lib/http/pagination";
 import { route } from "@/lib/http/route";
-import { customerPaymentMethodsParams, listPaymentMethodsQuery } from "@/lib/schemas/payment-method";
+import { customerParams } from "@/lib/schemas/customer";
+import { listPaymentMethodsQuery } from "@/lib/schemas/payment-method";
 import { listPaymentMethods } from "@/lib/services/payment-methods";
 
 export const GET = route(
-  { permission: "payment_method.read", params: customerPaymentMethodsParams, query: listPaymentMethodsQuery },
+  { permission: "payment_method.read", params: customerParams, query: listPaymentMethodsQuery },
   async ({ input }) => listOfJson(await listPaymentMethods(input.params.customer_id, input.query)),
 );
 
