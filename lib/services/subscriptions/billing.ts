@@ -155,7 +155,7 @@ export async function billSubscriptions(client: pg.PoolClient, requests: readonl
     };
     bills.push({ request, id: newId("txn"), items, pricing, details: transactionDetails(items, pricing) });
   }
-  await useCreditBalances(client, bills);
+  await payFromCreditBalances(client, bills);
   await insertItems(
     client,
     bills.map((b) => ({ transactionId: b.id, items: b.items })),
@@ -218,7 +218,7 @@ export async function billSubscriptions(client: pg.PoolClient, requests: readonl
  * canceled); a negative one puts the difference on the balance. Most customers have no credit:
  * one query finds the few that do, and only their rows are locked and taken from.
  */
-async function useCreditBalances(
+async function payFromCreditBalances(
   client: pg.PoolClient,
   bills: {
     request: BillRequest;
