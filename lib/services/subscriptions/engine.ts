@@ -78,11 +78,18 @@ export function renewalPeriod(
 async function renew(client: pg.PoolClient, renewals: readonly { sub: SubscriptionRow; at: Date }[]): Promise<void> {
   if (renewals.length === 0) return;
   const periods = renewals.map(({ sub, at }) => ({ sub, at, ...renewalPeriod(sub, at) }));
+  // The items first: the subscription's events show them as billed.
+  await query(
+    `UPDATE subscription_items i SET previously_billed_at = x.starts_at, updated_at = now()
+       FROM unnest($1::text[], $2::timestamptz[]) AS x(id, starts_at) WHERE i.subscription_id = x.id`,
+    [periods.map((p) => p.sub.id), periods.map((p) => p.starts_at)],
+    client,
+  );
   await query(
     `UPDATE subscriptions s SET status = CASE WHEN s.status = 'trialing' THEN 'active' ELSE s.status END,
             billing_anchor_at = CASE WHEN x.reanchor THEN x.starts_at ELSE s.billing_anchor_at END,
             first_billed_at = coalesce(s.first_billed_at, x.starts_at), current_period_starts_at = x.starts_at,
-            current_period_ends_at = x.ends_at, next_billed_at = x.ends_at
+            current_period_ends_at = x.ends_at, next_billed_at = x.ends_at, updated_at = now()
        FROM unnest($1::text[], $2::timestamptz[], $3::timestamptz[], $4::boolean[]) AS x(id, starts_at, ends_at, reanchor)
       WHERE s.id = x.id`,
     [
@@ -93,18 +100,13 @@ async function renew(client: pg.PoolClient, renewals: readonly { sub: Subscripti
     ],
     client,
   );
-  await query(
-    `UPDATE subscription_items i SET previously_billed_at = x.starts_at, updated_at = now()
-       FROM unnest($1::text[], $2::timestamptz[]) AS x(id, starts_at) WHERE i.subscription_id = x.id`,
-    [periods.map((p) => p.sub.id), periods.map((p) => p.starts_at)],
-    client,
-  );
   await emitEventsOf(
     client,
     periods.map(({ sub }) => ({
       id: sub.id,
       types: sub.status === "trialing" ? ["subscription.updated", "subscription.activated"] : ["subscription.updated"],
     })),
+    true,
   );
   await billPeriods(
     client,

@@ -129,11 +129,13 @@ export async function emitSubscriptionEvents(
 /**
  * emitSubscriptionEvents for many subscriptions in one statement (a batch of renewals), which also
  * sets their updated_at: the events render each row as that UPDATE returns it, and its items as
- * the earlier statements of this database transaction left them.
+ * the earlier statements of this database transaction left them. `touched`: the caller's own
+ * UPDATE of these rows already set updated_at (a row version fewer per subscription).
  */
 export async function emitEventsOf(
   client: Queryable,
   emits: readonly { id: string; types: readonly string[]; transactionId?: string }[],
+  touched = false,
 ): Promise<void> {
   const events = emits.flatMap(({ id, types, transactionId }) =>
     types.map((type) => ({ id: newId("evt"), subscriptionId: id, type, transactionId: transactionId ?? null })),
@@ -144,7 +146,7 @@ export async function emitEventsOf(
     ? [...SUBSCRIPTION_EVENT_FIELDS, ["transaction_id", "x.transaction_id"] as const]
     : SUBSCRIPTION_EVENT_FIELDS;
   await query(
-    `WITH t AS (UPDATE subscriptions t SET updated_at = now() WHERE t.id = ANY($2) RETURNING t.*)
+    `WITH t AS ${touched ? "(SELECT * FROM subscriptions WHERE id = ANY($2))" : "(UPDATE subscriptions t SET updated_at = now() WHERE t.id = ANY($2) RETURNING t.*)"}
      INSERT INTO events (id, event_type, entity_id, data)
      SELECT x.id, x.event_type, t.id, ${jsonRecord(fields)}
        FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS x(id, subscription_id, event_type, transaction_id)

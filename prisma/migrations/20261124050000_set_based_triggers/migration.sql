@@ -61,3 +61,55 @@ DROP FUNCTION fan_out_event();
 
 CREATE TRIGGER events_fan_out AFTER INSERT ON events REFERENCING NEW TABLE AS inserted_events
   FOR EACH STATEMENT EXECUTE FUNCTION fan_out_events();
+
+-- The revenue rollup, set-based: the transactions one statement made `completed` are added to
+-- their days in one upsert per (day, currency), not one per row. A batch of renewals completes
+-- hundreds of transactions of the same day in one UPDATE: row by row, each upsert made another
+-- version of the same revenue_daily row inside one database transaction (versions no vacuum can
+-- remove yet, each found by walking past the ones before), so the batch's cost grew with its square.
+-- What is counted is unchanged (see revenue_daily_add): a transaction on the INSERT or the UPDATE
+-- that makes it completed, never again. (Transition tables cannot go with `UPDATE OF status`: the
+-- UPDATE trigger compares the old and new rows itself.)
+CREATE FUNCTION "revenue_daily_add_rows"() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    INSERT INTO "revenue_daily" AS r ("day", "currency_code", "amount", "count", "updated_at")
+    SELECT (coalesce(n."completed_at", now()) AT TIME ZONE 'UTC')::date, n."currency_code",
+           sum("transaction_earnings"(n."details")), count(*), clock_timestamp()
+      FROM "completed_rows" n
+     WHERE n."status" = 'completed'
+     GROUP BY 1, 2
+     ORDER BY 1, 2
+    ON CONFLICT ("day", "currency_code") DO UPDATE
+      SET "amount" = r."amount" + EXCLUDED."amount",
+          "count" = r."count" + EXCLUDED."count",
+          "updated_at" = EXCLUDED."updated_at";
+  ELSE
+    INSERT INTO "revenue_daily" AS r ("day", "currency_code", "amount", "count", "updated_at")
+    SELECT (coalesce(n."completed_at", now()) AT TIME ZONE 'UTC')::date, n."currency_code",
+           sum("transaction_earnings"(n."details")), count(*), clock_timestamp()
+      FROM "completed_rows" n JOIN "previous_rows" o ON o."id" = n."id"
+     WHERE n."status" = 'completed' AND o."status" IS DISTINCT FROM 'completed'
+     GROUP BY 1, 2
+     ORDER BY 1, 2
+    ON CONFLICT ("day", "currency_code") DO UPDATE
+      SET "amount" = r."amount" + EXCLUDED."amount",
+          "count" = r."count" + EXCLUDED."count",
+          "updated_at" = EXCLUDED."updated_at";
+  END IF;
+  RETURN NULL;
+END
+$$;
+
+DROP TRIGGER "transactions_revenue_on_insert" ON "transactions";
+DROP TRIGGER "transactions_revenue_on_complete" ON "transactions";
+DROP FUNCTION "revenue_daily_add"();
+
+CREATE TRIGGER "transactions_revenue_on_insert" AFTER INSERT ON "transactions"
+  REFERENCING NEW TABLE AS "completed_rows"
+  FOR EACH STATEMENT EXECUTE FUNCTION "revenue_daily_add_rows"();
+
+CREATE TRIGGER "transactions_revenue_on_complete" AFTER UPDATE ON "transactions"
+  REFERENCING OLD TABLE AS "previous_rows" NEW TABLE AS "completed_rows"
+  FOR EACH STATEMENT EXECUTE FUNCTION "revenue_daily_add_rows"();
