@@ -8,7 +8,9 @@
  * - unique: a second biller waits on the lock until the first commits, then reads its number;
  * - gapless: a biller that rolls back (a refused request, a crash) rolls its increment back too.
  * The lock is held until the billing commits, so callers take it last, after every other check.
- * Lock order is always transaction row → discount row → counter row, so billers never deadlock.
+ * Lock order is always transaction row → discount row → credit balance → counter row → revenue
+ * rollup (the completion's trigger), so billers never deadlock; a batch of renewals takes each kind
+ * for all its subscriptions before the next kind (lib/services/subscriptions/billing.ts).
  */
 import type pg from "pg";
 import { config } from "../config.ts";

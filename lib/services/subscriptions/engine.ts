@@ -5,13 +5,16 @@
  * dates at `next_retry_at`. `next_action_at` (kept by a trigger from those columns) says when the
  * next one is due.
  *
- * One step = one action in one database transaction holding the subscription's row lock, as of the
- * action's own time (never "now"), so:
+ * One step = one action of each subscription it takes, in one database transaction holding their
+ * row locks, as of each action's own time (never "now"). A single step (the test clock, the API's
+ * catch-up) takes one subscription; the worker's sweep takes a batch of due renewals at once and
+ * renews them set-based (`renew` is the one renewal, of one subscription or of many). So:
  * - a period is billed exactly once: the step that bills it also moves `next_billed_at` past it in
- *   the same commit, a second worker waits for the lock and then finds nothing due, and a unique
- *   index on (subscription_id, billing_period_starts_at) of renewal transactions backs it up;
- * - a worker killed mid-step, or a database restart, rolls the step back whole: the next sweep does
- *   it again;
+ *   the same commit, a second worker waits for the lock (or skips the row) and then finds nothing
+ *   due, and a unique index on (subscription_id, billing_period_starts_at) of renewal transactions
+ *   backs it up;
+ * - a worker killed mid-step, or a database restart, rolls the step back whole (a whole batch: no
+ *   renewal of it happened): the next sweep does it again;
  * - catch-up after the workers were down for days: every missed action runs, in order, each as of
  *   its own time — every missed period is billed in its own transaction with its own
  *   billing_period (none skipped, none merged), dunning retries that fell due are tried in turn.
