@@ -369,6 +369,104 @@ export async function updateJson<T>(
 }
 
 /**
+ * The event CTE of a multi-row write (after the `o` CTE): `types` for every row of `o`, each row's
+ * events in the order of `types`. `entityIds` lists the rows in the order they were given, so the
+ * event IDs (made in order, monotonic) follow the rows' order and, within a row, `types`.
+ */
+function eventsOfRowsCte(entityIds: readonly string[], eventType: EventTypes, params: Params): string {
+  const types = eventType === null ? [] : typeof eventType === "string" ? [eventType] : eventType;
+  if (types.length === 0 || entityIds.length === 0) return "";
+  const ids: string[] = [];
+  const owners: string[] = [];
+  const kinds: string[] = [];
+  for (const entityId of entityIds) {
+    for (const type of types) {
+      ids.push(newId("evt"));
+      owners.push(entityId);
+      kinds.push(type);
+    }
+  }
+  return `,
+    e AS (INSERT INTO events (id, event_type, entity_id, data)
+          SELECT x.id, x.event_type, o.id, o.j
+          FROM unnest(${params.add(ids)}::text[], ${params.add(owners)}::text[], ${params.add(kinds)}::text[])
+                 AS x(id, entity_id, event_type)
+          JOIN o ON o.id = x.entity_id ORDER BY x.id)`;
+}
+
+/** The column names of `rows` (the first row's; every row must have the same). */
+function rowColumns(rows: readonly Columns[]): string[] {
+  const names = Object.keys(rows[0]).filter((name) => rows[0][name] !== undefined);
+  for (const row of rows) {
+    const own = Object.keys(row).filter((name) => row[name] !== undefined);
+    if (own.length !== names.length || own.some((name, i) => name !== names[i])) {
+      throw new Error(`rows of one write must have the same columns: ${names.join(",")} vs ${own.join(",")}`);
+    }
+  }
+  return names;
+}
+
+/**
+ * Inserts `rows` and each row's events (`eventType`, the transactional outbox) in one statement:
+ * the set-based form of insertJson, for batches (the subscription engine's renewals). Every row
+ * has the same columns, an `id` among them; a json column's value is the value itself (an object,
+ * an array), not its text. The rows go to PostgreSQL as one JSON array read with
+ * json_populate_recordset, so the table's own column types apply (no cast per column), and each
+ * row's entity JSON is built once for all its events. Returns nothing: batches do not need it.
+ */
+export async function insertRows(
+  entity: EntityTable,
+  rows: readonly Columns[],
+  eventType: EventTypes,
+  on?: Queryable,
+): Promise<void> {
+  if (rows.length === 0) return;
+  const names = rowColumns(rows);
+  const params = new Params();
+  const data = params.add(storableJson(rows));
+  const list = names.join(", ");
+  const sql = `WITH t AS (INSERT INTO ${entity.table} (${list})
+                SELECT ${list} FROM json_populate_recordset(NULL::${entity.table}, ${data}::json) RETURNING *),
+    o AS MATERIALIZED (SELECT t.id, ${jsonObject(entity)} AS j FROM t)${eventsOfRowsCte(
+      rows.map((row) => row.id as string),
+      eventType,
+      params,
+    )}
+    SELECT count(*)::int AS n FROM o`;
+  await query(sql, params.values, on);
+  forgetTotals(entity.table);
+}
+
+/**
+ * Updates each row `rows` names by `id` with its own values (and sets updated_at), writing each
+ * row's events in the same statement: the set-based form of updateJson. Rows as insertRows takes
+ * them. Returns the IDs of the rows updated.
+ */
+export async function updateRows(
+  entity: EntityTable,
+  rows: readonly Columns[],
+  eventType: EventTypes,
+  on?: Queryable,
+): Promise<string[]> {
+  if (rows.length === 0) return [];
+  const names = rowColumns(rows).filter((name) => name !== "id");
+  const params = new Params();
+  const data = params.add(storableJson(rows));
+  const sets = ["updated_at = now()", ...names.map((name) => `${name} = v.${name}`)];
+  const sql = `WITH v AS MATERIALIZED (SELECT * FROM json_populate_recordset(NULL::${entity.table}, ${data}::json)),
+    t AS (UPDATE ${entity.table} t SET ${sets.join(", ")} FROM v WHERE t.id = v.id RETURNING t.*),
+    o AS MATERIALIZED (SELECT t.id, ${jsonObject(entity)} AS j FROM t)${eventsOfRowsCte(
+      rows.map((row) => row.id as string),
+      eventType,
+      params,
+    )}
+    SELECT o.id FROM o`;
+  const updated = await query<{ id: string }>(sql, params.values, on);
+  forgetTotals(entity.table);
+  return updated.map((row) => row.id);
+}
+
+/**
  * Deletes the rows of `entity` that `where` (over the alias `t`) selects; returns their IDs. Rows
  * of other tables go by the schema's ON DELETE rules. Writes no event: a deletion the API family
  * announces (e.g. payment_method.deleted) writes its own.

@@ -284,23 +284,35 @@ export async function createAdjustment(input: CreateAdjustmentInput): Promise<Ra
 }
 
 /** The sums of a transaction's approved adjustments. */
-async function approvedAmounts(client: pg.PoolClient, transactionId: string): Promise<AdjustmentAmounts> {
-  const [row] = await query<Record<string, string>>(
-    `SELECT coalesce(sum(subtotal), 0)::text AS subtotal, coalesce(sum(tax), 0)::text AS tax,
+/** The sums of the approved adjustments of each of `transactionIds` (zero for one without any), in one query. */
+async function approvedAmounts(
+  client: pg.PoolClient,
+  transactionIds: readonly string[],
+): Promise<Map<string, AdjustmentAmounts>> {
+  const rows = await query<Record<string, string>>(
+    `SELECT transaction_id, coalesce(sum(subtotal), 0)::text AS subtotal, coalesce(sum(tax), 0)::text AS tax,
             coalesce(sum(total), 0)::text AS total, coalesce(sum(fee), 0)::text AS fee,
             coalesce(sum(retained_fee), 0)::text AS retained_fee, coalesce(sum(earnings), 0)::text AS earnings
-       FROM adjustments WHERE transaction_id = $1 AND status = '${COUNTED_STATUS}'`,
-    [transactionId],
+       FROM adjustments WHERE transaction_id = ANY($1) AND status = '${COUNTED_STATUS}'
+      GROUP BY transaction_id`,
+    [transactionIds],
     client,
   );
-  return {
-    subtotal: BigInt(row.subtotal),
-    tax: BigInt(row.tax),
-    total: BigInt(row.total),
-    fee: BigInt(row.fee),
-    retainedFee: BigInt(row.retained_fee),
-    earnings: BigInt(row.earnings),
-  };
+  const none: AdjustmentAmounts = { subtotal: 0n, tax: 0n, total: 0n, fee: 0n, retainedFee: 0n, earnings: 0n };
+  const sums = new Map(
+    rows.map((row) => [
+      row.transaction_id,
+      {
+        subtotal: BigInt(row.subtotal),
+        tax: BigInt(row.tax),
+        total: BigInt(row.total),
+        fee: BigInt(row.fee),
+        retainedFee: BigInt(row.retained_fee),
+        earnings: BigInt(row.earnings),
+      },
+    ]),
+  );
+  return new Map(transactionIds.map((id) => [id, sums.get(id) ?? none]));
 }
 
 /**
@@ -312,15 +324,30 @@ export async function withAdjustedTotals(
   transactionId: string,
   details: TransactionDetails,
 ): Promise<TransactionDetails> {
-  const approved = await approvedAmounts(client, transactionId);
-  return {
-    ...details,
-    adjusted_totals: adjustedTotals(details.totals as TransactionTotals, approved),
-    adjusted_payout_totals: adjustedPayoutTotals(
-      details.payout_totals as unknown as PayoutTotals | null,
-      approved,
-    ) as unknown as Record<string, unknown> | null,
-  };
+  const [adjusted] = await withAdjustedTotalsOf(client, [{ transactionId, details }]);
+  return adjusted;
+}
+
+/** withAdjustedTotals of many transactions (a batch of payments), reading their adjustments in one query. */
+export async function withAdjustedTotalsOf(
+  client: pg.PoolClient,
+  transactions: readonly { transactionId: string; details: TransactionDetails }[],
+): Promise<TransactionDetails[]> {
+  const approved = await approvedAmounts(
+    client,
+    transactions.map((t) => t.transactionId),
+  );
+  return transactions.map(({ transactionId, details }) => {
+    const amounts = approved.get(transactionId) as AdjustmentAmounts;
+    return {
+      ...details,
+      adjusted_totals: adjustedTotals(details.totals as TransactionTotals, amounts),
+      adjusted_payout_totals: adjustedPayoutTotals(
+        details.payout_totals as unknown as PayoutTotals | null,
+        amounts,
+      ) as unknown as Record<string, unknown> | null,
+    };
+  });
 }
 
 /**

@@ -3,12 +3,14 @@
  * billing. Each is its own sequence (INV-000001, INV-000002 … and CN-000001 …), in its own table.
  *
  * One counter row per merchant (a deployment is one merchant: the row `default`, inserted by the
- * migration). Taking a number locks that row (SELECT ... FOR UPDATE) in the caller's database
- * transaction and writes the next value there too, so:
+ * migration). Taking numbers moves the counter with UPDATE … RETURNING, which locks that row in the
+ * caller's database transaction, so:
  * - unique: a second biller waits on the lock until the first commits, then reads its number;
  * - gapless: a biller that rolls back (a refused request, a crash) rolls its increment back too.
  * The lock is held until the billing commits, so callers take it last, after every other check.
- * Lock order is always transaction row → discount row → counter row, so billers never deadlock.
+ * Lock order is always transaction row → discount row → credit balance → counter row → revenue
+ * rollup (the completion's trigger), so billers never deadlock; a batch of renewals takes each kind
+ * for all its subscriptions before the next kind (lib/services/subscriptions/billing.ts).
  */
 import type pg from "pg";
 import { config } from "../config.ts";
@@ -31,14 +33,21 @@ const SEQUENCES = {
   credit_note: { table: "credit_note_number_counters", prefix: () => config.creditNotes.prefix },
 } as const;
 
-async function takeNextNumber(
+/**
+ * Takes the next `count` numbers of `sequence` for `merchant`: one UPDATE … RETURNING moves the
+ * counter by `count` and locks its row until the caller's database transaction ends (a batch of
+ * renewals takes its block of numbers in one statement).
+ */
+async function takeNextNumbers(
   client: pg.PoolClient,
   sequence: keyof typeof SEQUENCES,
   merchant: string,
-): Promise<string> {
+  count: number,
+): Promise<string[]> {
+  if (count <= 0) return [];
   const { table, prefix } = SEQUENCES[sequence];
-  const select = `SELECT last_number::text AS last FROM ${table} WHERE merchant_id = $1 FOR UPDATE`;
-  let [row] = await query<{ last: string }>(select, [merchant], client);
+  const update = `UPDATE ${table} SET last_number = last_number + $2 WHERE merchant_id = $1 RETURNING last_number::text AS last`;
+  let [row] = await query<{ last: string }>(update, [merchant, count], client);
   if (!row) {
     // The migration creates the default merchant's row; another merchant's starts on first use.
     await query(
@@ -46,22 +55,35 @@ async function takeNextNumber(
       [merchant],
       client,
     );
-    [row] = await query<{ last: string }>(select, [merchant], client);
+    [row] = await query<{ last: string }>(update, [merchant, count], client);
   }
-  const next = BigInt(row.last) + 1n;
-  await query(`UPDATE ${table} SET last_number = $2 WHERE merchant_id = $1`, [merchant, next.toString()], client);
-  return formatInvoiceNumber(next, prefix());
+  const first = BigInt(row.last) - BigInt(count) + 1n;
+  return Array.from({ length: count }, (_, i) => formatInvoiceNumber(first + BigInt(i), prefix()));
 }
 
 /** Takes the next invoice number of `merchant`, in the caller's database transaction. */
-export function nextInvoiceNumber(client: pg.PoolClient, merchant: string = DEFAULT_MERCHANT): Promise<string> {
-  return takeNextNumber(client, "invoice", merchant);
+export async function nextInvoiceNumber(client: pg.PoolClient, merchant: string = DEFAULT_MERCHANT): Promise<string> {
+  const [number] = await takeNextNumbers(client, "invoice", merchant, 1);
+  return number;
+}
+
+/** Takes the next `count` invoice numbers of `merchant`, in order, in the caller's database transaction. */
+export function nextInvoiceNumbers(
+  client: pg.PoolClient,
+  count: number,
+  merchant: string = DEFAULT_MERCHANT,
+): Promise<string[]> {
+  return takeNextNumbers(client, "invoice", merchant, count);
 }
 
 /**
  * Takes the next credit-note number of `merchant` (CN-000001), in the caller's database
  * transaction: when a refund or credit is approved. Lock order: transaction row → counter row.
  */
-export function nextCreditNoteNumber(client: pg.PoolClient, merchant: string = DEFAULT_MERCHANT): Promise<string> {
-  return takeNextNumber(client, "credit_note", merchant);
+export async function nextCreditNoteNumber(
+  client: pg.PoolClient,
+  merchant: string = DEFAULT_MERCHANT,
+): Promise<string> {
+  const [number] = await takeNextNumbers(client, "credit_note", merchant, 1);
+  return number;
 }

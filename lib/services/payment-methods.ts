@@ -78,12 +78,22 @@ export async function savedCard(
   id: string | null,
 ): Promise<{ id: string; card: CardDetails; behavior: CardBehavior } | null> {
   if (!id) return null;
-  const [row] = await query<{ id: string; card: CardDetails; behavior: CardBehavior }>(
-    "SELECT id, card, behavior FROM payment_methods WHERE id = $1",
-    [id],
+  return (await savedCards(on, [id])).get(id) ?? null;
+}
+
+/** The saved cards of `ids` by ID (a deleted one is missing), in one query. */
+export async function savedCards(
+  on: pg.PoolClient,
+  ids: readonly (string | null)[],
+): Promise<Map<string, { id: string; card: CardDetails; behavior: CardBehavior }>> {
+  const wanted = [...new Set(ids.filter((id): id is string => id !== null))];
+  if (wanted.length === 0) return new Map();
+  const rows = await query<{ id: string; card: CardDetails; behavior: CardBehavior }>(
+    "SELECT id, card, behavior FROM payment_methods WHERE id = ANY($1)",
+    [wanted],
     on,
   );
-  return row ?? null;
+  return new Map(rows.map((row) => [row.id, row]));
 }
 
 async function requireCustomer(customerId: string): Promise<void> {

@@ -39,18 +39,18 @@ import {
 } from "../billing/payments.ts";
 import { canMarkPaid, canPayAtCheckout, checkoutEnabled } from "../billing/transaction-states.ts";
 import { config } from "../config.ts";
-import { query, type RawJson, sqlTransaction, storableJson, updateJson } from "../db/sql.ts";
+import { getJson, query, type RawJson, sqlTransaction, storableJson, updateJson, updateRows } from "../db/sql.ts";
 import { ApiError, notFound } from "../http/errors.ts";
 import { DEFAULT_MERCHANT_NAME } from "../schemas/account-settings.ts";
 import type { CardPaymentInput, CheckoutView, MarkPaidInput } from "../schemas/payment.ts";
 import type { BillingDetails, Transaction, TransactionDetails, TransactionInclude } from "../schemas/transaction.ts";
 import { ACCOUNT_SETTING_KEYS } from "./account-settings.ts";
-import { withAdjustedTotals } from "./adjustments.ts";
-import { nextInvoiceNumber } from "./invoice-numbers.ts";
+import { withAdjustedTotalsOf } from "./adjustments.ts";
+import { nextInvoiceNumber, nextInvoiceNumbers } from "./invoice-numbers.ts";
 import { saveCard } from "./payment-methods.ts";
 import { createFromTransaction, linkColumns } from "./subscriptions/create.ts";
-import { subscriptionTransactionPaid } from "./subscriptions/recover.ts";
-import { TRANSACTION, withIncludes } from "./transactions.ts";
+import { subscriptionTransactionPaid, subscriptionTransactionsPaid } from "./subscriptions/recover.ts";
+import { TRANSACTION, transactionEntity } from "./transactions.ts";
 
 interface Locked {
   id: string;
@@ -62,6 +62,7 @@ interface Locked {
   discount_id: string | null;
   billed_at: string | null;
   invoice_number: string | null;
+  invoice_id: string | null;
   customer_id: string | null;
   address_id: string | null;
   subscription_id: string | null;
@@ -72,19 +73,24 @@ interface Locked {
 
 /** The transaction's row, locked until the change commits: concurrent payments take turns. */
 export async function lockForPayment(client: pg.PoolClient, id: string): Promise<Locked> {
-  const [row] = await query<Locked>(
+  const [row] = await lockForPayments(client, [id]);
+  if (!row) throw notFound(id);
+  return row;
+}
+
+/** The rows of `ids` (in ID order: the lock order), locked as lockForPayment; unknown IDs are missing. */
+export async function lockForPayments(client: pg.PoolClient, ids: readonly string[]): Promise<Locked[]> {
+  return query<Locked>(
     `SELECT t.id, t.status, t.collection_mode, t.billing_details, t.details, t.payments, t.discount_id,
-            t.billed_at::text AS billed_at, t.invoice_number, t.customer_id, t.address_id, t.subscription_id,
+            t.billed_at::text AS billed_at, t.invoice_number, t.invoice_id, t.customer_id, t.address_id, t.subscription_id,
             t.billing_period_starts_at::text AS billing_period_starts_at,
             EXISTS (SELECT 1 FROM transaction_items i
                      WHERE i.transaction_id = t.id AND i.quantity > 0 AND i.price->'billing_cycle' IS NOT NULL
                        AND json_typeof(i.price->'billing_cycle') = 'object') AS recurring
-       FROM transactions t WHERE t.id = $1 FOR UPDATE`,
-    [id],
+       FROM transactions t WHERE t.id = ANY($1) ORDER BY t.id FOR UPDATE`,
+    [ids],
     client,
   );
-  if (!row) throw notFound(id);
-  return row;
 }
 
 /**
@@ -190,61 +196,137 @@ export async function completeWithPayment(
   stored: Locked,
   payment: Payment,
   paymentMethodId: string | null = null,
-): Promise<RawJson<Transaction>> {
-  const completed = completedDetails(stored.details, { percent: config.fees.percent, fixed: config.fees.fixed });
+): Promise<void> {
+  if (buysSubscription(stored)) await completeBuyingSubscription(client, stored, payment, paymentMethodId);
+  else await completeWithPayments(client, [{ stored, payment }]);
+}
+
+/** Whether completing the transaction creates its subscription (recurring items, no subscription yet). */
+function buysSubscription(stored: Locked): boolean {
+  return (
+    stored.recurring && stored.subscription_id === null && stored.customer_id !== null && stored.address_id !== null
+  );
+}
+
+/** What completion writes besides the status: the payment first in `payments`, the fees, billed_at. */
+async function paidColumns(
+  client: pg.PoolClient,
+  completions: readonly { stored: Locked; payment: Payment }[],
+): Promise<{ payments: Payment[]; details: TransactionDetails; billed_at: string | null }[]> {
+  const fees = { percent: config.fees.percent, fixed: config.fees.fixed };
   // Credits made on the invoice before it was paid stay subtracted in the adjusted totals.
-  const details = await withAdjustedTotals(client, stored.id, completed as TransactionDetails);
-  if (stored.billed_at === null && stored.discount_id) {
-    await query("UPDATE discounts SET times_used = times_used + 1 WHERE id = $1", [stored.discount_id], client);
+  const details = await withAdjustedTotalsOf(
+    client,
+    completions.map(({ stored }) => ({
+      transactionId: stored.id,
+      details: completedDetails(stored.details, fees) as TransactionDetails,
+    })),
+  );
+  for (const { stored } of completions) {
+    if (stored.billed_at === null && stored.discount_id) {
+      await query("UPDATE discounts SET times_used = times_used + 1 WHERE id = $1", [stored.discount_id], client);
+    }
   }
-  // An automatically-collected transaction gets its invoice number when it is completed, as in
-  // the API family (a manual one got it when billed): its invoice PDF is then available.
-  const invoice =
-    stored.invoice_number === null
-      ? { invoice_number: await nextInvoiceNumber(client), invoice_id: `inv_${stored.id.slice("txn_".length)}` }
-      : {};
-  const where = { sql: "t.id = $1", values: [stored.id] };
-  const paid = {
-    payments: storableJson([payment, ...stored.payments]),
-    details: storableJson(details),
+  return completions.map(({ stored, payment }, i) => ({
+    payments: [payment, ...stored.payments],
+    details: details[i],
     billed_at: stored.billed_at ?? payment.captured_at,
-  };
-  const completion = { status: "completed", completed_at: payment.captured_at, ...invoice };
-  let written: RawJson<Transaction> | null;
-  if (stored.recurring && stored.subscription_id === null && stored.customer_id && stored.address_id) {
-    await updateJson(
-      TRANSACTION,
-      where,
-      { ...paid, status: "paid" },
-      ["transaction.updated", "transaction.paid"],
-      client,
-    );
-    const created = await createFromTransaction(
-      client,
-      stored.id,
-      new Date(payment.captured_at as string),
-      paymentMethodId,
-    );
-    const link = created ? linkColumns(created, stored.billing_period_starts_at !== null) : {};
-    written = await updateJson(
-      TRANSACTION,
-      where,
-      { ...completion, ...link },
-      ["transaction.updated", "transaction.completed"],
-      client,
-    );
-  } else {
-    written = await updateJson(
-      TRANSACTION,
-      where,
-      { ...paid, ...completion },
-      ["transaction.updated", "transaction.paid", "transaction.completed"],
-      client,
-    );
-  }
+  }));
+}
+
+/**
+ * An automatically-collected transaction gets its invoice number when it is completed, as in the
+ * API family (a manual one got it when billed): its invoice PDF is then available. The numbers of
+ * a batch are taken in one statement, in the batch's order.
+ */
+async function invoiceColumns(
+  client: pg.PoolClient,
+  stored: readonly Locked[],
+): Promise<{ invoice_number: string | null; invoice_id: string | null }[]> {
+  const numbers = await nextInvoiceNumbers(client, stored.filter((s) => s.invoice_number === null).length);
+  let next = 0;
+  return stored.map((s) =>
+    s.invoice_number === null
+      ? { invoice_number: numbers[next++], invoice_id: `inv_${s.id.slice("txn_".length)}` }
+      : { invoice_number: s.invoice_number, invoice_id: s.invoice_id },
+  );
+}
+
+/**
+ * Completes many locked transactions, each with its captured payment, in one statement (with their
+ * events transaction.updated, transaction.paid, transaction.completed): the completion of
+ * completeWithPayment for transactions that create no subscription (a batch of renewals is many;
+ * a checkout payment is one).
+ */
+export async function completeWithPayments(
+  client: pg.PoolClient,
+  completions: readonly { stored: Locked; payment: Payment }[],
+): Promise<void> {
+  if (completions.length === 0) return;
+  const paid = await paidColumns(client, completions);
+  const invoices = await invoiceColumns(
+    client,
+    completions.map((c) => c.stored),
+  );
+  const rows = completions.map(({ stored, payment }, i) => ({
+    id: stored.id,
+    ...paid[i],
+    status: "completed",
+    completed_at: payment.captured_at,
+    ...invoices[i],
+  }));
+  const written = await updateRows(
+    TRANSACTION,
+    rows,
+    ["transaction.updated", "transaction.paid", "transaction.completed"],
+    client,
+  );
+  if (written.length !== rows.length) throw notFound(rows.find((row) => !written.includes(row.id))?.id ?? "");
+  await subscriptionTransactionsPaid(
+    client,
+    completions.flatMap(({ stored }) =>
+      stored.subscription_id ? [{ subscriptionId: stored.subscription_id, transactionId: stored.id }] : [],
+    ),
+  );
+}
+
+/** completeWithPayment of a transaction that creates its subscription (see there for the events). */
+async function completeBuyingSubscription(
+  client: pg.PoolClient,
+  stored: Locked,
+  payment: Payment,
+  paymentMethodId: string | null,
+): Promise<void> {
+  const [paid] = await paidColumns(client, [{ stored, payment }]);
+  const [invoice] = await invoiceColumns(client, [stored]);
+  const where = { sql: "t.id = $1", values: [stored.id] };
+  await updateJson(
+    TRANSACTION,
+    where,
+    {
+      payments: storableJson(paid.payments),
+      details: storableJson(paid.details),
+      billed_at: paid.billed_at,
+      status: "paid",
+    },
+    ["transaction.updated", "transaction.paid"],
+    client,
+  );
+  const created = await createFromTransaction(
+    client,
+    stored.id,
+    new Date(payment.captured_at as string),
+    paymentMethodId,
+  );
+  const link = created ? linkColumns(created, stored.billing_period_starts_at !== null) : {};
+  const written = await updateJson(
+    TRANSACTION,
+    where,
+    { status: "completed", completed_at: payment.captured_at, ...invoice, ...link },
+    ["transaction.updated", "transaction.completed"],
+    client,
+  );
   if (!written) throw notFound(stored.id);
-  if (stored.subscription_id) await subscriptionTransactionPaid(client, stored.subscription_id, stored.id);
-  return written;
 }
 
 /** What a payment endpoint answers: the attempt and the transaction's status after it. */
@@ -373,56 +455,108 @@ export async function chargeSavedCard(
   at: Date,
   pastDue: boolean,
 ): Promise<"completed" | "declined"> {
-  const stored = await lockForPayment(client, transactionId);
-  if (stored.status === "completed" || stored.status === "paid") return "completed";
-  const when = at.toISOString();
-  // Nothing to collect (e.g. paid by credit): completed without a payment, in any environment.
-  if (stored.details.totals.balance === "0") {
-    const written = await updateJson(
-      TRANSACTION,
-      { sql: "t.id = $1", values: [transactionId] },
-      {
-        status: "completed",
-        completed_at: when,
-        billed_at: stored.billed_at ?? when,
-        ...(stored.invoice_number === null
-          ? { invoice_number: await nextInvoiceNumber(client), invoice_id: `inv_${transactionId.slice("txn_".length)}` }
-          : {}),
-      },
-      ["transaction.updated", "transaction.completed"],
-      client,
-    );
-    if (!written) throw notFound(transactionId);
-    if (stored.subscription_id) await subscriptionTransactionPaid(client, stored.subscription_id, transactionId);
-    return "completed";
+  const [outcome] = await chargeSavedCards(client, [{ transactionId, saved, at, pastDue }]);
+  return outcome;
+}
+
+/** A charge of chargeSavedCards: chargeSavedCard's arguments. */
+export interface SavedCardCharge {
+  transactionId: string;
+  saved: ChargeableCard | null;
+  at: Date;
+  pastDue: boolean;
+}
+
+/**
+ * chargeSavedCard for many transactions (a batch of renewals): locked together, and the captured
+ * ones completed together (completeWithPayments: one statement, one block of invoice numbers).
+ * Declines and transactions that owe nothing, the unusual cases, are written one by one. Returns
+ * each charge's outcome, in the order of `charges`.
+ */
+export async function chargeSavedCards(
+  client: pg.PoolClient,
+  charges: readonly SavedCardCharge[],
+): Promise<("completed" | "declined")[]> {
+  const locked = new Map(
+    (
+      await lockForPayments(
+        client,
+        charges.map((c) => c.transactionId),
+      )
+    ).map((row) => [row.id, row]),
+  );
+  const outcomes: ("completed" | "declined")[] = [];
+  const captured: { stored: Locked; payment: Payment }[] = [];
+  for (const { transactionId, saved, at, pastDue } of charges) {
+    const stored = locked.get(transactionId);
+    if (!stored) throw notFound(transactionId);
+    if (stored.status === "completed" || stored.status === "paid") {
+      outcomes.push("completed");
+      continue;
+    }
+    const when = at.toISOString();
+    // Nothing to collect (e.g. paid by credit): completed without a payment, in any environment.
+    if (stored.details.totals.balance === "0") {
+      await completeOwingNothing(client, stored, when);
+      outcomes.push("completed");
+      continue;
+    }
+    refuseOutsideSandbox();
+    const declined = saved === null || saved.behavior === "declines_renewals";
+    const payment: Payment = {
+      payment_attempt_id: randomUUID(),
+      stored_payment_method_id: saved?.id ?? randomUUID(),
+      amount: stored.details.totals.balance,
+      status: declined ? "error" : "captured",
+      error_code: declined ? "declined" : null,
+      method_details: { type: "card", card: saved?.card ?? null },
+      created_at: when,
+      captured_at: declined ? null : when,
+    };
+    if (declined) {
+      await recordDecline(client, stored, payment, pastDue);
+      outcomes.push("declined");
+    } else {
+      captured.push({ stored, payment });
+      outcomes.push("completed");
+    }
   }
-  refuseOutsideSandbox();
-  const declined = saved === null || saved.behavior === "declines_renewals";
-  const payment: Payment = {
-    payment_attempt_id: randomUUID(),
-    stored_payment_method_id: saved?.id ?? randomUUID(),
-    amount: stored.details.totals.balance,
-    status: declined ? "error" : "captured",
-    error_code: declined ? "declined" : null,
-    method_details: { type: "card", card: saved?.card ?? null },
-    created_at: when,
-    captured_at: declined ? null : when,
-  };
-  if (!declined) {
-    await completeWithPayment(client, stored, payment);
-    return "completed";
-  }
+  await completeWithPayments(client, captured);
+  return outcomes;
+}
+
+/** Completes a locked transaction whose balance is zero, without a payment. */
+async function completeOwingNothing(client: pg.PoolClient, stored: Locked, when: string): Promise<void> {
+  const written = await updateJson(
+    TRANSACTION,
+    { sql: "t.id = $1", values: [stored.id] },
+    {
+      status: "completed",
+      completed_at: when,
+      billed_at: stored.billed_at ?? when,
+      ...(stored.invoice_number === null
+        ? { invoice_number: await nextInvoiceNumber(client), invoice_id: `inv_${stored.id.slice("txn_".length)}` }
+        : {}),
+    },
+    ["transaction.updated", "transaction.completed"],
+    client,
+  );
+  if (!written) throw notFound(stored.id);
+  if (stored.subscription_id) await subscriptionTransactionPaid(client, stored.subscription_id, stored.id);
+}
+
+/** A declined saved-card charge: the `error` payment, and with `pastDue` the move to past_due. */
+async function recordDecline(client: pg.PoolClient, stored: Locked, payment: Payment, pastDue: boolean): Promise<void> {
   const moves = pastDue && stored.status !== "past_due";
   await updateJson(
     TRANSACTION,
-    { sql: "t.id = $1", values: [transactionId] },
+    { sql: "t.id = $1", values: [stored.id] },
     { payments: storableJson([payment, ...stored.payments]), status: moves ? "past_due" : undefined },
     moves
       ? ["transaction.updated", "transaction.payment_failed", "transaction.past_due"]
       : ["transaction.updated", "transaction.payment_failed"],
     client,
   );
-  return "declined";
 }
 
 interface CheckoutRow {
@@ -524,7 +658,10 @@ export async function markPaid(
       created_at: now,
       captured_at: now,
     };
-    return withIncludes(await completeWithPayment(client, stored, payment), id, include, client);
+    await completeWithPayment(client, stored, payment);
+    const written = await getJson(transactionEntity(include), "t.id = $1", [id], client);
+    if (!written) throw notFound(id);
+    return written;
   });
 }
 

@@ -42,9 +42,31 @@ export async function taxContext(countryCode: string | null, on: Queryable): Pro
     [ACCOUNT_TAX_MODE_SETTING, countryCode ?? ""],
     on,
   );
-  const accountTaxMode: AccountTaxMode = row?.mode === "internal" ? "internal" : "external";
+  return contextOf(countryCode, row?.mode ?? null, row?.rate ?? null);
+}
+
+/**
+ * The tax context of each address in `addressIds` (its country's, as taxContext), read in one
+ * round trip: the subscription engine bills many addresses at once. An unknown address has none.
+ */
+export async function addressTaxContexts(
+  addressIds: readonly string[],
+  on: Queryable,
+): Promise<Map<string, TaxContext>> {
+  const rows = await query<{ id: string; country_code: string; mode: string | null; rate: string | null }>(
+    `SELECT a.id, a.country_code, (SELECT value FROM settings WHERE key = $2) AS mode,
+            (SELECT trim_scale(r.rate)::text FROM tax_rates r WHERE r.country_code = a.country_code) AS rate
+       FROM addresses a WHERE a.id = ANY($1)`,
+    [[...new Set(addressIds)], ACCOUNT_TAX_MODE_SETTING],
+    on,
+  );
+  return new Map(rows.map((row) => [row.id, contextOf(row.country_code, row.mode, row.rate)]));
+}
+
+function contextOf(countryCode: string | null, mode: string | null, rate: string | null): TaxContext {
+  const accountTaxMode: AccountTaxMode = mode === "internal" ? "internal" : "external";
   const overrides: Record<string, string> = {};
-  if (countryCode && row?.rate != null) overrides[countryCode] = row.rate;
+  if (countryCode && rate != null) overrides[countryCode] = rate;
   return { countryCode, accountTaxMode, overrides };
 }
 

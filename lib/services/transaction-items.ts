@@ -261,21 +261,38 @@ export async function saveNewPrices(items: ResolvedItem[], client: pg.PoolClient
 /** Replaces the item rows of transaction `transactionId` with `items` (new `txnitm_` IDs). */
 export async function writeItems(client: pg.PoolClient, transactionId: string, items: ResolvedItem[]): Promise<void> {
   await query("DELETE FROM transaction_items WHERE transaction_id = $1", [transactionId], client);
-  for (const item of items) item.id = newId("txnitm");
+  await insertItems(client, [{ transactionId, items }]);
+}
+
+/**
+ * Inserts the items of transactions that have none yet (new ones: no DELETE first), every
+ * transaction's in one statement; sets each item's `id`.
+ */
+export async function insertItems(
+  client: pg.PoolClient,
+  transactions: readonly { transactionId: string; items: ResolvedItem[] }[],
+): Promise<void> {
+  const rows = transactions.flatMap(({ transactionId, items }) =>
+    items.map((item, position) => {
+      item.id = newId("txnitm");
+      return { transactionId, position, item };
+    }),
+  );
+  if (rows.length === 0) return;
   await query(
     `INSERT INTO transaction_items (id, transaction_id, position, price_id, quantity, price, product, proration)
-     SELECT x.id, $1, x.position, x.price_id, x.quantity, x.price::json, x.product::json, x.proration::json
-       FROM unnest($2::text[], $3::int[], $4::text[], $5::int[], $6::text[], $7::text[], $8::text[])
-         AS x(id, position, price_id, quantity, price, product, proration)`,
+     SELECT x.id, x.transaction_id, x.position, x.price_id, x.quantity, x.price::json, x.product::json, x.proration::json
+       FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::int[], $6::text[], $7::text[], $8::text[])
+         AS x(id, transaction_id, position, price_id, quantity, price, product, proration)`,
     [
-      transactionId,
-      items.map((item) => item.id),
-      items.map((_, i) => i),
-      items.map((item) => item.price.id),
-      items.map((item) => (item.credit ? -item.quantity : item.quantity)),
-      items.map((item) => storableJson(item.price)),
-      items.map((item) => storableJson(item.product)),
-      items.map((item) => (item.proration ? storableJson(prorationJson(item.proration)) : null)),
+      rows.map(({ item }) => item.id),
+      rows.map(({ transactionId }) => transactionId),
+      rows.map(({ position }) => position),
+      rows.map(({ item }) => item.price.id),
+      rows.map(({ item }) => (item.credit ? -item.quantity : item.quantity)),
+      rows.map(({ item }) => storableJson(item.price)),
+      rows.map(({ item }) => storableJson(item.product)),
+      rows.map(({ item }) => (item.proration ? storableJson(prorationJson(item.proration)) : null)),
     ],
     client,
   );

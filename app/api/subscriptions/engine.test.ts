@@ -141,6 +141,84 @@ describe("renewals", () => {
   });
 });
 
+describe("the worker's sweep, in batches", () => {
+  const renewalsOf = async (id: string) =>
+    (await transactionsOf(id)).filter((t) => t.origin === "subscription_recurring");
+  const makeDue = (ids: string[], ago = "1 minute") =>
+    query(
+      `UPDATE subscriptions SET billing_anchor_at = now() - $2::interval, current_period_starts_at = now() - $2::interval - interval '1 month',
+              current_period_ends_at = now() - $2::interval, next_billed_at = now() - $2::interval WHERE id = ANY($1)`,
+      [ids, ago],
+    );
+
+  it("several workers renew many due subscriptions, each exactly once, with distinct invoice numbers", async () => {
+    const subs = [];
+    for (let i = 0; i < 12; i++) subs.push((await subscribeAtCheckout()).subscription.id as string);
+    await makeDue(subs);
+    // Batches of 3 across four workers: they take disjoint rows (SKIP LOCKED) until none is due.
+    const counts = await Promise.all([1, 2, 3, 4].map(() => processDueSubscriptions(3)));
+    expect(counts.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(subs.length);
+    const numbers = new Set<string>();
+    for (const id of subs) {
+      const renewals = await renewalsOf(id);
+      expect(renewals).toHaveLength(1);
+      expect(renewals[0].status).toBe("completed");
+      numbers.add(renewals[0].invoice_number as string);
+      expect((await events(renewals[0].id)).map((e) => e.eventType)).toEqual([
+        "transaction.created",
+        "transaction.billed",
+        "transaction.updated",
+        "transaction.paid",
+        "transaction.completed",
+      ]);
+    }
+    expect(numbers.size).toBe(subs.length);
+  });
+
+  it("catches up every missed period of a subscription, in order, across batches", async () => {
+    const { subscription } = await subscribeAtCheckout();
+    await makeDue([subscription.id], "70 days");
+    await processDueSubscriptions(1);
+    const renewals = await renewalsOf(subscription.id);
+    expect(renewals).toHaveLength(3);
+    for (let i = 1; i < renewals.length; i++) {
+      expect(renewals[i].billing_period_starts_at?.getTime()).toBe(renewals[i - 1].billing_period_ends_at?.getTime());
+    }
+    expect(await runDue(subscription.id, new Date())).toBe(0);
+  });
+
+  it("rolls a failing batch back whole: none of its renewals happened, and the next sweep does them", async () => {
+    const subs = [];
+    for (let i = 0; i < 3; i++) subs.push((await subscribeAtCheckout()).subscription.id as string);
+    await makeDue(subs);
+    // A renewal transaction already there for the last one's period: its insert fails the batch.
+    const [first] = await transactionsOf(subs[2]);
+    await query(
+      `INSERT INTO transactions
+       SELECT (json_populate_record(t, json_build_object('id', 'txn_' || substr(t.id, 5, 20) || 'poison',
+                 'origin', 'subscription_recurring', 'billing_period_starts_at', date_trunc('milliseconds', s.next_billed_at),
+                 'invoice_number', NULL, 'invoice_id', NULL))).*
+         FROM transactions t JOIN subscriptions s ON s.id = t.subscription_id WHERE t.id = $1`,
+      [first.id],
+    );
+    const before = await query<{ id: string; next_billed_at: Date }>(
+      "SELECT id, next_billed_at FROM subscriptions WHERE id = ANY($1) ORDER BY id",
+      [subs],
+    );
+    await expect(processDueSubscriptions()).rejects.toThrow(/transactions_subscription_renewal_key/);
+    expect(await query("SELECT id, next_billed_at FROM subscriptions WHERE id = ANY($1) ORDER BY id", [subs])).toEqual(
+      before,
+    );
+    for (const id of subs.slice(0, 2)) {
+      expect(await renewalsOf(id)).toHaveLength(0);
+      expect((await events(id)).map((e) => e.eventType)).toEqual(["subscription.created", "subscription.activated"]);
+    }
+    await query("DELETE FROM transactions WHERE id LIKE '%poison'");
+    expect(await processDueSubscriptions()).toBeGreaterThanOrEqual(3);
+    for (const id of subs) expect(await renewalsOf(id)).toHaveLength(1);
+  });
+});
+
 describe("trials", () => {
   it("ends the trial into a first charge: trialing → active", async () => {
     const price = await makeRecurringPrice({ trial_period: { interval: "day", frequency: 7 } });

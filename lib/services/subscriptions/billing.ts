@@ -20,16 +20,16 @@
  * completed at once, whatever its collection mode: there is nothing to collect.
  */
 import type pg from "pg";
-import { insertJson, type Queryable, query, storableJson } from "../../db/sql.ts";
+import { insertRows, type Queryable, query } from "../../db/sql.ts";
 import { newId } from "../../ids.ts";
 import type { TransactionOrigin } from "../../schemas/transaction.ts";
 import { addCredit, takeCredit } from "../credit-balances.ts";
-import { nextInvoiceNumber } from "../invoice-numbers.ts";
-import { savedCard } from "../payment-methods.ts";
-import { chargeSavedCard } from "../payments.ts";
-import { taxContext, transactionDetails } from "../transaction-details.ts";
+import { nextInvoiceNumbers } from "../invoice-numbers.ts";
+import { savedCards } from "../payment-methods.ts";
+import { chargeSavedCards } from "../payments.ts";
+import { addressTaxContexts, taxContext, transactionDetails } from "../transaction-details.ts";
 import type { LineProration, PriceJson, ProductJson, ResolvedItem } from "../transaction-items.ts";
-import { writeItems } from "../transaction-items.ts";
+import { insertItems } from "../transaction-items.ts";
 import { type DiscountRef, storedDiscount } from "../transaction-references.ts";
 import { TRANSACTION } from "../transactions.ts";
 import type { SubscriptionRow } from "./store.ts";
@@ -101,45 +101,73 @@ export interface Billed {
   outcome: "completed" | "declined" | "billed";
 }
 
+/** One subscription transaction to bill: `lines` for `sub`, as of `at` (its clock), for `period`. */
+export interface BillRequest {
+  sub: SubscriptionRow;
+  lines: readonly BillLine[];
+  origin: TransactionOrigin;
+  period: Period;
+  at: Date;
+  discount: DiscountRef | null;
+  onDecline: "past_due" | "keep";
+}
+
 /**
  * Creates and collects the transaction of `lines` for `sub` (see the top of this file), as of `at`
- * (the subscription's clock), for `period`, with `origin`.
+ * (the subscription's clock), for `period`, with `origin`: billSubscriptions of one.
  */
 export async function billSubscription(
   client: pg.PoolClient,
   sub: SubscriptionRow,
-  options: {
-    lines: readonly BillLine[];
-    origin: TransactionOrigin;
-    period: Period;
-    at: Date;
-    discount: DiscountRef | null;
-    onDecline: "past_due" | "keep";
-  },
+  options: Omit<BillRequest, "sub">,
 ): Promise<Billed> {
-  const items = lineItems(options.lines);
-  const id = newId("txn");
-  await writeItems(client, id, items);
-  const country = await subscriptionCountry(client, sub.address_id);
-  const pricing = {
-    currency: sub.currency_code,
-    tax: await taxContext(country, client),
-    discount: options.discount,
-    ignoreTrials: true,
-  };
-  let details = transactionDetails(items, pricing);
-  const total = BigInt(details.totals.total);
-  if (total > 0n) {
-    const taken = await takeCredit(client, sub.customer_id, sub.currency_code, total, false);
-    if (taken > 0n) details = transactionDetails(items, { ...pricing, creditBalance: taken });
-  } else if (total < 0n) {
-    await addCredit(client, sub.customer_id, sub.currency_code, -total);
+  const [billed] = await billSubscriptions(client, [{ sub, ...options }]);
+  return billed;
+}
+
+/**
+ * Bills many subscriptions at once, set-based (the engine renews a batch of subscriptions in one
+ * database transaction; every other caller bills one): what each costs is computed here by the
+ * totals engine, one request at a time, and what is written goes in a few multi-row statements —
+ * the items, the transactions with their events, then the charges of the saved cards
+ * (chargeSavedCards). Reads are by batch: addresses and tax rates, saved cards.
+ *
+ * Lock order within a batch: credit balances (customer by customer, in the batch's order) before
+ * the invoice counter (manual invoices now, automatic ones at completion), the counter before the
+ * revenue rollup (the completion's trigger): the same order as one subscription's billing, so
+ * billers never deadlock.
+ */
+export async function billSubscriptions(client: pg.PoolClient, requests: readonly BillRequest[]): Promise<Billed[]> {
+  if (requests.length === 0) return [];
+  const taxes = await addressTaxContexts(
+    requests.map((r) => r.sub.address_id),
+    client,
+  );
+  const bills = [];
+  for (const request of requests) {
+    const { sub } = request;
+    const items = lineItems(request.lines);
+    const pricing = {
+      currency: sub.currency_code,
+      tax: taxes.get(sub.address_id) ?? (await taxContext(null, client)),
+      discount: request.discount,
+      ignoreTrials: true,
+    };
+    bills.push({ request, id: newId("txn"), items, pricing, details: transactionDetails(items, pricing) });
   }
-  const manual = sub.collection_mode === "manual";
-  const at = options.at.toISOString();
-  await insertJson(
+  await payFromCreditBalances(client, bills);
+  await insertItems(
+    client,
+    bills.map((b) => ({ transactionId: b.id, items: b.items })),
+  );
+  const manual = bills.filter((b) => b.request.sub.collection_mode === "manual");
+  const numbers = await nextInvoiceNumbers(client, manual.length);
+  const invoices = new Map(
+    manual.map((b, i) => [b.id, { invoice_number: numbers[i], invoice_id: `inv_${b.id.slice("txn_".length)}` }]),
+  );
+  await insertRows(
     TRANSACTION,
-    {
+    bills.map(({ request: { sub, origin, period, at, discount }, id, details }) => ({
       id,
       status: "billed",
       customer_id: sub.customer_id,
@@ -147,26 +175,91 @@ export async function billSubscription(
       business_id: sub.business_id,
       custom_data: null,
       currency_code: sub.currency_code,
-      origin: options.origin,
+      origin,
       subscription_id: sub.id,
       collection_mode: sub.collection_mode,
-      discount_id: options.discount?.id ?? null,
-      billing_details: sub.billing_details ? storableJson(sub.billing_details) : null,
-      billing_period_starts_at: options.period.starts_at,
-      billing_period_ends_at: options.period.ends_at,
-      details: storableJson(details),
-      payments: "[]",
+      discount_id: discount?.id ?? null,
+      billing_details: sub.billing_details,
+      billing_period_starts_at: period.starts_at,
+      billing_period_ends_at: period.ends_at,
+      details,
+      payments: [],
       checkout: null,
       billed_at: at,
-      ...(manual
-        ? { invoice_number: await nextInvoiceNumber(client), invoice_id: `inv_${id.slice("txn_".length)}` }
-        : {}),
-    },
+      invoice_number: invoices.get(id)?.invoice_number ?? null,
+      invoice_id: invoices.get(id)?.invoice_id ?? null,
+    })),
     ["transaction.created", "transaction.billed"],
     client,
   );
-  if (manual && details.totals.balance !== "0") return { transactionId: id, outcome: "billed" };
-  const card = manual ? null : await savedCard(client, sub.payment_method_id);
-  const outcome = await chargeSavedCard(client, id, card, options.at, options.onDecline === "past_due");
-  return { transactionId: id, outcome };
+  // A manual invoice is paid by the customer on its terms; one that owes nothing is completed now.
+  const collected = bills.filter((b) => !invoices.has(b.id) || b.details.totals.balance === "0");
+  const cards = await savedCards(
+    client,
+    collected.map((b) => (b.request.sub.collection_mode === "manual" ? null : b.request.sub.payment_method_id)),
+  );
+  const outcomes = await chargeSavedCards(
+    client,
+    collected.map(({ request: { sub, at, onDecline }, id }) => ({
+      transactionId: id,
+      saved:
+        sub.collection_mode === "manual" || !sub.payment_method_id ? null : (cards.get(sub.payment_method_id) ?? null),
+      at,
+      pastDue: onDecline === "past_due",
+    })),
+  );
+  const outcome = new Map(collected.map((b, i) => [b.id, outcomes[i]]));
+  return bills.map((b) => ({ transactionId: b.id, outcome: outcome.get(b.id) ?? "billed" }));
+}
+
+/**
+ * The credit balance of each bill's customer (reference §13): a positive total is paid first from
+ * the available credit (reserved now, used or given back when the transaction completes or is
+ * canceled); a negative one puts the difference on the balance. Most customers have no credit:
+ * one query finds the few that do, and only their rows are locked and taken from.
+ */
+async function payFromCreditBalances(
+  client: pg.PoolClient,
+  bills: {
+    request: BillRequest;
+    items: ReturnType<typeof lineItems>;
+    pricing: Parameters<typeof transactionDetails>[1];
+    details: ReturnType<typeof transactionDetails>;
+  }[],
+): Promise<void> {
+  const owing = bills.filter((b) => BigInt(b.details.totals.total) > 0n);
+  const withCredit = new Set(
+    owing.length === 0
+      ? []
+      : (
+          await query<{ key: string }>(
+            `SELECT customer_id || ' ' || currency_code AS key FROM credit_balances
+              WHERE customer_id = ANY($1) AND available > 0`,
+            [owing.map((b) => b.request.sub.customer_id)],
+            client,
+          )
+        ).map((row) => row.key),
+  );
+  // In one order (customer, currency) for every batch: two batches never wait on each other's rows.
+  const byCustomer = [...bills].sort((a, b) =>
+    creditKey(a.request.sub) < creditKey(b.request.sub)
+      ? -1
+      : creditKey(a.request.sub) > creditKey(b.request.sub)
+        ? 1
+        : 0,
+  );
+  for (const bill of byCustomer) {
+    const { sub } = bill.request;
+    const total = BigInt(bill.details.totals.total);
+    if (total > 0n && withCredit.has(creditKey(sub))) {
+      const taken = await takeCredit(client, sub.customer_id, sub.currency_code, total, false);
+      if (taken > 0n) bill.details = transactionDetails(bill.items, { ...bill.pricing, creditBalance: taken });
+    } else if (total < 0n) {
+      await addCredit(client, sub.customer_id, sub.currency_code, -total);
+    }
+  }
+}
+
+function creditKey(sub: Pick<SubscriptionRow, "customer_id" | "currency_code">): string {
+  return `${sub.customer_id} ${sub.currency_code}`;
 }

@@ -24,8 +24,8 @@ import { type Queryable, query, storableJson, updateJson } from "../../db/sql.ts
 import type { OnResume } from "../../schemas/subscription.ts";
 import { INVOICE_DUE_AT } from "../payments.ts";
 import { TRANSACTION } from "../transactions.ts";
-import { type BillLine, billSubscription, periodDiscount } from "./billing.ts";
-import { emitSubscriptionEvents, type SubscriptionRow, subscriptionItems } from "./store.ts";
+import { type BillLine, billSubscriptions, periodDiscount } from "./billing.ts";
+import { emitSubscriptionEvents, type SubscriptionRow, subscriptionItemsOf } from "./store.ts";
 
 /**
  * A pending line's `proration` as `subscription_charges` stores it: the API's `{rate,
@@ -144,26 +144,47 @@ export async function periodLines(
   subscriptionId: string,
   lock = true,
 ): Promise<{ lines: BillLine[]; pendingIds: string[] }> {
-  const items = await subscriptionItems(client, subscriptionId);
+  return (await periodLinesOf(client, [subscriptionId], lock)).get(subscriptionId) as {
+    lines: BillLine[];
+    pendingIds: string[];
+  };
+}
+
+/** periodLines of many subscriptions, in two queries (a batch of renewals). */
+export async function periodLinesOf(
+  client: Queryable,
+  subscriptionIds: readonly string[],
+  lock = true,
+): Promise<Map<string, { lines: BillLine[]; pendingIds: string[] }>> {
+  const items = await subscriptionItemsOf(client, subscriptionIds);
   const pending = await query<{
     id: string;
+    subscription_id: string;
     quantity: number;
     price: BillLine["price"];
     product: BillLine["product"];
     proration: StoredProration | null;
   }>(
-    `SELECT id, quantity, price, product, proration FROM subscription_charges
-      WHERE subscription_id = $1 AND transaction_id IS NULL ORDER BY id${lock ? " FOR UPDATE" : ""}`,
-    [subscriptionId],
+    `SELECT id, subscription_id, quantity, price, product, proration FROM subscription_charges
+      WHERE subscription_id = ANY($1) AND transaction_id IS NULL ORDER BY id${lock ? " FOR UPDATE" : ""}`,
+    [subscriptionIds],
     client,
   );
-  const lines: BillLine[] = [
-    ...items.map((item) => ({
-      price: item.price as unknown as BillLine["price"],
-      product: item.product as unknown as BillLine["product"],
-      quantity: item.quantity,
-    })),
-    ...pending.map((charge) => ({
+  const result = new Map<string, { lines: BillLine[]; pendingIds: string[] }>();
+  for (const id of subscriptionIds) {
+    result.set(id, {
+      lines: (items.get(id) ?? []).map((item) => ({
+        price: item.price as unknown as BillLine["price"],
+        product: item.product as unknown as BillLine["product"],
+        quantity: item.quantity,
+      })),
+      pendingIds: [],
+    });
+  }
+  for (const charge of pending) {
+    const of = result.get(charge.subscription_id);
+    if (!of) continue;
+    of.lines.push({
       price: charge.price,
       product: charge.product,
       quantity: Math.abs(charge.quantity),
@@ -172,9 +193,10 @@ export async function periodLines(
         ...charge.proration,
         ratio: parseDecimal(charge.proration.rate, "proration.rate"),
       },
-    })),
-  ];
-  return { lines, pendingIds: pending.map((charge) => charge.id) };
+    });
+    of.pendingIds.push(charge.id);
+  }
+  return result;
 }
 
 /**
@@ -187,25 +209,53 @@ export async function billPeriod(
   period: { starts_at: Date; ends_at: Date },
   at: Date,
 ): Promise<string> {
-  const { lines, pendingIds } = await periodLines(client, sub.id);
-  const billed = await billSubscription(client, sub, {
-    lines,
-    origin: "subscription_recurring",
-    period,
-    at,
-    discount: await periodDiscount(client, sub, period.starts_at),
-    onDecline: "past_due",
-  });
-  if (pendingIds.length > 0) {
+  const [transactionId] = await billPeriods(client, [{ sub, period, at }]);
+  return transactionId;
+}
+
+/**
+ * billPeriod for many subscriptions at once (a batch of renewals), set-based: their lines read in
+ * two queries, their transactions billed and charged together (billSubscriptions). Returns the
+ * transaction IDs, in the order of `bills`.
+ */
+export async function billPeriods(
+  client: pg.PoolClient,
+  bills: readonly { sub: SubscriptionRow; period: { starts_at: Date; ends_at: Date }; at: Date }[],
+): Promise<string[]> {
+  if (bills.length === 0) return [];
+  const lines = await periodLinesOf(
+    client,
+    bills.map((b) => b.sub.id),
+  );
+  const requests = [];
+  for (const { sub, period, at } of bills) {
+    requests.push({
+      sub,
+      lines: lines.get(sub.id)?.lines ?? [],
+      origin: "subscription_recurring" as const,
+      period,
+      at,
+      discount: await periodDiscount(client, sub, period.starts_at),
+      onDecline: "past_due" as const,
+    });
+  }
+  const billed = await billSubscriptions(client, requests);
+  const charges = bills.flatMap(({ sub }, i) =>
+    (lines.get(sub.id)?.pendingIds ?? []).map((id) => ({ id, transactionId: billed[i].transactionId })),
+  );
+  if (charges.length > 0) {
     await query(
-      "UPDATE subscription_charges SET transaction_id = $2 WHERE id = ANY($1)",
-      [pendingIds, billed.transactionId],
+      `UPDATE subscription_charges c SET transaction_id = x.transaction_id
+         FROM unnest($1::text[], $2::text[]) AS x(id, transaction_id) WHERE c.id = x.id`,
+      [charges.map((c) => c.id), charges.map((c) => c.transactionId)],
       client,
     );
   }
-  if (billed.outcome === "declined") await markPastDue(client, sub.id, at);
-  else if (billed.outcome === "billed") await scheduleInvoiceCheck(client, sub, at);
-  return billed.transactionId;
+  for (const [i, { sub, at }] of bills.entries()) {
+    if (billed[i].outcome === "declined") await markPastDue(client, sub.id, at);
+    else if (billed[i].outcome === "billed") await scheduleInvoiceCheck(client, sub, at);
+  }
+  return billed.map((b) => b.transactionId);
 }
 
 /**

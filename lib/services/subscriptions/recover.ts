@@ -13,23 +13,38 @@ export async function subscriptionTransactionPaid(
   subscriptionId: string,
   transactionId: string,
 ): Promise<void> {
-  const [sub] = await query<{ status: string }>(
-    "SELECT status FROM subscriptions WHERE id = $1 FOR UPDATE",
-    [subscriptionId],
+  await subscriptionTransactionsPaid(client, [{ subscriptionId, transactionId }]);
+}
+
+/**
+ * subscriptionTransactionPaid for many paid transactions (a batch of renewals): the subscriptions
+ * are locked and read in one query, and only past-due ones, the unusual case, go further.
+ */
+export async function subscriptionTransactionsPaid(
+  client: pg.PoolClient,
+  paid: readonly { subscriptionId: string; transactionId: string }[],
+): Promise<void> {
+  if (paid.length === 0) return;
+  const pastDue = await query<{ id: string; status: string }>(
+    "SELECT id, status FROM subscriptions WHERE id = ANY($1) ORDER BY id FOR UPDATE",
+    [[...new Set(paid.map((p) => p.subscriptionId))]],
     client,
-  );
-  if (sub?.status !== "past_due") return;
-  // Still past due while another of its transactions is unpaid (e.g. two failed renewals).
-  const [other] = await query(
-    "SELECT 1 FROM transactions WHERE subscription_id = $1 AND status = 'past_due' AND id <> $2 LIMIT 1",
-    [subscriptionId, transactionId],
-    client,
-  );
-  if (other) return;
-  await query(
-    "UPDATE subscriptions SET status = 'active', next_retry_at = NULL, retry_count = 0 WHERE id = $1",
-    [subscriptionId],
-    client,
-  );
-  await emitSubscriptionEvents(client, subscriptionId, ["subscription.updated", "subscription.activated"]);
+  ).then((rows) => new Set(rows.filter((row) => row.status === "past_due").map((row) => row.id)));
+  for (const { subscriptionId, transactionId } of paid) {
+    if (!pastDue.has(subscriptionId)) continue;
+    // Still past due while another of its transactions is unpaid (e.g. two failed renewals).
+    const [other] = await query(
+      "SELECT 1 FROM transactions WHERE subscription_id = $1 AND status = 'past_due' AND id <> $2 LIMIT 1",
+      [subscriptionId, transactionId],
+      client,
+    );
+    if (other) continue;
+    await query(
+      "UPDATE subscriptions SET status = 'active', next_retry_at = NULL, retry_count = 0 WHERE id = $1",
+      [subscriptionId],
+      client,
+    );
+    pastDue.delete(subscriptionId);
+    await emitSubscriptionEvents(client, subscriptionId, ["subscription.updated", "subscription.activated"]);
+  }
 }

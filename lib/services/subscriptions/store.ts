@@ -54,7 +54,8 @@ export interface SubscriptionRow {
   clock_at: Date | null;
 }
 
-const ROW_COLUMNS = `t.id, t.status, t.customer_id, t.address_id, t.business_id, t.currency_code, t.collection_mode,
+/** The columns of a SubscriptionRow over the alias `t`. */
+export const ROW_COLUMNS = `t.id, t.status, t.customer_id, t.address_id, t.business_id, t.currency_code, t.collection_mode,
   t.billing_details, json_build_object('interval', t.billing_cycle_interval, 'frequency', t.billing_cycle_frequency) AS billing_cycle,
   t.billing_anchor_at, t.started_at, t.first_billed_at, t.next_billed_at, t.paused_at, t.canceled_at,
   t.current_period_starts_at, t.current_period_ends_at, t.discount_id, t.discount_starts_at, t.discount_ends_at,
@@ -92,12 +93,24 @@ export interface SubscriptionItemRow {
 }
 
 export async function subscriptionItems(on: Queryable, subscriptionId: string): Promise<SubscriptionItemRow[]> {
-  return query<SubscriptionItemRow>(
-    `SELECT id, price_id, quantity, price, product, created_at, previously_billed_at, trial_starts_at, trial_ends_at
-       FROM subscription_items WHERE subscription_id = $1 ORDER BY position`,
-    [subscriptionId],
+  return (await subscriptionItemsOf(on, [subscriptionId])).get(subscriptionId) ?? [];
+}
+
+/** The items of each of `subscriptionIds` (in the subscription's order), in one query. */
+export async function subscriptionItemsOf(
+  on: Queryable,
+  subscriptionIds: readonly string[],
+): Promise<Map<string, SubscriptionItemRow[]>> {
+  const rows = await query<SubscriptionItemRow & { subscription_id: string }>(
+    `SELECT subscription_id, id, price_id, quantity, price, product, created_at, previously_billed_at, trial_starts_at,
+            trial_ends_at
+       FROM subscription_items WHERE subscription_id = ANY($1) ORDER BY subscription_id, position`,
+    [subscriptionIds],
     on,
   );
+  const items = new Map<string, SubscriptionItemRow[]>(subscriptionIds.map((id) => [id, []]));
+  for (const { subscription_id, ...item } of rows) items.get(subscription_id)?.push(item);
+  return items;
 }
 
 /**
@@ -110,18 +123,41 @@ export async function emitSubscriptionEvents(
   types: readonly string[],
   transactionId?: string,
 ): Promise<void> {
-  if (types.length === 0) return;
-  const fields = transactionId
-    ? [...SUBSCRIPTION_EVENT_FIELDS, ["transaction_id", "$4::text"] as const]
+  await emitEventsOf(client, [{ id, types, transactionId }]);
+}
+
+/**
+ * emitSubscriptionEvents for many subscriptions in one statement (a batch of renewals), which also
+ * sets their updated_at: the events render each row as that UPDATE returns it, and its items as
+ * the earlier statements of this database transaction left them. `touched`: the caller's own
+ * UPDATE of these rows already set updated_at (a row version fewer per subscription).
+ */
+export async function emitEventsOf(
+  client: Queryable,
+  emits: readonly { id: string; types: readonly string[]; transactionId?: string }[],
+  touched = false,
+): Promise<void> {
+  const events = emits.flatMap(({ id, types, transactionId }) =>
+    types.map((type) => ({ id: newId("evt"), subscriptionId: id, type, transactionId: transactionId ?? null })),
+  );
+  if (events.length === 0) return;
+  const withTransaction = events.some((e) => e.transactionId !== null);
+  const fields = withTransaction
+    ? [...SUBSCRIPTION_EVENT_FIELDS, ["transaction_id", "x.transaction_id"] as const]
     : SUBSCRIPTION_EVENT_FIELDS;
-  const ids = types.map(() => newId("evt"));
-  await query("UPDATE subscriptions SET updated_at = now() WHERE id = $1", [id], client);
   await query(
-    `INSERT INTO events (id, event_type, entity_id, data)
+    `WITH t AS ${touched ? "(SELECT * FROM subscriptions WHERE id = ANY($2))" : "(UPDATE subscriptions t SET updated_at = now() WHERE t.id = ANY($2) RETURNING t.*)"}
+     INSERT INTO events (id, event_type, entity_id, data)
      SELECT x.id, x.event_type, t.id, ${jsonRecord(fields)}
-       FROM subscriptions t, unnest($2::text[], $3::text[]) WITH ORDINALITY AS x(id, event_type, n)
-      WHERE t.id = $1 ORDER BY x.n`,
-    transactionId ? [id, ids, types, transactionId] : [id, ids, types],
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS x(id, subscription_id, event_type, transaction_id)
+       JOIN t ON t.id = x.subscription_id
+      ORDER BY x.id`,
+    [
+      events.map((e) => e.id),
+      events.map((e) => e.subscriptionId),
+      events.map((e) => e.type),
+      events.map((e) => e.transactionId),
+    ],
     client,
   );
 }
