@@ -107,9 +107,12 @@ function refreshed(customerId?: string) {
  * A subscription operation: the answer is the subscription without its preview, so the page's
  * copy is fetched again (with `next_transaction`) rather than replaced.
  */
-function useSubscriptionAction<I>(sub: Pick<Subscription, "id" | "customer_id">, send: (input: I) => Promise<unknown>) {
+function useSubscriptionAction<I>(
+  sub: Pick<Subscription, "id" | "customer_id">,
+  send: (input: I) => Promise<EntityResponse<Subscription>>,
+) {
   return useSave(
-    async (input: I) => (await send(input)) as Subscription,
+    async (input: I) => (await send(input)).data,
     () => [subscriptionKeys.detail(sub.id), ...refreshed(sub.customer_id)],
   );
 }

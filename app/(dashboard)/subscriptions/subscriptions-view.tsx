@@ -153,6 +153,8 @@ export function SubscriptionsView() {
   const ready = !searching && !noCustomerMatches && !unknownProduct;
   const list = useSubscriptions({ ...shared, status, after: pagination.after, per_page: PER_PAGE }, ready);
   const counts = useStatusCounts(shared, ready);
+  const known = Object.values(counts);
+  const total = known.length === SUBSCRIPTION_STATUSES.length ? known.reduce((a, b) => a + b, 0) : undefined;
   const emails = useCustomerEmails((list.data?.data ?? []).map((s) => s.customer_id));
   const filtered = status !== "" || customer !== "" || Object.values(filters).some((value) => value !== "");
 
@@ -169,7 +171,7 @@ export function SubscriptionsView() {
           <div className="flex flex-wrap gap-2">
             {[{ value: "", label: "All" }, ...SUBSCRIPTION_STATUSES.map((s) => ({ value: s, label: humanize(s) }))].map(
               (option) => {
-                const count = option.value ? counts[option.value as keyof typeof counts] : undefined;
+                const count = option.value ? counts[option.value as keyof typeof counts] : total;
                 const selected = status === option.value;
                 return (
                   <button
@@ -210,6 +212,7 @@ export function SubscriptionsView() {
             value={filters.price}
             options={prices.options}
             onChange={(price) => setFilter({ price })}
+            selectClassName="max-w-[14rem]"
           />
           <StatusFilter
             label="Collection"
