@@ -5,7 +5,7 @@
  * each refreshes the subscription, every subscription list, the transactions and the events, since
  * an action can bill (a transaction) and always emits events.
  */
-import { useQueries, useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useQueries, useQuery } from "@tanstack/react-query";
 import { allowedActions, type SubscriptionAction, type SubscriptionState } from "../billing/subscription-states.ts";
 import type { PaymentMethod } from "../schemas/payment-method.ts";
 import {
@@ -78,6 +78,8 @@ export function useStatusCounts(params: ListParams, enabled = true) {
       queryFn: () =>
         api<ListResponse<Subscription>>(`/subscriptions${query({ ...params, status, per_page: 1, after: undefined })}`),
       enabled,
+      // The counts stay on screen while other filters load theirs.
+      placeholderData: keepPreviousData,
     })),
   });
   const counts: Partial<Record<SubscriptionStatus, number>> = {};

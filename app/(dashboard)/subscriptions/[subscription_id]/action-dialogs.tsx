@@ -73,6 +73,11 @@ export function ApiErrorText({ error }: { error: unknown }) {
   );
 }
 
+/** The API's message for `field`, to show beside its input (the dialog's alert lists it too). */
+function fieldError(error: unknown, field: string): string | null {
+  return error instanceof ApiClientError ? (error.fieldErrors()[field] ?? null) : null;
+}
+
 /** A group of radio buttons with a legend, each option with a hint. */
 function Choice<T extends string>({
   legend,
@@ -201,6 +206,7 @@ function PauseDialog({ sub, onClose }: DialogProps) {
         min={dateInputValue(end) || todayInputValue()}
         value={resumeOn}
         onChange={(event) => setResumeOn(event.target.value)}
+        error={fieldError(pause.error, "resume_at")}
         hint="Leave empty to keep it paused until you resume it."
       />
     </ConfirmDialog>
@@ -259,6 +265,7 @@ function ResumeDialog({ sub, onClose }: DialogProps) {
           required
           min={todayInputValue()}
           value={date}
+          error={fieldError(resume.error, "effective_from")}
           onChange={(event) => setDate(event.target.value)}
         />
       )}
