@@ -81,7 +81,7 @@ function CustomerPage({ customer, permissions }: { customer: Customer; permissio
           )}
         </Section>
         <CustomerSubscriptionsSection customerId={customer.id} />
-        <div className="grid items-start gap-6 lg:grid-cols-2">
+        <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-2">
           <PaymentMethodsSection customerId={customer.id} write={canWrite("payment_method")} />
           <CreditBalancesSection customerId={customer.id} />
         </div>

@@ -169,7 +169,7 @@ function SubscriptionPage({
           />
         </Section>
 
-        <div className="grid items-start gap-6 lg:grid-cols-2">
+        <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-2">
           <NextPayment sub={sub} />
           <DiscountSection sub={sub} write={write && actions.has("update")} onAction={setDialog} />
         </div>
