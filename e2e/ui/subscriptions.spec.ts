@@ -12,6 +12,8 @@ import { shot, signIn, uniqueEmail } from "../helpers";
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 900 };
+/** A page's first data on a busy machine (the title waits for the customer's email). */
+const LOADED = { timeout: 15_000 };
 
 /** Screenshots at desktop and phone widths (`<name>` and `<name>-phone`). */
 async function shots(page: Page, name: string): Promise<void> {
@@ -57,7 +59,7 @@ test("find, pause, take back, change quantity, renew with the test clock and can
 
   await table.getByRole("link", { name: `${bought.customer.email} subscription` }).click();
   await page.waitForURL(`**/subscriptions/${bought.subscriptionId}`);
-  await expect(page.getByRole("heading", { level: 1, name: bought.customer.email })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: bought.customer.email })).toBeVisible(LOADED);
   await expect(page.getByRole("region", { name: "Next payment" })).toContainText("$30.00");
   await expect(page.getByRole("region", { name: "Details" })).toContainText("Visa •••• 4242");
   await shots(page, "subscription-detail");
@@ -177,7 +179,7 @@ test("a viewer sees the subscription and the customer's billing with no write bu
   const other = await subscribeAtCheckout(sdk(), { quantity: 1 });
   await signIn(page, viewer());
   await page.goto(`/subscriptions/${other.subscriptionId}`);
-  await expect(page.getByRole("heading", { level: 1, name: other.customer.email })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: other.customer.email })).toBeVisible(LOADED);
   await expect(page.getByRole("region", { name: "Next payment" })).toContainText("$30.00");
   await expect(page.getByRole("list", { name: "Timeline" })).toContainText("subscription.created");
   for (const name of ["Pause", "Cancel subscription", "Change items", "Add one-time charge", "Apply discount"]) {
