@@ -8,7 +8,7 @@
 import { expect, type Page, test } from "@playwright/test";
 import { sdk, subscribeAtCheckout } from "../api/sdk-helpers";
 import { cli } from "../cli";
-import { shot, signIn, uniqueEmail } from "../helpers";
+import { apiCall, shot, signIn, uniqueEmail } from "../helpers";
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 900 };
@@ -172,6 +172,65 @@ test("a refused action keeps the dialog open with the API's reason and what was 
   await shots(page, "subscription-refused");
   await pause.getByRole("button", { name: "Go back" }).click();
   await expect(pause).toBeHidden();
+});
+
+test("end a trial now, add a one-time charge, apply and remove a discount", async ({ page }) => {
+  test.setTimeout(120_000);
+  const trial = await subscribeAtCheckout(sdk(), { quantity: 1, trialDays: 14 });
+  await page.setViewportSize(DESKTOP);
+  await signIn(page);
+  const fee = `Setup fee ${Date.now()}`;
+  await apiCall(page, "POST", "/api/prices", {
+    product_id: trial.product.id,
+    description: fee,
+    unit_price: { amount: "1500", currency_code: "USD" },
+  });
+  const off = `Ten off ${Date.now()}`;
+  const tenOff = await apiCall<{ id: string }>(page, "POST", "/api/discounts", {
+    description: off,
+    type: "percentage",
+    amount: "10",
+    recur: true,
+  });
+
+  await page.goto(`/subscriptions/${trial.subscriptionId}`);
+  await expect(page.getByRole("heading", { level: 1, name: trial.customer.email })).toBeVisible(LOADED);
+  const details = page.getByRole("region", { name: "Details" });
+  await expect(details).toContainText("trialing");
+  await expect(details).toContainText("Trial");
+  await page.getByRole("button", { name: "Activate now" }).click();
+  const activate = page.getByRole("dialog", { name: "End the trial and activate now?" });
+  await expect(activate).toContainText("charged now to the saved payment method");
+  await shots(page, "subscription-activate-dialog");
+  await activate.getByRole("button", { name: "Activate now" }).click();
+  await expect(activate).toBeHidden();
+  await expect(details).toContainText("active");
+
+  // A one-time charge, billed now: its preview first.
+  await page.getByRole("button", { name: "Add one-time charge" }).click();
+  const charge = page.getByRole("dialog", { name: "Add a one-time charge" });
+  await charge.getByLabel("Price").selectOption({ label: `${trial.product.name} · ${fee} · $15.00` });
+  await expect(charge.getByRole("region", { name: "Preview" })).toContainText("$15.00");
+  await shots(page, "subscription-charge-dialog");
+  await charge.getByRole("button", { name: "Charge now" }).click();
+  await expect(charge).toBeHidden();
+  await expect(page.getByRole("list", { name: "Timeline" })).toContainText("Subscription charge transaction");
+
+  // A discount from the next period, then removed.
+  await page.getByRole("button", { name: "Apply discount" }).click();
+  const discount = page.getByRole("dialog", { name: "Apply a discount" });
+  await discount.getByLabel("Discount").selectOption(tenOff.id);
+  await discount.getByRole("button", { name: "Apply discount" }).click();
+  await expect(discount).toBeHidden();
+  const section = page.getByRole("region", { name: "Discount" });
+  await expect(section).toContainText(off);
+  await expect(page.getByRole("region", { name: "Next payment" })).toContainText("$27.00");
+  await shots(page, "subscription-discount");
+  await section.getByRole("button", { name: "Remove discount" }).click();
+  const removeDiscount = page.getByRole("dialog", { name: "Remove the discount?" });
+  await removeDiscount.getByRole("button", { name: "Remove discount" }).click();
+  await expect(removeDiscount).toBeHidden();
+  await expect(section).toContainText("No discount.");
 });
 
 test("a viewer sees the subscription and the customer's billing with no write button", async ({ page }) => {
