@@ -55,7 +55,19 @@ test("find, pause, take back, change quantity, renew with the test clock and can
   await expect(table.getByRole("row")).toHaveCount(2);
   await expect(table).toContainText("Every month");
   await expect(page.getByRole("button", { name: "Active 1 subscriptions" })).toBeVisible();
+  // Its product, and a next billing range that holds its renewal, keep it; a scheduled change does not.
+  await page.getByLabel("Product or price").selectOption(bought.product.id);
+  const nextMonth = new Date(Date.now() + 40 * 86_400_000).toISOString().slice(0, 10);
+  await page.getByLabel("Next billing from").fill(new Date().toISOString().slice(0, 10));
+  await page.getByLabel("to", { exact: true }).fill(nextMonth);
+  await expect(table.getByRole("row")).toHaveCount(2);
+  await expect(page.getByRole("button", { name: "Active 1 subscriptions" })).toBeVisible();
+  await expect(table).not.toHaveAttribute("aria-busy", "true");
   await shots(page, "subscriptions-list");
+  await page.getByLabel("Scheduled change").selectOption({ label: "Any scheduled change" });
+  await expect(page.getByText("No subscriptions match")).toBeVisible();
+  await page.getByLabel("Scheduled change").selectOption({ label: "Any or none" });
+  await expect(table.getByRole("row")).toHaveCount(2);
 
   await table.getByRole("link", { name: `${bought.customer.email} subscription` }).click();
   await page.waitForURL(`**/subscriptions/${bought.subscriptionId}`);
