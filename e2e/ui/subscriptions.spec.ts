@@ -8,20 +8,32 @@
 import { expect, type Page, test } from "@playwright/test";
 import { sdk, subscribeAtCheckout } from "../api/sdk-helpers";
 import { cli } from "../cli";
-import { apiCall, shot, signIn, uniqueEmail } from "../helpers";
+import { apiCall, screenshot, signIn, uniqueEmail } from "../helpers";
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 900 };
 /** A page's first data on a busy machine (the title waits for the customer's email). */
 const LOADED = { timeout: 15_000 };
 
+/** Closes the toasts (unless a dialog covers them); one that closes on its own meanwhile is fine. */
+async function closeToasts(page: Page): Promise<void> {
+  if ((await page.getByRole("dialog").count()) > 0) return;
+  const dismiss = page.getByRole("button", { name: "Dismiss" });
+  while ((await dismiss.count()) > 0)
+    await dismiss
+      .first()
+      .click({ timeout: 2_000 })
+      .catch(() => {});
+}
+
 /** Screenshots at desktop and phone widths (`<name>` and `<name>-phone`). */
 async function shots(page: Page, name: string): Promise<void> {
-  await shot(page, name);
+  await closeToasts(page);
+  await screenshot(page, name);
   await page.setViewportSize(PHONE);
   // The phone's top bar is fixed: from the top, it is where it belongs in a full-page screenshot.
   await page.evaluate(() => window.scrollTo(0, 0));
-  await shot(page, `${name}-phone`);
+  await screenshot(page, `${name}-phone`);
   await page.setViewportSize(DESKTOP);
 }
 
@@ -42,7 +54,7 @@ test.beforeAll(async () => {
 test("find, pause, take back, change quantity, renew with the test clock and cancel a subscription", async ({
   page,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   await page.setViewportSize(DESKTOP);
   await signIn(page);
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Subscriptions" }).click();
