@@ -21,6 +21,12 @@ export interface ConfirmDialogProps {
   error?: ReactNode;
   onConfirm: () => void;
   onCancel: () => void;
+  /** Choices that shape the action (a form's controls), between the description and the error. */
+  children?: ReactNode;
+  /** The confirm button is disabled (the choices are incomplete, a preview is loading). */
+  confirmDisabled?: boolean;
+  /** A wider panel, for dialogs with choices and previews. */
+  wide?: boolean;
 }
 
 /**
@@ -39,6 +45,9 @@ export function ConfirmDialog({
   error,
   onConfirm,
   onCancel,
+  children,
+  confirmDisabled = false,
+  wide = false,
 }: ConfirmDialogProps) {
   const id = useId();
   const panel = useRef<HTMLDivElement>(null);
@@ -106,7 +115,7 @@ export function ConfirmDialog({
         aria-modal="true"
         aria-labelledby={`${id}-title`}
         aria-describedby={description ? `${id}-description` : undefined}
-        className="relative w-full max-w-md rounded-lg bg-white p-6 shadow-xl"
+        className={`relative max-h-full w-full overflow-y-auto ${wide ? "max-w-2xl" : "max-w-md"} rounded-lg bg-white p-6 shadow-xl`}
       >
         <h2 id={`${id}-title`} className="text-lg font-semibold text-slate-900">
           {title}
@@ -116,6 +125,7 @@ export function ConfirmDialog({
             {description}
           </div>
         )}
+        {children && <div className="mt-4 space-y-4">{children}</div>}
         {error && (
           <div role="alert" className="mt-3 rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
             {error}
@@ -128,6 +138,7 @@ export function ConfirmDialog({
           <Button
             variant={tone === "danger" ? "danger" : "primary"}
             onClick={onConfirm}
+            disabled={confirmDisabled}
             pending={pending}
             pendingLabel="Working…"
           >

@@ -83,6 +83,7 @@ export function EntityHeader({
   archiveText,
   unarchiveText,
   archivedNotice,
+  readOnly = false,
 }: {
   entity: { id: string; status: string };
   /** Lower case: "customer". */
@@ -106,6 +107,8 @@ export function EntityHeader({
   archiveText: string;
   unarchiveText: string;
   archivedNotice?: ReactNode;
+  /** No Edit, Archive or Unarchive: staff whose role cannot change the entity. */
+  readOnly?: boolean;
 }) {
   const [confirming, setConfirming] = useState(false);
   const toast = useToast();
@@ -142,22 +145,24 @@ export function EntityHeader({
           )
         }
         actions={
-          <>
-            {!editing && canEdit && (
-              <Button variant="secondary" onClick={onEdit}>
-                Edit
+          !readOnly && (
+            <>
+              {!editing && canEdit && (
+                <Button variant="secondary" onClick={onEdit}>
+                  Edit
+                </Button>
+              )}
+              <Button
+                variant={archived ? "secondary" : "danger"}
+                onClick={() => {
+                  statusChange.reset();
+                  setConfirming(true);
+                }}
+              >
+                {archived ? "Unarchive" : "Archive"}
               </Button>
-            )}
-            <Button
-              variant={archived ? "secondary" : "danger"}
-              onClick={() => {
-                statusChange.reset();
-                setConfirming(true);
-              }}
-            >
-              {archived ? "Unarchive" : "Archive"}
-            </Button>
-          </>
+            </>
+          )
         }
       />
 

@@ -14,6 +14,7 @@ export function StatusFilter({
   value,
   options,
   onChange,
+  selectClassName = "",
 }: {
   label?: string;
   /** Read before the label by screen readers when a page has several filters ("Address" status). */
@@ -21,6 +22,8 @@ export function StatusFilter({
   value: string;
   options: readonly FilterOption[];
   onChange: (value: string) => void;
+  /** More classes for the select (a maximum width for long option names). */
+  selectClassName?: string;
 }) {
   const id = useId();
   return (
@@ -33,7 +36,7 @@ export function StatusFilter({
         id={id}
         value={value}
         onChange={(event) => onChange(event.target.value)}
-        className="rounded-md border border-slate-300 bg-white py-2 pr-8 pl-3 text-sm"
+        className={`rounded-md border border-slate-300 bg-white py-2 pr-8 pl-3 text-sm ${selectClassName}`}
       >
         {options.map((option) => (
           <option key={option.value} value={option.value}>

@@ -1,9 +1,7 @@
-import { ComingSoon } from "@/components/coming-soon";
+import { SubscriptionsView } from "./subscriptions-view";
 
 export const metadata = { title: "Subscriptions" };
 
 export default function SubscriptionsPage() {
-  return (
-    <ComingSoon title="Subscriptions" description="Subscriptions and their scheduled changes will be managed here." />
-  );
+  return <SubscriptionsView />;
 }

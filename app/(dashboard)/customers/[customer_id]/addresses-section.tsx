@@ -37,10 +37,11 @@ const COLUMNS: Column<Address>[] = [
   { key: "status", header: "Status", cell: (a) => <StatusBadge status={a.status} /> },
 ];
 
-export function AddressesSection({ customerId }: { customerId: string }) {
+export function AddressesSection({ customerId, readOnly = false }: { customerId: string; readOnly?: boolean }) {
   return (
     <ChildEntitySection
       parentId={customerId}
+      readOnly={readOnly}
       noun={{ one: "address", many: "addresses" }}
       description="Where the customer is, for tax calculation and invoices."
       emptyDescription="Add an address to calculate tax on this customer's transactions."

@@ -31,10 +31,11 @@ const COLUMNS: Column<Business>[] = [
   { key: "status", header: "Status", cell: (b) => <StatusBadge status={b.status} /> },
 ];
 
-export function BusinessesSection({ customerId }: { customerId: string }) {
+export function BusinessesSection({ customerId, readOnly = false }: { customerId: string; readOnly?: boolean }) {
   return (
     <ChildEntitySection
       parentId={customerId}
+      readOnly={readOnly}
       noun={{ one: "business", many: "businesses" }}
       description="Companies the customer buys for: their names and tax numbers appear on invoices."
       emptyDescription="Add a business when this customer buys on behalf of a company."

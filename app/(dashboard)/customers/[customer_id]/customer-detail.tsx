@@ -9,21 +9,29 @@ import { formatDateTime } from "@/lib/client/format";
 import { type Customer, useCustomer, useUpdateCustomer } from "@/lib/client/hooks";
 import { CustomerForm } from "../customer-form";
 import { AddressesSection } from "./addresses-section";
+import {
+  CreditBalancesSection,
+  CustomerSubscriptionsSection,
+  CustomerTransactionsSection,
+  PaymentMethodsSection,
+} from "./billing-sections";
 import { BusinessesSection } from "./businesses-section";
 
 const BACK = { href: "/customers", label: "Customers" };
 
-export function CustomerDetail({ customerId }: { customerId: string }) {
+/** `permissions`: the signed-in staff member's, to offer only the changes their role may make. */
+export function CustomerDetail({ customerId, permissions = [] }: { customerId: string; permissions?: string[] }) {
   const customer = useCustomer(customerId);
   // Keyed by ID: moving to another customer starts its sections afresh (no rows of the previous one).
   return (
     <DetailLoader query={customer} noun="customer" back={BACK} className="mx-auto max-w-6xl">
-      {(data) => <CustomerPage key={data.id} customer={data} />}
+      {(data) => <CustomerPage key={data.id} customer={data} permissions={permissions} />}
     </DetailLoader>
   );
 }
 
-function CustomerPage({ customer }: { customer: Customer }) {
+function CustomerPage({ customer, permissions }: { customer: Customer; permissions: string[] }) {
+  const canWrite = (entity: string) => permissions.includes(`${entity}.write`);
   const [editing, setEditing] = useState(false);
   const update = useUpdateCustomer(customer.id);
   const statusChange = useUpdateCustomer(customer.id);
@@ -38,6 +46,7 @@ function CustomerPage({ customer }: { customer: Customer }) {
         title={customer.name ?? customer.email}
         subtitle={customer.name && customer.email}
         editing={editing}
+        readOnly={!canWrite("customer")}
         onEdit={() => setEditing(true)}
         statusChange={{ ...statusChange, run: (status) => statusChange.mutateAsync({ status }) }}
         archiveText="Archived customers are hidden from the customer list and cannot be used on new transactions. You can unarchive them later."
@@ -71,8 +80,14 @@ function CustomerPage({ customer }: { customer: Customer }) {
             />
           )}
         </Section>
-        <AddressesSection customerId={customer.id} />
-        <BusinessesSection customerId={customer.id} />
+        <CustomerSubscriptionsSection customerId={customer.id} />
+        <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-2">
+          <PaymentMethodsSection customerId={customer.id} write={canWrite("payment_method")} />
+          <CreditBalancesSection customerId={customer.id} />
+        </div>
+        <CustomerTransactionsSection customerId={customer.id} />
+        <AddressesSection customerId={customer.id} readOnly={!canWrite("address")} />
+        <BusinessesSection customerId={customer.id} readOnly={!canWrite("business")} />
       </div>
     </div>
   );
