@@ -381,8 +381,16 @@ function NextPaymentBody({ next, sub }: { next: TransactionPreview; sub: Subscri
             </dd>
           </div>
         ))}
+        {totals.credit !== "0" ? (
+          <div className="flex justify-between gap-4 py-0.5">
+            <dt className="text-slate-600">Paid from credit balance</dt>
+            <dd>
+              <Amount amount={`-${totals.credit}`} currency={currency} />
+            </dd>
+          </div>
+        ) : null}
         <div className="flex justify-between gap-4 pt-1 text-base font-semibold">
-          <dt>Total</dt>
+          <dt>Total due</dt>
           <dd>
             <Amount amount={totals.grand_total} currency={currency} />
           </dd>
