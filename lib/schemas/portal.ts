@@ -43,12 +43,6 @@ export const portalTransactionParams = z.object({ transaction_id: entityId("txn"
 export const portalAddressParams = z.object({ address_id: entityId("add") });
 export const portalBusinessParams = z.object({ business_id: entityId("biz") });
 
-/** Opening a link: the token and where to go (a path under /portal). */
-export const portalOpenQuery = z.object({
-  token: z.string().max(1000).optional(),
-  next: z.string().max(500).optional(),
-});
-
 /**
  * What a customer may change of a billing address: the lines, not the country (a new country
  * changes taxes and prices: the merchant does that) nor `custom_data` or `status` (the merchant's).
