@@ -33,12 +33,14 @@ async function authenticate(subscriptions: WithUrls[], now: number): Promise<voi
   };
   for (const sub of subscriptions) {
     const urls = sub?.management_urls;
-    if (!urls || !sub.id || !sub.customer_id) continue;
+    // A preview has no `id`: its links name the subscription.
+    const id = sub?.id ?? /\/portal\/subscriptions\/(sub_[a-z0-9]{26})\//.exec(urls?.cancel ?? "")?.[1];
+    if (!urls || !id || !sub.customer_id) continue;
     const token = await tokenFor(sub.customer_id);
     sub.management_urls = {
       update_payment_method:
-        urls.update_payment_method === null ? null : portalUrl("update_subscription_payment_method", sub.id, token),
-      cancel: portalUrl("cancel_subscription", sub.id, token),
+        urls.update_payment_method === null ? null : portalUrl("update_subscription_payment_method", id, token),
+      cancel: portalUrl("cancel_subscription", id, token),
     };
   }
 }

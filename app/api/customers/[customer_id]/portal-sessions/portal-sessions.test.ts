@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import * as authToken from "@/app/api/customers/[customer_id]/auth-token/route";
 import * as portalSessions from "@/app/api/customers/[customer_id]/portal-sessions/route";
 import * as subscriptionCancel from "@/app/api/subscriptions/[subscription_id]/cancel/route";
+import * as subscriptionPreview from "@/app/api/subscriptions/[subscription_id]/preview/route";
 import * as subscriptionList from "@/app/api/subscriptions/route";
 import { query } from "@/lib/db/sql";
 import { issueToken, verifyToken } from "@/lib/services/portal/tokens";
@@ -249,7 +250,14 @@ describe("management_urls", () => {
     expect(Object.keys(listed)).toEqual(Object.keys(plain));
     expect({ ...listed, management_urls: null }).toEqual({ ...plain, management_urls: null });
 
-    // An action's answer too; its event carries no management_urls at all.
+    // A preview's (it has no id) and an action's answer too; the action's event carries no management_urls.
+    const preview = await call(subscriptionPreview.PATCH, "PATCH", `/subscriptions/${subscription.id}/preview`, {
+      key: portalKey,
+      params: { subscription_id: subscription.id },
+      body: { custom_data: { a: 1 } },
+    });
+    expect(preview.status, JSON.stringify(preview.body)).toBe(200);
+    expect(preview.body.data.management_urls.cancel).toMatch(new RegExp(`^${base}/cancel\\?token=pga_`));
     const canceled = await call(subscriptionCancel.POST, "POST", `/subscriptions/${subscription.id}/cancel`, {
       key: portalKey,
       params: { subscription_id: subscription.id },
