@@ -3,8 +3,9 @@
  * (issue #11): "then $30.00 every month", the trial, and that the card is saved for renewals.
  *
  * - A new purchase with recurring prices: the recurring lines' totals (tax included) as the
- *   transaction prices them; a line in its trial is charged nothing today, so its unit total times
- *   the quantity is what the first renewal costs. The trial is the items' (they share one).
+ *   transaction prices them. Lines in their trial are charged nothing today: the first renewal is
+ *   then priced by the same totals engine with trials ignored (no discount: it names the plan's
+ *   price). The trial is the items' (they share one).
  * - A subscription's own transaction (a past-due renewal, or the zero-value card update from the
  *   portal): the subscription's renewal as the billing engine computes it, and its next date.
  * A one-time discount can make later renewals cost more than these figures; the text then still
@@ -12,8 +13,11 @@
  */
 import { pool } from "@/lib/db";
 import type { Transaction } from "@/lib/schemas/transaction";
+import { subscriptionCountry } from "@/lib/services/subscriptions/billing";
 import { recurringDetails, storedRenewalState } from "@/lib/services/subscriptions/preview";
 import { readSubscription } from "@/lib/services/subscriptions/store";
+import { taxContext, totalsFor } from "@/lib/services/transaction-details";
+import { storedItems } from "@/lib/services/transaction-items";
 import { getTransaction } from "@/lib/services/transactions";
 
 export interface Period {
@@ -50,11 +54,23 @@ export async function recurringTerms(transactionId: string): Promise<RecurringTe
   const recurring = t.items.filter((item) => item.price.billing_cycle);
   if (recurring.length === 0) return null;
   const recurringPrices = new Set(recurring.map((item) => item.price_id));
-  let amount = 0n;
   const trial = (recurring[0].price.trial_period as Period | null) ?? null;
-  for (const line of t.details.line_items) {
-    if (!recurringPrices.has(line.price_id)) continue;
-    amount += trial ? BigInt(line.unit_totals.total) * BigInt(line.quantity) : BigInt(line.totals.total);
+  let amount = 0n;
+  if (trial) {
+    const on = pool();
+    const items = (await storedItems(on, t.id)).filter((item) => item.price.billing_cycle);
+    const country = t.address_id ? await subscriptionCountry(on, t.address_id) : null;
+    const priced = totalsFor(items, {
+      currency: t.currency_code,
+      tax: await taxContext(country, on),
+      discount: null,
+      ignoreTrials: true,
+    });
+    amount = BigInt(priced.totals.grand_total);
+  } else {
+    for (const line of t.details.line_items) {
+      if (recurringPrices.has(line.price_id)) amount += BigInt(line.totals.total);
+    }
   }
   return {
     amount: amount.toString(),

@@ -27,36 +27,38 @@ export function PaymentsTable({ rows }: { rows: PortalTransaction[] }) {
       {rows.map(({ transaction: t, has_invoice }) => {
         const status = STATUS[t.status] ?? { text: t.status, tone: "bg-slate-100 text-slate-700 ring-slate-500/20" };
         return (
-          <li
-            key={t.id}
-            data-testid="payment-row"
-            className="grid grid-cols-[1fr_auto] items-center gap-x-4 gap-y-1 py-3 text-sm sm:grid-cols-[7rem_1fr_auto_auto_auto]"
-          >
-            <span className="text-slate-600 sm:order-none">{dateText(t.billed_at ?? t.created_at)}</span>
-            <span className="col-span-2 min-w-0 truncate font-medium text-slate-900 sm:col-span-1">
-              {description(t)}
-              {t.invoice_number && <span className="ml-2 font-normal text-slate-500">{t.invoice_number}</span>}
-            </span>
-            <span className="tabular-nums text-slate-900 sm:text-right">
-              {formatMoney(t.details.totals.grand_total, t.currency_code)}
-            </span>
-            <span
-              className={`inline-flex w-fit items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${status.tone}`}
-            >
-              {status.text}
-            </span>
-            {has_invoice ? (
-              <a
-                href={`/portal/api/invoices/${t.id}`}
-                download
-                className="justify-self-end font-medium text-brand-700 underline-offset-2 hover:underline"
-                aria-label={`Download invoice ${t.invoice_number ?? ""}`.trim()}
+          <li key={t.id} data-testid="payment-row" className="flex flex-wrap items-center gap-x-4 gap-y-1 py-3 text-sm">
+            <div className="min-w-0 flex-1">
+              <p className="truncate font-medium text-slate-900">{description(t)}</p>
+              <p className="text-slate-600">
+                {dateText(t.billed_at ?? t.created_at)}
+                {t.invoice_number && <span className="ml-2 text-slate-500">{t.invoice_number}</span>}
+              </p>
+            </div>
+            <div className="flex flex-col items-end gap-1">
+              <span className="tabular-nums text-slate-900">
+                {formatMoney(t.details.totals.grand_total, t.currency_code)}
+              </span>
+              <span
+                className={`inline-flex w-fit items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${status.tone}`}
               >
-                Invoice PDF
-              </a>
-            ) : (
-              <span className="justify-self-end text-slate-400">No invoice</span>
-            )}
+                {status.text}
+              </span>
+            </div>
+            <div className="w-full text-right sm:w-28">
+              {has_invoice ? (
+                <a
+                  href={`/portal/api/invoices/${t.id}`}
+                  download
+                  className="font-medium text-brand-700 underline-offset-2 hover:underline"
+                  aria-label={`Download invoice ${t.invoice_number ?? ""}`.trim()}
+                >
+                  Invoice PDF
+                </a>
+              ) : (
+                <span className="text-slate-400">No invoice</span>
+              )}
+            </div>
           </li>
         );
       })}

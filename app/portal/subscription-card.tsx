@@ -69,17 +69,21 @@ export function SubscriptionCard({ row }: { row: PortalSubscription }) {
 
       <dl className="mt-4 grid gap-x-6 gap-y-3 text-sm sm:grid-cols-3">
         <div>
-          <dt className="text-slate-600">{s.status === "trialing" ? "Trial ends" : "Next payment"}</dt>
+          <dt className="text-slate-600">
+            {s.status === "past_due" ? "Due now" : s.status === "trialing" ? "First payment" : "Next payment"}
+          </dt>
           <dd className="font-medium text-slate-900" data-testid="next-payment">
-            {row.next_payment
-              ? `${money(row.next_payment.amount)} on ${dateText(row.next_payment.at)}`
-              : s.status === "canceled"
-                ? `Ended ${dateText(s.canceled_at)}`
-                : cancelAt
-                  ? "None"
-                  : s.status === "paused"
-                    ? "Paused"
-                    : "—"}
+            {s.status === "past_due" && row.past_due_amount
+              ? money(row.past_due_amount)
+              : row.next_payment
+                ? `${money(row.next_payment.amount)} on ${dateText(row.next_payment.at)}`
+                : s.status === "canceled"
+                  ? `Ended ${dateText(s.canceled_at)}`
+                  : cancelAt
+                    ? "None"
+                    : s.status === "paused"
+                      ? "Paused"
+                      : "—"}
           </dd>
         </div>
         <div>
