@@ -93,7 +93,7 @@ export function SubscriptionCard({ row }: { row: PortalSubscription }) {
           </dd>
         </div>
         <div>
-          <dt className="text-slate-600">Billing period</dt>
+          <dt className="text-slate-600">{s.status === "trialing" ? "Free trial" : "Billing period"}</dt>
           <dd className="font-medium text-slate-900">
             {s.current_billing_period
               ? `${dateText(s.current_billing_period.starts_at)} – ${dateText(s.current_billing_period.ends_at)}`

@@ -158,7 +158,7 @@ test("a past-due customer updates the card in the portal, downloads an invoice a
   await expect(dialog).toBeVisible();
   await shots(page, "cancel-confirm");
   await dialog.getByRole("button", { name: "Yes, cancel" }).click();
-  await expect(page.getByTestId("cancel-done")).toContainText("You keep access until");
+  await expect(page.getByTestId("cancel-done")).toContainText("You keep access until then");
   await shots(page, "cancel-done");
   const canceled = await api(key, "GET", `/subscriptions/${subscriptionId}`);
   expect(canceled.status).toBe("active");

@@ -35,10 +35,14 @@ export function CancelForm({
   if (done) {
     return (
       <div role="status" className="mt-4 space-y-3 text-sm text-slate-700" data-testid="cancel-done">
-        <p>
-          Your subscription is canceled. You keep access until <strong>{done}</strong>, and nothing more will be
-          charged.
-        </p>
+        {done === "today" ? (
+          <p>Your subscription is canceled. Nothing more will be charged.</p>
+        ) : (
+          <p>
+            Done: your subscription ends on <strong>{done}</strong>. You keep access until then, and nothing more will
+            be charged.
+          </p>
+        )}
         <Link href="/portal/overview" className="font-medium text-brand-700 hover:underline">
           Back to your subscriptions
         </Link>
