@@ -165,7 +165,11 @@ function RecurringTermsNote({ terms, currency }: { terms: RecurringTerms; curren
           {terms.next_at ? `, next on ${dateFormat.format(new Date(terms.next_at))}` : ""}
         </p>
       )}
-      <p className="mt-1">Your card will be saved and charged automatically for renewals until you cancel.</p>
+      <p className="mt-1">
+        {terms.collection === "automatic"
+          ? "Your card will be saved and charged automatically for renewals until you cancel."
+          : "Renewals are invoiced each period until you cancel: your card is not saved."}
+      </p>
     </div>
   );
 }

@@ -8,6 +8,8 @@
  *   price). The trial is the items' (they share one).
  * - A subscription's own transaction (a past-due renewal, or the zero-value card update from the
  *   portal): the subscription's renewal as the billing engine computes it, and its next date.
+ * - Manually-collected (an invoice paid at the checkout): renewals are invoiced, no card is kept
+ *   for them (`collection` manual), so the page does not say the card is saved.
  * A one-time discount can make later renewals cost more than these figures; the text then still
  * says what the subscription's prices are.
  */
@@ -34,6 +36,8 @@ export interface RecurringTerms {
   next_at: string | null;
   /** `purchase`: a new subscription; `existing`: the card is for a subscription already running. */
   kind: "purchase" | "existing";
+  /** `automatic`: renewals charge the saved card; `manual`: renewals are invoiced. */
+  collection: "automatic" | "manual";
 }
 
 export async function recurringTerms(transactionId: string): Promise<RecurringTerms | null> {
@@ -49,6 +53,7 @@ export async function recurringTerms(transactionId: string): Promise<RecurringTe
       trial: null,
       next_at: sub.next_billed_at?.toISOString() ?? null,
       kind: "existing",
+      collection: sub.collection_mode,
     };
   }
   const recurring = t.items.filter((item) => item.price.billing_cycle);
@@ -78,5 +83,6 @@ export async function recurringTerms(transactionId: string): Promise<RecurringTe
     trial,
     next_at: null,
     kind: "purchase",
+    collection: t.collection_mode,
   };
 }

@@ -97,6 +97,8 @@ export function portalSubscriptions(customerId: string): Promise<PortalSubscript
 
 /** One of the customer's subscriptions: not found when it is another customer's. */
 export async function portalSubscription(customerId: string, subscriptionId: string): Promise<PortalSubscription> {
+  // The page's address may hold anything: only an ID's shape is looked up.
+  if (!/^sub_[a-z0-9]{26}$/.test(subscriptionId)) throw notFound(subscriptionId.slice(0, 40));
   const [row] = await subscriptionRows(customerId, subscriptionId);
   if (!row) throw notFound(subscriptionId);
   return row;
