@@ -167,6 +167,13 @@ test("a past-due customer updates the card in the portal, downloads an invoice a
   await expect(card.getByTestId("cancel-scheduled")).toBeVisible();
   await expect(card.getByRole("link", { name: "Cancel subscription" })).toHaveCount(0);
 
+  // Another customer's subscription, or no subscription at all: not found, whatever the address says.
+  const stranger = await planTransaction();
+  await page.goto(`/portal/subscriptions/${stranger.txn.id.replace("txn_", "sub_")}/cancel`);
+  await expect(page.getByText("This subscription is not one of yours")).toBeVisible();
+  await page.goto("/portal/subscriptions/%3Cscript%3E/update-payment-method");
+  await expect(page.getByText("This subscription is not one of yours")).toBeVisible();
+
   // Billing details: edit the address.
   await page.getByRole("link", { name: "Billing details" }).click();
   const address = page.getByRole("form", { name: "Billing address" });
