@@ -167,7 +167,8 @@ test("a past-due customer updates the card in the portal, downloads an invoice a
   await expect(card.getByTestId("cancel-scheduled")).toBeVisible();
   await expect(card.getByRole("link", { name: "Cancel subscription" })).toHaveCount(0);
 
-  // Another customer's subscription, or no subscription at all: not found, whatever the address says.
+  // An unknown subscription ID, or no ID at all: not found, whatever the address says (another
+  // customer's subscription answers the same: app/portal/portal.test.ts).
   const stranger = await planTransaction();
   await page.goto(`/portal/subscriptions/${stranger.txn.id.replace("txn_", "sub_")}/cancel`);
   await expect(page.getByText("This subscription is not one of yours")).toBeVisible();
