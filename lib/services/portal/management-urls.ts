@@ -7,8 +7,10 @@
  * `management_urls` at all (entity.ts SUBSCRIPTION_EVENT_FIELDS), so no token is ever stored.
  *
  * These tokens belong to no stored portal session (`sid` null): making them is a pure computation,
- * so a GET of a subscription writes nothing. Without the permission the answer's JSON text passes
- * through untouched (no parse, no cost).
+ * so a GET of a subscription writes nothing. They are issued as of the start of the current hour
+ * (so they hold 23 to 24 hours): two reads of the same subscription within an hour answer the
+ * same links, so clients comparing or caching answers see no churn. Without the permission the
+ * answer's JSON text passes through untouched (no parse, no cost).
  */
 import type { AuthContext } from "../../http/auth.ts";
 import { ListResult } from "../../http/pagination.ts";
@@ -26,7 +28,8 @@ async function authenticate(subscriptions: WithUrls[], now: number): Promise<voi
   const tokenFor = (customerId: string) => {
     let token = tokens.get(customerId);
     if (!token) {
-      token = issueToken("portal", customerId, { now }).then((t) => t.token);
+      const hour = Math.floor(now / 3_600_000) * 3_600_000;
+      token = issueToken("portal", customerId, { now: hour }).then((t) => t.token);
       tokens.set(customerId, token);
     }
     return token;

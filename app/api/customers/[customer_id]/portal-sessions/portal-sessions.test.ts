@@ -246,6 +246,14 @@ describe("management_urls", () => {
     );
     const check = await verifyToken("portal", tokenOf(listed.management_urls.cancel));
     expect(check.ok && check.claims).toMatchObject({ customerId: customer.id, sessionId: null });
+    // Issued as of the hour's start: the same links for an hour, valid 23 to 24 hours.
+    if (check.ok) {
+      expect(check.claims.issuedAt % 3600).toBe(0);
+      expect(check.claims.expiresAt - check.claims.issuedAt).toBe(24 * 3600);
+    }
+    const again = (await call(subscriptionList.GET, "GET", `/subscriptions?id=${subscription.id}`, { key: portalKey }))
+      .body.data[0];
+    if (new Date().getUTCMinutes() !== 59) expect(again.management_urls).toEqual(listed.management_urls);
     // The rest of the entity is as it was, in the same field order.
     expect(Object.keys(listed)).toEqual(Object.keys(plain));
     expect({ ...listed, management_urls: null }).toEqual({ ...plain, management_urls: null });
