@@ -231,7 +231,11 @@ describe("portal actions", () => {
         .toString(),
     ).toBe("%PDF-");
     expect((await get(theirs.transaction.id)).status).toBe(404);
-    expect((await get(mine.transaction.id, null)).status).toBe(401);
+    const signedOut = await get(mine.transaction.id, null);
+    expect(signedOut.status).toBe(303);
+    expect(signedOut.headers.get("location")).toBe("/portal/link?reason=missing");
+    const expired = await get(mine.transaction.id, await cookieFor(mine.customer.id, Date.now() - 25 * 3_600_000));
+    expect(expired.headers.get("location")).toBe("/portal/link?reason=expired");
     expect((await get("txn_00000000000000000000000000")).status).toBe(404);
     expect((await get("../../etc/passwd")).status).toBe(404);
     // A transaction of the customer with no invoice (not paid).
