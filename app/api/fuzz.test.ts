@@ -390,6 +390,10 @@ async function fixtures(): Promise<void> {
     "GET customers": { query: `email=${encodeURIComponent(customer.email)}&status=active` },
     "POST customers": body({ email: "fuzz@example.com", name: "Fuzz", custom_data: customData, locale: "en" }),
     "PATCH customers/[customer_id]": body({ name: "Fuzzed", custom_data: customData, locale: "pt-BR" }),
+    "POST customers/[customer_id]/portal-sessions": {
+      params: { customer_id: subscription.customer_id },
+      body: { subscription_ids: [subscription.id] },
+    },
     "POST customers/[customer_id]/addresses": body({
       country_code: "US",
       postal_code: "10001",

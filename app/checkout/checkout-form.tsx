@@ -6,8 +6,9 @@ import { FormError, TextField, useFocusOnError } from "@/components/form";
 import { DECLINE_MESSAGES, type DeclineCode, type Payment, TEST_CARDS } from "@/lib/billing/payments";
 import { ApiClientError, api } from "@/lib/client/api";
 import { checkBody, type FormErrorState, formErrors, NO_ERRORS } from "@/lib/client/form";
-import { formatMoney } from "@/lib/client/money";
+import { billingCycleText, formatMoney } from "@/lib/client/money";
 import { type CheckoutView, cardPaymentBody } from "@/lib/schemas/payment";
+import type { RecurringTerms } from "./recurring-terms";
 
 const FIELDS = ["cardholder_name", "number", "expiry", "cvc"] as const;
 
@@ -53,7 +54,7 @@ function declineText(code: string | null): string {
 }
 
 /** The checkout: order summary beside the card form (or the result, once there is one). */
-export function CheckoutPanel({ view }: { view: CheckoutView }) {
+export function CheckoutPanel({ view, terms = null }: { view: CheckoutView; terms?: RecurringTerms | null }) {
   const [state, setState] = useState(view.state);
   const [paid, setPaid] = useState<Payment | null>(null);
   const money = (amount: string) => formatMoney(amount, view.currency_code);
@@ -106,6 +107,7 @@ export function CheckoutPanel({ view }: { view: CheckoutView }) {
               </dd>
             </div>
           </dl>
+          {terms && <RecurringTermsNote terms={terms} currency={view.currency_code} />}
         </section>
 
         <div className="space-y-4 md:col-span-3">
@@ -139,6 +141,36 @@ export function CheckoutPanel({ view }: { view: CheckoutView }) {
         </div>
       </div>
     </CheckoutShell>
+  );
+}
+
+const dateFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" });
+
+/** After the total: what the subscription costs after today, and that the card is kept for it. */
+function RecurringTermsNote({ terms, currency }: { terms: RecurringTerms; currency: string }) {
+  const recurring = `${formatMoney(terms.amount, currency)} ${billingCycleText(terms.cycle).toLowerCase()}`;
+  const trial = terms.trial
+    ? `${terms.trial.frequency} ${terms.trial.interval}${terms.trial.frequency === 1 ? "" : "s"} free`
+    : null;
+  return (
+    <div
+      data-testid="recurring-terms"
+      className="mt-4 rounded-md bg-slate-50 px-3 py-3 text-sm text-slate-700 ring-1 ring-inset ring-slate-200"
+    >
+      {terms.kind === "purchase" ? (
+        <p className="font-medium text-slate-900">{trial ? `${trial}, then ${recurring}` : `Then ${recurring}`}</p>
+      ) : (
+        <p className="font-medium text-slate-900">
+          Your subscription: {recurring}
+          {terms.next_at ? `, next on ${dateFormat.format(new Date(terms.next_at))}` : ""}
+        </p>
+      )}
+      <p className="mt-1">
+        {terms.collection === "automatic"
+          ? "Your card will be saved and charged automatically for renewals until you cancel."
+          : "Renewals are invoiced each period until you cancel: your card is not saved."}
+      </p>
+    </div>
   );
 }
 

@@ -8,6 +8,7 @@ import { ApiError } from "@/lib/http/errors";
 import type { CheckoutView } from "@/lib/schemas/payment";
 import { getCheckout } from "@/lib/services/payments";
 import { CheckoutPanel, CheckoutShell, Notice } from "./checkout-form";
+import { recurringTerms } from "./recurring-terms";
 
 export const metadata: Metadata = { title: "Checkout", robots: { index: false, follow: false } };
 export const dynamic = "force-dynamic";
@@ -32,7 +33,10 @@ export default async function CheckoutPage({
   const raw = (await searchParams)._ptxn;
   const id = Array.isArray(raw) ? raw[0] : raw;
   const loaded = await load(id);
-  if ("view" in loaded) return <CheckoutPanel view={loaded.view} />;
+  if ("view" in loaded) {
+    const terms = loaded.view.state === "payable" ? await recurringTerms(loaded.view.transaction_id) : null;
+    return <CheckoutPanel view={loaded.view} terms={terms} />;
+  }
   const problem = loaded.problem;
   return (
     <CheckoutShell>

@@ -127,8 +127,19 @@ export function comparable(entity: Entity): Entity {
     update_summary: _s,
     ...rest
   } = entity;
+  // Portal tokens in management_urls are made per answer (their issue time differs): compared without.
+  const urls = rest.management_urls as Record<string, string | null> | null | undefined;
+  const untokened = (url: string | null) => (url === null ? null : url.replace(/\?token=[^&]*$/, ""));
   return {
     ...rest,
+    ...(urls
+      ? {
+          management_urls: {
+            update_payment_method: untokened(urls.update_payment_method),
+            cancel: untokened(urls.cancel),
+          },
+        }
+      : {}),
     items: (entity.items as Entity[]).map(({ updated_at: _updated, ...item }) => item),
   };
 }

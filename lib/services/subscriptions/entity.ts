@@ -8,7 +8,9 @@
  * - Items of a paused subscription are `inactive` (the schema and the docs' example), `trialing`
  *   while the subscription is, else `active`. An item's `next_billed_at` is the subscription's.
  * - `management_urls` point at our customer portal (app/portal): `update_payment_method` is null
- *   for manually-collected subscriptions. Webhook payloads leave `management_urls` out, as the
+ *   for manually-collected subscriptions. Rendered here as plain links (no token); for a key with
+ *   customer_portal_session.write the subscription routes swap in authenticated ones
+ *   (lib/services/portal/management-urls.ts). Webhook payloads leave `management_urls` out, as the
  *   API family's do (the links are for the caller of the API, not for stored payloads).
  * - `consent_requirements` is always `[]`: no consent rules exist in this product.
  */
@@ -50,7 +52,10 @@ const SCHEDULED_CHANGE = `CASE WHEN t.scheduled_change IS NULL THEN NULL ELSE ${
   ["resume_at", ts("(t.scheduled_change->>'resume_at')::timestamptz")],
 ])} END`;
 
-/** The portal's deep links (plain: the portal asks the customer to sign in). */
+/**
+ * The portal's deep links, plain (lib/services/portal/links.ts has the same paths): opened without
+ * a token, the portal explains that the link is to be opened from the merchant's app or email.
+ */
 const MANAGEMENT_URLS = jsonRecord([
   [
     "update_payment_method",

@@ -4,20 +4,21 @@ import { subscriptionParams, subscriptionQuery, updateSubscriptionBody } from "@
 import { getSubscription } from "@/lib/services/subscriptions/get";
 // Registers the previews that `include` adds (next_transaction, recurring_transaction_details).
 import "@/lib/services/subscriptions/preview";
+import { withPortalLinks } from "@/lib/services/portal/management-urls";
 import { updateSubscription } from "@/lib/services/subscriptions/update";
 
 export const GET = route(
   { permission: "subscription.read", params: subscriptionParams, query: subscriptionQuery },
-  ({ input, auth }) => {
+  async ({ input, auth }) => {
     // The previews show transactions: they need transaction.read too (reference §1).
     if (input.query.include?.length) requirePermission(auth, "transaction.read");
-    return getSubscription(input.params.subscription_id, input.query.include);
+    return withPortalLinks(auth, await getSubscription(input.params.subscription_id, input.query.include));
   },
 );
 
 export const PATCH = route(
   { permission: "subscription.write", params: subscriptionParams, body: updateSubscriptionBody },
-  ({ input }) => updateSubscription(input.params.subscription_id, input.body),
+  async ({ input, auth }) => withPortalLinks(auth, await updateSubscription(input.params.subscription_id, input.body)),
 );
 
 export { methodNotAllowed as PUT, methodNotAllowed as POST, methodNotAllowed as DELETE } from "@/lib/http/route";

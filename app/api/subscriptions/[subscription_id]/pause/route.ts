@@ -1,11 +1,12 @@
 /** POST /subscriptions/{subscription_id}/pause (reference §3): see lib/services/subscriptions/pause.ts. */
 import { route } from "@/lib/http/route";
 import { pauseSubscriptionBody, subscriptionParams } from "@/lib/schemas/subscription";
+import { withPortalLinks } from "@/lib/services/portal/management-urls";
 import { pauseSubscription } from "@/lib/services/subscriptions/pause";
 
 export const POST = route(
   { permission: "subscription.write", params: subscriptionParams, body: pauseSubscriptionBody, optionalBody: true },
-  ({ input }) => pauseSubscription(input.params.subscription_id, input.body),
+  async ({ input, auth }) => withPortalLinks(auth, await pauseSubscription(input.params.subscription_id, input.body)),
 );
 
 export {

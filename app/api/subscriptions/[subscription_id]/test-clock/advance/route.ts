@@ -1,14 +1,15 @@
 import { route } from "@/lib/http/route";
 import { advanceTestClockBody, subscriptionParams } from "@/lib/schemas/subscription";
+import { withPortalLinks } from "@/lib/services/portal/management-urls";
 import { advanceClock } from "@/lib/services/subscriptions/engine";
 import { getSubscription } from "@/lib/services/subscriptions/get";
 
 /** Sandbox test clock (ours, beyond the API family): see lib/services/subscriptions/engine.ts advanceClock. */
 export const POST = route(
   { permission: "subscription.write", params: subscriptionParams, body: advanceTestClockBody },
-  async ({ input }) => {
+  async ({ input, auth }) => {
     await advanceClock(input.params.subscription_id, new Date(input.body.to));
-    return getSubscription(input.params.subscription_id);
+    return withPortalLinks(auth, await getSubscription(input.params.subscription_id));
   },
 );
 

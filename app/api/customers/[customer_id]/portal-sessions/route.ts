@@ -1,0 +1,23 @@
+/** POST /customers/{customer_id}/portal-sessions (reference §13): see lib/services/portal/sessions.ts. */
+import { route } from "@/lib/http/route";
+import { customerParams } from "@/lib/schemas/customer";
+import { createPortalSessionBody } from "@/lib/schemas/portal";
+import { createPortalSession } from "@/lib/services/portal/sessions";
+
+export const POST = route(
+  {
+    permission: "customer_portal_session.write",
+    params: customerParams,
+    body: createPortalSessionBody,
+    optionalBody: true,
+    status: 201,
+  },
+  ({ input }) => createPortalSession(input.params.customer_id, input.body),
+);
+
+export {
+  methodNotAllowed as GET,
+  methodNotAllowed as PUT,
+  methodNotAllowed as PATCH,
+  methodNotAllowed as DELETE,
+} from "@/lib/http/route";

@@ -1,0 +1,70 @@
+/**
+ * What a customer can do in the portal (reference §14: the family's portal cancels at the end of
+ * the period and does not pause). Each action first checks that the entity is the customer's
+ * (another customer's is "not found", like an unknown ID), then goes through the same operation
+ * the API uses, so the same rules, events and webhooks follow.
+ */
+import { config } from "../../config.ts";
+import { query } from "../../db/sql.ts";
+import { notFound } from "../../http/errors.ts";
+import type { PortalAddressInput, PortalBusinessInput } from "../../schemas/portal.ts";
+import { updateAddress } from "../addresses.ts";
+import { updateBusiness } from "../businesses.ts";
+import { invoicePdf } from "../documents.ts";
+import { cancelSubscription } from "../subscriptions/cancel.ts";
+import { paymentMethodTransaction } from "../subscriptions/payment-method-transaction.ts";
+
+async function ownSubscription(customerId: string, subscriptionId: string): Promise<{ status: string }> {
+  const [row] = await query<{ status: string }>("SELECT status FROM subscriptions WHERE id = $1 AND customer_id = $2", [
+    subscriptionId,
+    customerId,
+  ]);
+  if (!row) throw notFound(subscriptionId);
+  return row;
+}
+
+/**
+ * Cancel at the end of the billing period (lib/services/subscriptions/cancel.ts). A paused
+ * subscription has no period running: it is canceled now, as the API's default for paused ones.
+ */
+export async function portalCancel(customerId: string, subscriptionId: string) {
+  const { status } = await ownSubscription(customerId, subscriptionId);
+  const json = await cancelSubscription(subscriptionId, {
+    effective_from: status === "paused" ? "immediately" : "next_billing_period",
+  });
+  const sub = json.parse();
+  return { id: sub.id, status: sub.status, scheduled_change: sub.scheduled_change };
+}
+
+/**
+ * The hosted checkout that updates the subscription's card (reference §9): the past-due
+ * transaction while in dunning (paying it recovers the subscription), else a zero-value one. Always
+ * our own hosted checkout (not a checkout URL the merchant set on a transaction): the portal is ours.
+ */
+export async function portalPaymentMethodCheckout(customerId: string, subscriptionId: string) {
+  await ownSubscription(customerId, subscriptionId);
+  const transaction = (await paymentMethodTransaction(subscriptionId)).parse();
+  return {
+    transaction_id: transaction.id,
+    checkout_url: `${config.publicUrl}/checkout?_ptxn=${encodeURIComponent(transaction.id)}`,
+  };
+}
+
+/** Edits one of the customer's addresses (updateAddress is filtered by customer already). */
+export function portalUpdateAddress(customerId: string, addressId: string, input: PortalAddressInput) {
+  return updateAddress(customerId, addressId, input);
+}
+
+export function portalUpdateBusiness(customerId: string, businessId: string, input: PortalBusinessInput) {
+  return updateBusiness(customerId, businessId, input);
+}
+
+/** The invoice PDF of one of the customer's transactions. */
+export async function portalInvoice(customerId: string, transactionId: string) {
+  const [row] = await query("SELECT 1 FROM transactions WHERE id = $1 AND customer_id = $2", [
+    transactionId,
+    customerId,
+  ]);
+  if (!row) throw notFound(transactionId);
+  return invoicePdf(transactionId);
+}

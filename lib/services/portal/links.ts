@@ -1,0 +1,29 @@
+/**
+ * Where the portal's links lead (app/portal/**), on the service's public address (PUBLIC_URL: the
+ * same base as the hosted checkout's and the documents' links).
+ *
+ *   {PUBLIC_URL}/portal/overview?token=pga_…
+ *   {PUBLIC_URL}/portal/subscriptions/{sub}/cancel?token=pga_…
+ *   {PUBLIC_URL}/portal/subscriptions/{sub}/update-payment-method?token=pga_…
+ *
+ * The same paths without `token` are the plain `management_urls` (lib/services/subscriptions/
+ * entity.ts) given to keys without customer_portal_session.write: opened as they are, the portal
+ * explains that the link must be opened from the merchant's app or email (app/portal/access.tsx).
+ */
+import { config } from "../../config.ts";
+
+export type PortalAction = "overview" | "cancel_subscription" | "update_subscription_payment_method";
+
+export function portalPath(action: PortalAction, subscriptionId?: string): string {
+  if (action === "overview" || !subscriptionId) return "/portal/overview";
+  const id = encodeURIComponent(subscriptionId);
+  return action === "cancel_subscription"
+    ? `/portal/subscriptions/${id}/cancel`
+    : `/portal/subscriptions/${id}/update-payment-method`;
+}
+
+/** An authenticated portal link (`token` null: the plain one). */
+export function portalUrl(action: PortalAction, subscriptionId: string | undefined, token: string | null): string {
+  const url = `${config.publicUrl}${portalPath(action, subscriptionId)}`;
+  return token ? `${url}?token=${encodeURIComponent(token)}` : url;
+}
