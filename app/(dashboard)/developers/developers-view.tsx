@@ -12,6 +12,7 @@ import { StatusFilter } from "@/components/status-filter";
 import { useToast } from "@/components/toast";
 import { pluralize } from "@/lib/client/format";
 import { type ApiKey, NEWEST_FIRST, useApiKeys, useUpdateApiKey } from "@/lib/client/hooks";
+import { ClientTokensSection } from "./client-tokens-section";
 import { CreateApiKeyForm } from "./create-api-key-form";
 import { NewKeyPanel } from "./new-key-panel";
 
@@ -128,7 +129,8 @@ export function DevelopersView({ grantable }: { grantable: readonly string[] }) 
           <>
             API keys authenticate your backend&apos;s requests to <code className="font-mono">/api</code>. Send one as{" "}
             <code className="font-mono">Authorization: Bearer &lt;API key&gt;</code>. Give each integration its own key
-            with only the permissions it needs.
+            with only the permissions it needs. Client-side tokens let your web pages show prices and open checkouts
+            with <code className="font-mono">billing.js</code>.
           </>
         }
       />
@@ -185,6 +187,8 @@ export function DevelopersView({ grantable }: { grantable: readonly string[] }) 
           }
         />
       </Section>
+
+      <ClientTokensSection canWrite={grantable.includes("client_token.write")} />
 
       <ConfirmDialog
         open={revoking !== null}
