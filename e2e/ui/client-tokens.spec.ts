@@ -40,7 +40,7 @@ test("create a client-side token, copy it, revoke it with confirmation; it stops
 
   const created = section.getByRole("region", { name: `Client-side token “${name}” created` });
   await expect(created).toBeVisible();
-  const token = await created.getByLabel("Token").inputValue();
+  const token = await created.getByLabel("Token", { exact: true }).inputValue();
   expect(token).toMatch(/^test_[0-9a-f]{27}$/);
   await expect(created.locator("pre")).toContainText(`Billing.init({ token: "${token}" })`);
   await created.getByRole("button", { name: "Copy client-side token" }).click();
@@ -90,7 +90,7 @@ test("create a client-side token, copy it, revoke it with confirmation; it stops
   await shot(page, "developers-client-tokens-390");
 });
 
-test("a viewer sees client-side tokens but no create or revoke button", async ({ page }) => {
+test("a viewer sees client-side tokens but no create or revoke button (nor API key buttons)", async ({ page }) => {
   // One token exists (made by the owner through the CLI's key, as an integration would).
   const email = uniqueEmail("viewer");
   cli(["users", "create", "--email", email, "--password", "e2e-staff-password", "--role", "viewer"]);
@@ -109,5 +109,8 @@ test("a viewer sees client-side tokens but no create or revoke button", async ({
   await expect(section.getByRole("row").filter({ hasText: "Seen by the viewer" }).first()).toBeVisible();
   await expect(section.getByRole("button", { name: "Create client-side token" })).toHaveCount(0);
   await expect(section.getByRole("button", { name: /^Revoke/ })).toHaveCount(0);
+  // Nor API key buttons: the role cannot see keys at all.
+  await expect(page.getByRole("button", { name: "Create API key" })).toHaveCount(0);
+  await expect(page.getByText("Your role cannot see API keys")).toBeVisible();
   await shot(page, "client-tokens-viewer");
 });

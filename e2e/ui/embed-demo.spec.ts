@@ -4,6 +4,8 @@
  * Buy button reaches the hosted checkout, where the sandbox card pays. A page on another origin uses
  * the library the same way (real CORS in the browser).
  */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { expect, type Page, test } from "@playwright/test";
 import { apiCall, shot, signIn, uniqueEmail, uniqueTag } from "../helpers";
 
@@ -108,25 +110,28 @@ test("without a token the demo explains what to paste; a revoked token shows the
 
 test("a page on another origin uses the library: CORS lets it preview prices", async ({ page, browser, baseURL }) => {
   const setup = await merchantSetup(page);
-  const port = new URL(baseURL ?? "").port;
-  // The merchant's site: another origin (127.0.0.1 is not localhost), its page served by the test.
-  const shopUrl = `http://127.0.0.1:${port}/merchant-shop`;
-  const shop = await (await browser.newContext()).newPage();
-  await shop.route(shopUrl, (route) =>
-    route.fulfill({
-      contentType: "text/html",
-      body: `<!doctype html><html lang="en"><head><title>Shop</title></head><body>
-        <p>Monthly: <span id="price" data-billing-price="${setup.monthly}">…</span></p>
-        <p id="error"></p>
-        <script src="${baseURL}/js/billing.js"></script>
-        <script>
-          Billing.init({ token: "${setup.token}" })
-            .renderPrices({ address: { countryCode: "FR" } })
-            .catch((e) => { document.getElementById("error").textContent = e.message; });
-        </script></body></html>`,
-    }),
-  );
-  await shop.goto(shopUrl);
-  await expect(shop.locator("#price")).toHaveText("€11.90");
-  await expect(shop.locator("#error")).toHaveText("");
+  // The merchant's site: a server of its own on another origin (127.0.0.1 and another port).
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title></head><body>
+    <p>Monthly: <span id="price" data-billing-price="${setup.monthly}">…</span></p>
+    <p id="error"></p>
+    <script src="${baseURL}/js/billing.js"></script>
+    <script>
+      Billing.init({ token: "${setup.token}" })
+        .renderPrices({ address: { countryCode: "FR" } })
+        .catch((e) => { document.getElementById("error").textContent = e.message; });
+    </script></body></html>`;
+  const server = createServer((_request, response) => {
+    response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+    response.end(html);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  try {
+    const { port } = server.address() as AddressInfo;
+    const shop = await (await browser.newContext()).newPage();
+    await shop.goto(`http://127.0.0.1:${port}/`);
+    await expect(shop.locator("#price")).toHaveText("€11.90");
+    await expect(shop.locator("#error")).toHaveText("");
+  } finally {
+    server.close();
+  }
 });
