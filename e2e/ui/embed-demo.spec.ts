@@ -105,6 +105,9 @@ test("without a token the demo explains what to paste; a revoked token shows the
   await apiCall(page, "PATCH", `/api/client-tokens/${id}`, { status: "revoked" });
   await buyer.reload();
   await expect(buyer.getByRole("alert")).toContainText("Invalid, revoked or expired client-side token.");
+  const card = buyer.locator(`[data-price="${setup.monthly}"]`);
+  await expect(card.getByRole("heading")).toHaveText("Price unavailable");
+  await expect(card.getByRole("button")).toBeDisabled();
   await shot(buyer, "embed-demo-revoked");
 });
 

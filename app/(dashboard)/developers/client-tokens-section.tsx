@@ -116,7 +116,7 @@ export function ClientTokensSection({ canWrite }: { canWrite: boolean }) {
       cell: (t) => (
         <div className="flex items-center gap-2">
           <code
-            className={`font-mono text-xs break-all ${t.status === "revoked" ? "text-slate-400 line-through" : "text-slate-700"}`}
+            className={`font-mono text-xs whitespace-nowrap ${t.status === "revoked" ? "text-slate-400 line-through" : "text-slate-700"}`}
           >
             {t.token}
           </code>
