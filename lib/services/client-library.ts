@@ -45,8 +45,7 @@ async function activeCustomerByEmail(email: string): Promise<string | null> {
 async function checkoutCustomer(customer: JsCheckoutInput["customer"]): Promise<string> {
   if (customer.id) {
     const [row] = await query<{ status: string }>("SELECT status FROM customers WHERE id = $1", [customer.id]);
-    if (!row || row.status !== "active")
-      throw invalidField("customer.id", `no active customer has the ID ${customer.id}`);
+    if (row?.status !== "active") throw invalidField("customer.id", `no active customer has the ID ${customer.id}`);
     return customer.id;
   }
   const email = customer.email as string;
