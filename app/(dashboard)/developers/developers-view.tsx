@@ -26,7 +26,7 @@ const STATUS_OPTIONS = [
 const never = <span className="text-slate-400">Never</span>;
 
 function When({ value, fallback }: { value: string | null; fallback: React.ReactNode }) {
-  return value ? <DateCell value={value} /> : <>{fallback}</>;
+  return value ? <DateCell value={value} /> : fallback;
 }
 
 /** `grantable`: the permissions the signed-in staff member holds, the only ones a new key can get. */
