@@ -26,6 +26,7 @@ import { z } from "zod";
 import * as creditNote from "@/app/api/adjustments/[adjustment_id]/credit-note/route";
 import * as adjustments from "@/app/api/adjustments/route";
 import * as checkoutPayments from "@/app/api/checkout/[transaction_id]/payments/route";
+import * as clientTokens from "@/app/api/client-tokens/route";
 import * as discountGroups from "@/app/api/discount-groups/route";
 import * as notificationSettings from "@/app/api/notification-settings/route";
 import * as simulationRuns from "@/app/api/simulations/[simulation_id]/runs/route";
@@ -306,6 +307,10 @@ async function fixtures(): Promise<void> {
     [run.id],
   );
   const apiKey = await testKeyWithId(["customer.read"]);
+  const clientToken = await created(
+    await call(clientTokens.POST, "POST", "/client-tokens", { key, body: { name: "Fuzz token" } }),
+    "client token",
+  );
   await created(
     await call(taxRate.PUT, "PUT", "/tax-rates/DE", { key, params: { country_code: "DE" }, body: { rate: "0.19" } }),
     "tax rate",
@@ -350,6 +355,7 @@ async function fixtures(): Promise<void> {
     simulation_run_id: run.id,
     simulation_event_id: simulationEvent.id,
     api_key_id: apiKey.id,
+    client_token_id: clientToken.id,
     country_code: "DE",
   };
 
@@ -382,6 +388,10 @@ async function fixtures(): Promise<void> {
       expires_at: "2031-01-01T00:00:00Z",
     }),
     "PATCH api-keys/[api_key_id]": body({ name: "Renamed", description: null }),
+    "GET client-tokens": { query: "status=active,revoked&order_by=id[DESC]" },
+    "POST client-tokens": body({ name: "Fuzz token", description: "Pricing page" }),
+    // Renaming keeps the token active for the requests after it (a revocation would end them).
+    "PATCH client-tokens/[client_token_id]": body({ name: "Renamed token", description: null, status: "active" }),
     "POST checkout/[transaction_id]/payments": {
       params: { transaction_id: payable.id },
       body: { cardholder_name: "Sam Buyer", number: "4000 0000 0000 0002", expiry: "12/39", cvc: "123" },
@@ -440,7 +450,7 @@ async function fixtures(): Promise<void> {
     "GET documents/credit-notes/[adjustment_id]": { query: new URL(creditNoteLink.url).search.slice(1) },
     "GET events": { query: "event_type=customer.created" },
     "GET metrics/revenue": { query: "from=2026-01-01&to=2026-02-01" },
-    "GET notification-settings": { query: "active=true" },
+    "GET notification-settings": { query: "active=true&traffic_source=all" },
     "POST notification-settings": body({
       description: "Fuzz hook",
       destination: "https://example.com/hook",

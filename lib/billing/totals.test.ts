@@ -5,12 +5,14 @@ import type { Price } from "../schemas/price.ts";
 import type { CurrencyCode } from "./currencies.ts";
 import { BillingError } from "./errors.ts";
 import { formatDecimal, parseAmount, parseDecimal, ratio, sum } from "./money.ts";
+import { TAX_INCLUSIVE_COUNTRIES } from "./tax-inclusive-countries.ts";
 import { taxRateFor } from "./tax-rates.ts";
 import {
   type AmountTotals,
   computeFee,
   computeTotals,
   type DiscountLike,
+  lineTaxMode,
   type PriceLike,
   payoutTotals,
   type TaxMode,
@@ -370,7 +372,7 @@ const rateText = fc.integer({ min: 0, max: 3000 }).map((n) => formatDecimal(rati
 const lineArbitrary = fc.record({
   amount: fc.oneof(fc.bigInt({ min: 0n, max: 10_000n }), fc.bigInt({ min: 0n, max: 100_000_000n })),
   quantity: fc.oneof(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 10_000 })),
-  taxMode: fc.constantFrom<TaxMode>("external", "internal", "account_setting"),
+  taxMode: fc.constantFrom<TaxMode>("external", "internal", "account_setting", "location"),
   product: fc.constantFrom(...PRODUCTS),
 });
 
@@ -462,6 +464,8 @@ function eligible(basket: Basket, i: number): boolean {
 
 function modeOf(basket: Basket, i: number): "external" | "internal" {
   const mode = basket.lines[i].taxMode;
+  if (mode === "location")
+    return basket.country && TAX_INCLUSIVE_COUNTRIES.has(basket.country) ? "internal" : "external";
   return mode === "account_setting" ? basket.accountTaxMode : mode;
 }
 
@@ -624,5 +628,45 @@ describe("computeTotals: properties over random baskets", () => {
     expect(result.totals.total).toBe(huge);
     const taxed = usd([item(price(huge))]);
     expect(taxed.totals.tax).toBe("24691357802469136"); // 123456789012345678 × 0.2 = …135.6 → …136
+  });
+});
+
+describe("tax_mode location: inclusive where consumer prices include tax, exclusive elsewhere", () => {
+  const p = () => price("1190", "location", { currency: "EUR" });
+  const eur = (country: string | null, rest: Partial<TotalsInput> = {}) =>
+    computeTotals({ currency_code: "EUR", country_code: country, items: [item(p())], ...rest });
+
+  it("in Germany the price includes 19% VAT: 1190 = 1000 + 190", () => {
+    const line = eur("DE").line_items[0];
+    expect(line.totals).toEqual(amounts(1000, 0, 190, 1190));
+    expect(line.tax_rate).toBe("0.19");
+  });
+
+  it("in the United States tax is added on top (with a rate set for US): 1190 + 10%", () => {
+    const line = eur("US", { tax_rates: { US: "0.1" } }).line_items[0];
+    expect(line.totals).toEqual(amounts(1190, 0, 119, 1309));
+  });
+
+  it("in Canada (exclusive) and without a country it is exclusive too; lowercase country codes work", () => {
+    expect(eur("CA", { tax_rates: { CA: "0.05" } }).line_items[0].totals).toEqual(amounts(1190, 0, 60, 1250));
+    expect(eur(null).line_items[0].totals).toEqual(amounts(1190, 0, 0, 1190));
+    expect(eur("de").line_items[0].totals).toEqual(amounts(1000, 0, 190, 1190));
+  });
+
+  it("does not follow the account's tax mode (only account_setting does)", () => {
+    expect(eur("DE", { account_tax_mode: "external" }).line_items[0].totals).toEqual(amounts(1000, 0, 190, 1190));
+    expect(eur("US", { account_tax_mode: "internal", tax_rates: { US: "0.1" } }).line_items[0].totals).toEqual(
+      amounts(1190, 0, 119, 1309),
+    );
+  });
+
+  it("lineTaxMode resolves each mode", () => {
+    expect(lineTaxMode("location", { country_code: "FR" })).toBe("internal");
+    expect(lineTaxMode("location", { country_code: "US" })).toBe("external");
+    expect(lineTaxMode("location", { country_code: null })).toBe("external");
+    expect(lineTaxMode("account_setting", { country_code: "FR", account_tax_mode: "internal" })).toBe("internal");
+    expect(lineTaxMode("account_setting", { country_code: "FR" })).toBe("external");
+    expect(lineTaxMode("external", { country_code: "FR" })).toBe("external");
+    expect(lineTaxMode("internal", { country_code: "US" })).toBe("internal");
   });
 });

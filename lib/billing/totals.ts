@@ -75,12 +75,17 @@ import {
   sum,
 } from "./money.ts";
 import { roundRate } from "./proration.ts";
+import { taxInclusiveIn } from "./tax-inclusive-countries.ts";
 import { type TaxRate, type TaxRateOverrides, taxRateFor } from "./tax-rates.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Input: shapes that a Price and a Discount of lib/schemas satisfy as they are.
 
-export type TaxMode = "account_setting" | "external" | "internal";
+/**
+ * `location`: inclusive (as `internal`) where consumer prices customarily include tax, exclusive
+ * elsewhere; the list and its sources: tax-inclusive-countries.ts.
+ */
+export type TaxMode = "account_setting" | "external" | "internal" | "location";
 /** What `account_setting` means for this account. */
 export type AccountTaxMode = "external" | "internal";
 export type DiscountType = "percentage" | "flat" | "flat_per_seat";
@@ -276,7 +281,7 @@ function resolveLine(item: TotalsItem, index: number, input: TotalsInput, rate: 
     );
   }
   const unitAmount = parseAmount(unitPrice.amount, `${field}.price.unit_price.amount`);
-  const mode = price.tax_mode === "account_setting" ? (input.account_tax_mode ?? "external") : price.tax_mode;
+  const mode = lineTaxMode(price.tax_mode, input);
   const proration = item.proration ? prorationOf(item.proration, `${field}.proration`) : null;
   const whole = unitAmount * BigInt(quantity);
   const amount = proration ? multiplyRound(whole, proration) : whole;
@@ -292,6 +297,16 @@ function resolveLine(item: TotalsItem, index: number, input: TotalsInput, rate: 
     proration,
     prorationPeriod: proration ? (item.proration_period ?? null) : null,
   };
+}
+
+/** How a price of `taxMode` is taxed for this customer: `external` or `internal`. */
+export function lineTaxMode(
+  taxMode: TaxMode,
+  input: Pick<TotalsInput, "account_tax_mode" | "country_code">,
+): AccountTaxMode {
+  if (taxMode === "account_setting") return input.account_tax_mode ?? "external";
+  if (taxMode === "location") return taxInclusiveIn(input.country_code) ? "internal" : "external";
+  return taxMode;
 }
 
 /** A proration rate as used: not negative, rounded to 5 places (proration.ts). */

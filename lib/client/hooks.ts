@@ -165,8 +165,8 @@ export function useUpdateBusiness(customerId: string) {
 
 // API keys
 
-export function useApiKeys(params: ListParams) {
-  return useList<ApiKey>(keys.apiKeys, "/api-keys", params);
+export function useApiKeys(params: ListParams, enabled = true) {
+  return useList<ApiKey>(keys.apiKeys, "/api-keys", params, enabled);
 }
 
 export function useCreateApiKey() {

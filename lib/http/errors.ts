@@ -47,6 +47,7 @@ export const ERROR_STATUS = {
   subscription_update_transaction_balance_less_than_charge_limit: 400,
   invalid_token: 401,
   forbidden: 403,
+  invalid_client_token: 403,
   document_link_invalid: 403,
   not_found: 404,
   method_not_allowed: 405,
@@ -145,6 +146,8 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
     "The API key is missing, malformed, unknown, revoked, expired, or belongs to the other environment. Send it as `Authorization: Bearer <API key>`.",
   forbidden:
     "The API key (or the signed-in staff member's role) lacks a permission the request needs: the endpoint's own; the read permission of the entity an event or notification carries (api_key.read for api_key.* events); or, when creating an API key, a permission it asks to grant (a key can only be given what its creator holds). The detail names it.",
+  invalid_client_token:
+    "Invalid, revoked or expired client-side token: the client-side library's endpoints (/js-api/…) take only an active client-side token of this environment (`test_…` in the sandbox, `live_…` in live), sent as `Authorization: Bearer <token>`. Create one under Developers → Client-side tokens. API keys are not accepted there, and client-side tokens are not accepted by the API.",
   document_link_invalid:
     "The document link is incomplete or its signature does not match: use the link exactly as the API returned it.",
   document_link_expired:

@@ -68,7 +68,8 @@ function parseVersion(request: Request): number {
   return version;
 }
 
-async function readBody(request: Request, optional = false): Promise<unknown> {
+/** The request's JSON object body (bad_request when it is not one); shared with lib/http/client-route.ts. */
+export async function readBody(request: Request, optional = false): Promise<unknown> {
   const type = request.headers.get("content-type") ?? "";
   const text = decodeUtf8(await readBodyBytes(request, config.maxBodyBytes));
   if (text.trim() === "") {

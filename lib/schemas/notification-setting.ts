@@ -112,5 +112,11 @@ export const notificationSettingParams = z.object({ notification_setting_id: ent
 export const listNotificationSettingsQuery = z.object({
   ...listQuery(["id"]),
   active: z.enum(["true", "false"], { error: "must be true or false" }).optional(),
+  /**
+   * The destinations whose `traffic_source` is exactly this value, as the API family's filter
+   * ("return entities that match the specified traffic source"): `platform` does not also list the
+   * destinations of `all`. An unknown value is a field error.
+   */
+  traffic_source: trafficSource.optional(),
 });
 export type ListNotificationSettingsQuery = z.infer<typeof listNotificationSettingsQuery>;

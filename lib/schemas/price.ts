@@ -29,7 +29,8 @@ export const DEFAULT_QUANTITY = { minimum: 1, maximum: 100 } as const;
 export const INTERVALS = ["day", "week", "month", "year"] as const;
 export type Interval = (typeof INTERVALS)[number];
 
-export const TAX_MODES = ["account_setting", "external", "internal"] as const;
+/** `location`: inclusive or exclusive by the customer's country (lib/billing/tax-inclusive-countries.ts). */
+export const TAX_MODES = ["account_setting", "external", "internal", "location"] as const;
 export type TaxMode = (typeof TAX_MODES)[number];
 
 // ---------------------------------------------------------------------------------------------

@@ -214,6 +214,7 @@ export function listNotificationSettings(query: ListNotificationSettingsQuery, s
   const params = new Params();
   const filters: string[] = [];
   if (query.active !== undefined) filters.push(`t.active = ${params.add(query.active === "true")}`);
+  if (query.traffic_source !== undefined) filters.push(`t.traffic_source = ${params.add(query.traffic_source)}`);
   return listJson(settingFor(showSecret), {
     filters,
     params,

@@ -12,6 +12,7 @@ import { StatusFilter } from "@/components/status-filter";
 import { useToast } from "@/components/toast";
 import { pluralize } from "@/lib/client/format";
 import { type ApiKey, NEWEST_FIRST, useApiKeys, useUpdateApiKey } from "@/lib/client/hooks";
+import { ClientTokensSection } from "./client-tokens-section";
 import { CreateApiKeyForm } from "./create-api-key-form";
 import { NewKeyPanel } from "./new-key-panel";
 
@@ -25,7 +26,7 @@ const STATUS_OPTIONS = [
 const never = <span className="text-slate-400">Never</span>;
 
 function When({ value, fallback }: { value: string | null; fallback: React.ReactNode }) {
-  return value ? <DateCell value={value} /> : <>{fallback}</>;
+  return value ? <DateCell value={value} /> : fallback;
 }
 
 /** `grantable`: the permissions the signed-in staff member holds, the only ones a new key can get. */
@@ -34,7 +35,10 @@ export function DevelopersView({ grantable }: { grantable: readonly string[] }) 
   const panel = usePanel();
   const [created, setCreated] = useState<ApiKey | null>(null);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
-  const list = useApiKeys({ status, after: pagination.after, per_page: PER_PAGE, order_by: NEWEST_FIRST });
+  // A viewer's role has neither: the section says so rather than showing buttons that would fail.
+  const canRead = grantable.includes("api_key.read");
+  const canWrite = grantable.includes("api_key.write");
+  const list = useApiKeys({ status, after: pagination.after, per_page: PER_PAGE, order_by: NEWEST_FIRST }, canRead);
   const revoke = useUpdateApiKey();
   const toast = useToast();
 
@@ -103,7 +107,7 @@ export function DevelopersView({ grantable }: { grantable: readonly string[] }) 
       srHeader: "Actions",
       className: "text-right",
       cell: (k) =>
-        k.status === "revoked" ? null : (
+        k.status === "revoked" || !canWrite ? null : (
           <Button
             variant="ghost"
             size="sm"
@@ -128,7 +132,8 @@ export function DevelopersView({ grantable }: { grantable: readonly string[] }) 
           <>
             API keys authenticate your backend&apos;s requests to <code className="font-mono">/api</code>. Send one as{" "}
             <code className="font-mono">Authorization: Bearer &lt;API key&gt;</code>. Give each integration its own key
-            with only the permissions it needs.
+            with only the permissions it needs. Client-side tokens let your web pages show prices and open checkouts
+            with <code className="font-mono">billing.js</code>.
           </>
         }
       />
@@ -161,30 +166,36 @@ export function DevelopersView({ grantable }: { grantable: readonly string[] }) 
         description="Keys are stored as hashes: after creation only their last characters are shown."
         actions={
           <>
-            <StatusFilter value={status} options={STATUS_OPTIONS} onChange={setStatus} />
-            {createButton(true)}
+            {canRead && <StatusFilter value={status} options={STATUS_OPTIONS} onChange={setStatus} />}
+            {canWrite && createButton(true)}
           </>
         }
       >
-        <PagedTable
-          caption="API keys"
-          columns={columns}
-          rowKey={(k) => k.id}
-          list={list}
-          pagination={pagination}
-          empty={
-            status ? (
-              <EmptyState title={`No ${status} API keys`} />
-            ) : (
-              <EmptyState
-                title="No API keys yet"
-                description="Create a key to call the API from your backend."
-                action={!panel.editing && createButton(false)}
-              />
-            )
-          }
-        />
+        {!canRead ? (
+          <p className="text-sm text-slate-600">Your role cannot see API keys: an owner, admin or developer can.</p>
+        ) : (
+          <PagedTable
+            caption="API keys"
+            columns={columns}
+            rowKey={(k) => k.id}
+            list={list}
+            pagination={pagination}
+            empty={
+              status ? (
+                <EmptyState title={`No ${status} API keys`} />
+              ) : (
+                <EmptyState
+                  title="No API keys yet"
+                  description="Create a key to call the API from your backend."
+                  action={canWrite && !panel.editing && createButton(false)}
+                />
+              )
+            }
+          />
+        )}
       </Section>
+
+      <ClientTokensSection canWrite={grantable.includes("client_token.write")} />
 
       <ConfirmDialog
         open={revoking !== null}

@@ -610,6 +610,23 @@ describe("GET /notification-settings", () => {
     }
   });
 
+  it("filters by traffic_source (exactly), alone or with active; refuses unknown values", async () => {
+    const platform = await createOk({ traffic_source: "platform" });
+    const simulation = await createOk({ traffic_source: "simulation" });
+    const all = await createOk({ traffic_source: "all", active: false });
+    expect(ids(await list("?traffic_source=platform"))).toEqual([platform.id]);
+    expect(ids(await list("?traffic_source=simulation"))).toEqual([simulation.id]);
+    expect(ids(await list("?traffic_source=all"))).toEqual([all.id]);
+    expect(ids(await list("?traffic_source=all&active=true"))).toEqual([]);
+    expect(ids(await list("?traffic_source=all&active=false"))).toEqual([all.id]);
+    expect(ids(await list())).toEqual([platform.id, simulation.id, all.id]);
+    for (const value of ["everything", "PLATFORM", "", "platform,all", "a%00b"]) {
+      const res = await list(`?traffic_source=${value}`);
+      expectError(res, 400, "invalid_field");
+      expect(errorFields(res)).toEqual(["traffic_source"]);
+    }
+  });
+
   it("orders by id either way and refuses other order_by fields", async () => {
     const made = [await createOk(), await createOk(), await createOk()].map((s) => s.id);
     expect(ids(await list("?order_by=id[ASC]"))).toEqual(made);

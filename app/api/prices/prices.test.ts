@@ -250,7 +250,7 @@ describe("POST /prices", () => {
     });
 
     it("refuses an unknown tax_mode", async () => {
-      await refused({ tax_mode: "location" }, ["tax_mode"]);
+      await refused({ tax_mode: "country" }, ["tax_mode"]);
       await refused({ tax_mode: null }, ["tax_mode"]);
     });
 

@@ -21,6 +21,7 @@ const TAX_MODE_LABELS: Record<TaxMode, string> = {
   account_setting: "As in settings",
   external: "Tax added on top",
   internal: "Tax included",
+  location: "By country",
 };
 
 let lineSeq = 0;

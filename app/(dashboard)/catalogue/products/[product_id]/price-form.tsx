@@ -36,6 +36,7 @@ const TAX_MODE_LABELS: Record<TaxMode, string> = {
   account_setting: "Account setting",
   external: "Tax added on top of the price (external)",
   internal: "Tax included in the price (internal)",
+  location: "By the customer's country: included where prices customarily include tax (location)",
 };
 
 interface OverrideRow {

@@ -1,0 +1,96 @@
+/**
+ * What the client-side library (public/js/billing.js) can do with a client-side token, through
+ * its endpoints (app/js-api): preview catalogue prices for a buyer's country, and open a checkout.
+ * Both go through the services the API uses (one totals engine, one transaction create).
+ *
+ * Decisions:
+ * - The pricing preview takes catalogue prices, a country and a currency only (no customer,
+ *   address, business or discount IDs): a public token must not become a way to probe the
+ *   merchant's customers or unpublished discounts.
+ * - Opening a checkout: the customer is named by `email` (the active customer with that email,
+ *   case-insensitively, else a new one: what a buyer typing an email at a checkout expects) or by
+ *   `id` (an active customer; its ID is unguessable and the merchant's page got it from the
+ *   merchant's server). The address is the customer's active address with the same country and
+ *   postal code, else a new one. Then the transaction is created as the API creates one: with
+ *   items, customer and address it is `ready`, automatically collected, and its `checkout.url` is
+ *   the hosted checkout.
+ * - The items are priced first (a preview, nothing written), so a bad price ID or a price without
+ *   a unit price in the currency is refused before any customer or address is written.
+ */
+import { query } from "../db/sql.ts";
+import { ApiError, invalidField } from "../http/errors.ts";
+import type { JsCheckout, JsCheckoutInput, JsPricingPreviewInput } from "../schemas/client-token.ts";
+import { createAddress } from "./addresses.ts";
+import { createCustomer } from "./customers.ts";
+import { pricingPreview } from "./transaction-previews.ts";
+import { createTransaction } from "./transactions.ts";
+
+export function jsPricingPreview(input: JsPricingPreviewInput) {
+  return pricingPreview({
+    items: input.items,
+    address: input.address ?? null,
+    currency_code: input.currency_code ?? null,
+  });
+}
+
+async function activeCustomerByEmail(email: string): Promise<string | null> {
+  const [row] = await query<{ id: string }>(
+    "SELECT id FROM customers WHERE lower(email) = lower($1) AND status = 'active' ORDER BY id LIMIT 1",
+    [email],
+  );
+  return row?.id ?? null;
+}
+
+/** The customer's ID: found or created by email, or checked by ID. */
+async function checkoutCustomer(customer: JsCheckoutInput["customer"]): Promise<string> {
+  if (customer.id) {
+    const [row] = await query<{ status: string }>("SELECT status FROM customers WHERE id = $1", [customer.id]);
+    if (row?.status !== "active") throw invalidField("customer.id", `no active customer has the ID ${customer.id}`);
+    return customer.id;
+  }
+  const email = customer.email as string;
+  const found = await activeCustomerByEmail(email);
+  if (found) return found;
+  try {
+    const created = (await createCustomer({ email })).parse();
+    return created.id;
+  } catch (error) {
+    // Another request created the customer meanwhile: use it.
+    if (error instanceof ApiError && error.code === "customer_already_exists") {
+      const raced = await activeCustomerByEmail(email);
+      if (raced) return raced;
+    }
+    throw error;
+  }
+}
+
+async function checkoutAddress(customerId: string, address: JsCheckoutInput["address"]): Promise<string> {
+  const postalCode = address.postal_code?.trim() ? address.postal_code : null;
+  const [row] = await query<{ id: string }>(
+    `SELECT id FROM addresses
+      WHERE customer_id = $1 AND status = 'active' AND country_code = $2
+        AND coalesce(postal_code, '') = coalesce($3, '')
+      ORDER BY id LIMIT 1`,
+    [customerId, address.country_code, postalCode],
+  );
+  if (row) return row.id;
+  const created = await createAddress(customerId, { country_code: address.country_code, postal_code: postalCode });
+  return created.parse().id;
+}
+
+export async function jsOpenCheckout(input: JsCheckoutInput): Promise<JsCheckout> {
+  await pricingPreview({ items: input.items, address: input.address, currency_code: input.currency_code ?? null });
+  const customerId = await checkoutCustomer(input.customer);
+  const addressId = await checkoutAddress(customerId, input.address);
+  const written = await createTransaction({
+    items: input.items,
+    customer_id: customerId,
+    address_id: addressId,
+    currency_code: input.currency_code ?? undefined,
+    collection_mode: "automatic",
+  });
+  const transaction = written.parse();
+  const url = transaction.checkout?.url;
+  if (!url) throw new ApiError("internal_error", `Transaction ${transaction.id} has no checkout URL.`);
+  return { transaction_id: transaction.id, status: transaction.status, checkout: { url } };
+}
