@@ -367,6 +367,27 @@ describe("POST /js-api/checkout", () => {
     expectFieldError(await post({ items, customer: { email }, address, currency_code: "JPY" }), "items[0].price_id");
     expectFieldError(await post({ items, customer: { email }, address, custom_data: { a: 1 } }), "custom_data");
     expectFieldError(await post({ items, customer: { email }, address, collection_mode: "manual" }), "collection_mode");
-    expect(await count()).toBe(before);
+    // Refused by the transaction's own rules (prices of two billing cycles), after the customer and
+    // address were written in the same database transaction: rolled back with it.
+    const product = await makeProduct({ name: "Cycles" });
+    const cycle = (interval: string) =>
+      makePrice({
+        product_id: product.id,
+        description: interval,
+        unit_price: { amount: "1000", currency_code: "USD" },
+        billing_cycle: { interval, frequency: 1 },
+      });
+    const mixed = [
+      { price_id: (await cycle("month")).id, quantity: 1 },
+      { price_id: (await cycle("year")).id, quantity: 1 },
+    ];
+    const before2 = await count();
+    const refused = await post({
+      items: mixed,
+      customer: { email },
+      address: { country_code: "US", postal_code: "10001" },
+    });
+    expect(refused.status, JSON.stringify(refused.body)).toBe(400);
+    expect(await count()).toBe(before2);
   });
 });

@@ -5,6 +5,7 @@ import {
   jsonb,
   listJson,
   Params,
+  type Queryable,
   query,
   type RawJson,
   sqlTransaction,
@@ -53,7 +54,11 @@ export async function getAddress(customerId: string, id: string): Promise<RawJso
   return address ?? notFoundUnderCustomer(customerId, id);
 }
 
-export async function createAddress(customerId: string, input: CreateAddressInput): Promise<RawJson<Address>> {
+export async function createAddress(
+  customerId: string,
+  input: CreateAddressInput,
+  on?: Queryable,
+): Promise<RawJson<Address>> {
   return insertForCustomer(
     ADDRESS,
     customerId,
@@ -69,6 +74,7 @@ export async function createAddress(customerId: string, input: CreateAddressInpu
       custom_data: jsonb(input.custom_data ?? null),
     },
     "address.created",
+    on,
   );
 }
 

@@ -15,9 +15,13 @@
  *   items, customer and address it is `ready`, automatically collected, and its `checkout.url` is
  *   the hosted checkout.
  * - The items are priced first (a preview, nothing written), so a bad price ID or a price without
- *   a unit price in the currency is refused before any customer or address is written.
+ *   a unit price in the currency is refused at once; the customer, address and transaction are then
+ *   written in one database transaction, so a refusal by the transaction's own rules (e.g. prices of
+ *   different billing cycles) leaves no customer or address behind. A concurrent request creating
+ *   the same customer makes this one fail with `customer_already_exists` (409); the page retries.
  */
-import { query } from "../db/sql.ts";
+import type pg from "pg";
+import { type Queryable, query, sqlTransaction } from "../db/sql.ts";
 import { ApiError, invalidField } from "../http/errors.ts";
 import type { JsCheckout, JsCheckoutInput, JsPricingPreviewInput } from "../schemas/client-token.ts";
 import { createAddress } from "./addresses.ts";
@@ -33,38 +37,33 @@ export function jsPricingPreview(input: JsPricingPreviewInput) {
   });
 }
 
-async function activeCustomerByEmail(email: string): Promise<string | null> {
+async function activeCustomerByEmail(email: string, on: Queryable): Promise<string | null> {
   const [row] = await query<{ id: string }>(
     "SELECT id FROM customers WHERE lower(email) = lower($1) AND status = 'active' ORDER BY id LIMIT 1",
     [email],
+    on,
   );
   return row?.id ?? null;
 }
 
 /** The customer's ID: found or created by email, or checked by ID. */
-async function checkoutCustomer(customer: JsCheckoutInput["customer"]): Promise<string> {
+async function checkoutCustomer(customer: JsCheckoutInput["customer"], client: pg.PoolClient): Promise<string> {
   if (customer.id) {
-    const [row] = await query<{ status: string }>("SELECT status FROM customers WHERE id = $1", [customer.id]);
+    const [row] = await query<{ status: string }>("SELECT status FROM customers WHERE id = $1", [customer.id], client);
     if (row?.status !== "active") throw invalidField("customer.id", `no active customer has the ID ${customer.id}`);
     return customer.id;
   }
   const email = customer.email as string;
-  const found = await activeCustomerByEmail(email);
+  const found = await activeCustomerByEmail(email, client);
   if (found) return found;
-  try {
-    const created = (await createCustomer({ email })).parse();
-    return created.id;
-  } catch (error) {
-    // Another request created the customer meanwhile: use it.
-    if (error instanceof ApiError && error.code === "customer_already_exists") {
-      const raced = await activeCustomerByEmail(email);
-      if (raced) return raced;
-    }
-    throw error;
-  }
+  return (await createCustomer({ email }, client)).parse().id;
 }
 
-async function checkoutAddress(customerId: string, address: JsCheckoutInput["address"]): Promise<string> {
+async function checkoutAddress(
+  customerId: string,
+  address: JsCheckoutInput["address"],
+  client: pg.PoolClient,
+): Promise<string> {
   const postalCode = address.postal_code?.trim() ? address.postal_code : null;
   const [row] = await query<{ id: string }>(
     `SELECT id FROM addresses
@@ -72,22 +71,33 @@ async function checkoutAddress(customerId: string, address: JsCheckoutInput["add
         AND coalesce(postal_code, '') = coalesce($3, '')
       ORDER BY id LIMIT 1`,
     [customerId, address.country_code, postalCode],
+    client,
   );
   if (row) return row.id;
-  const created = await createAddress(customerId, { country_code: address.country_code, postal_code: postalCode });
+  const created = await createAddress(
+    customerId,
+    { country_code: address.country_code, postal_code: postalCode },
+    client,
+  );
   return created.parse().id;
 }
 
 export async function jsOpenCheckout(input: JsCheckoutInput): Promise<JsCheckout> {
   await pricingPreview({ items: input.items, address: input.address, currency_code: input.currency_code ?? null });
-  const customerId = await checkoutCustomer(input.customer);
-  const addressId = await checkoutAddress(customerId, input.address);
-  const written = await createTransaction({
-    items: input.items,
-    customer_id: customerId,
-    address_id: addressId,
-    currency_code: input.currency_code ?? undefined,
-    collection_mode: "automatic",
+  const written = await sqlTransaction(async (client) => {
+    const customerId = await checkoutCustomer(input.customer, client);
+    const addressId = await checkoutAddress(customerId, input.address, client);
+    return createTransaction(
+      {
+        items: input.items,
+        customer_id: customerId,
+        address_id: addressId,
+        currency_code: input.currency_code ?? undefined,
+        collection_mode: "automatic",
+      },
+      undefined,
+      client,
+    );
   });
   const transaction = written.parse();
   const url = transaction.checkout?.url;

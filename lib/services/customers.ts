@@ -8,6 +8,7 @@ import {
   jsonb,
   listJson,
   Params,
+  type Queryable,
   query,
   type RawJson,
   ts,
@@ -41,8 +42,8 @@ export async function getCustomer(id: string): Promise<RawJson<Customer>> {
   return customer;
 }
 
-export async function customerExists(id: string): Promise<boolean> {
-  return (await query("SELECT 1 FROM customers WHERE id = $1", [id])).length > 0;
+export async function customerExists(id: string, on?: Queryable): Promise<boolean> {
+  return (await query("SELECT 1 FROM customers WHERE id = $1", [id], on)).length > 0;
 }
 
 /**
@@ -62,7 +63,8 @@ async function emailConflict(error: unknown, email: string | undefined): Promise
   throw error;
 }
 
-export async function createCustomer(input: CreateCustomerInput): Promise<RawJson<Customer>> {
+/** `on`: a database transaction to write in (the client-side library's checkout writes three things at once). */
+export async function createCustomer(input: CreateCustomerInput, on?: Queryable): Promise<RawJson<Customer>> {
   try {
     return await insertJson(
       CUSTOMER,
@@ -74,6 +76,7 @@ export async function createCustomer(input: CreateCustomerInput): Promise<RawJso
         locale: input.locale ?? "en",
       },
       "customer.created",
+      on,
     );
   } catch (error) {
     return emailConflict(error, input.email);
@@ -141,10 +144,11 @@ export async function insertForCustomer<T>(
   customerId: string,
   columns: Columns,
   eventType: string,
+  on?: Queryable,
 ): Promise<RawJson<T>> {
-  if (!(await customerExists(customerId))) throw notFound(customerId);
+  if (!(await customerExists(customerId, on))) throw notFound(customerId);
   try {
-    return await insertJson(entity, { ...columns, customer_id: customerId }, eventType);
+    return await insertJson(entity, { ...columns, customer_id: customerId }, eventType, on);
   } catch (error) {
     // Customers are never deleted (the foreign key restricts it); this only covers a race.
     if (foreignKeyViolation(error)) throw notFound(customerId);

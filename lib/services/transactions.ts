@@ -422,8 +422,10 @@ export async function withIncludes(
 export async function createTransaction(
   input: CreateTransactionInput,
   include?: readonly TransactionInclude[],
+  /** A database transaction to write in; by default its own. */
+  within?: pg.PoolClient,
 ): Promise<RawJson<Transaction>> {
-  return sqlTransaction(async (client) => {
+  const create = async (client: pg.PoolClient) => {
     const problems = new Problems();
     const items = await resolveItems(input.items, problems, client, true);
     const customerId = input.customer_id ?? null;
@@ -508,7 +510,8 @@ export async function createTransaction(
       client,
     );
     return withIncludes(written, id, include, client);
-  });
+  };
+  return within ? create(within) : sqlTransaction(create);
 }
 
 // ---------------------------------------------------------------------------------------------
