@@ -8,8 +8,8 @@
  *   others. A date filter's `value` is an RFC 3339 full-date (`2024-04-15`, midnight UTC) or
  *   date-time; the others take one value or a list of them (at most 100), each one of the values
  *   the API itself has for that field.
- * - A non-date filter name may appear once; a date filter at most once per operator (a range is a
- *   `gte` and an `lt`), and a `gte` must come before its `lt` (an empty range is refused).
+ * - Filters are ANDed, so a name may appear more than once (a date range is a `gte` and an `lt`);
+ *   a range that selects nothing (the latest `gte` not before the earliest `lt`) is refused.
  * - When no date filter is sent, the default "updated in the last 30 days" is added and stored
  *   (`updated_at` gte, as a date-time; `price_updated_at` for products_prices, whose rows are prices).
  */
@@ -140,10 +140,11 @@ export interface FilterProblem {
 export function reportFilterProblems(type: ReportType, filters: readonly ReportFilter[]): FilterProblem[] {
   const rules = REPORT_FILTERS[type];
   const problems: FilterProblem[] = [];
-  const seen = new Map<string, number>();
-  const dates = new Map<string, { gte?: number; lt?: number }>();
+  // Per date filter name: the latest `gte` and the earliest `lt` (filters are ANDed).
+  const dates = new Map<string, { gte?: number; lt?: number; ltIndex?: number }>();
   filters.forEach((filter, i) => {
-    const rule = rules[filter.name];
+    // Own names only: `__proto__` or `constructor` name no filter.
+    const rule = Object.hasOwn(rules, filter.name) ? rules[filter.name] : undefined;
     if (!rule) {
       problems.push({
         path: ["filters", i, "name"],
@@ -151,17 +152,6 @@ export function reportFilterProblems(type: ReportType, filters: readonly ReportF
       });
       return;
     }
-    const key = rule.kind === "date" ? `${filter.name}:${filter.operator}` : filter.name;
-    if (seen.has(key)) {
-      problems.push({
-        path: ["filters", i, "name"],
-        message:
-          rule.kind === "date"
-            ? `${filter.name} with operator ${filter.operator} is already filtered on (filters[${seen.get(key)}])`
-            : `${filter.name} is already filtered on (filters[${seen.get(key)}]); send one filter with a list of values`,
-      });
-    }
-    seen.set(key, i);
     if (rule.kind === "date") {
       if (filter.operator === null) {
         problems.push({ path: ["filters", i, "operator"], message: "must be lt or gte for a date filter" });
@@ -174,7 +164,12 @@ export function reportFilterProblems(type: ReportType, filters: readonly ReportF
       if (problem) problems.push({ path: ["filters", i, "value"], message: problem });
       else if (filter.operator) {
         const range = dates.get(filter.name) ?? {};
-        range[filter.operator] = dateValueMillis(filter.value);
+        const at = dateValueMillis(filter.value);
+        if (filter.operator === "gte") range.gte = Math.max(range.gte ?? at, at);
+        else if (range.lt === undefined || at < range.lt) {
+          range.lt = at;
+          range.ltIndex = i;
+        }
         dates.set(filter.name, range);
       }
       return;
@@ -194,8 +189,10 @@ export function reportFilterProblems(type: ReportType, filters: readonly ReportF
   });
   for (const [name, range] of dates) {
     if (range.gte !== undefined && range.lt !== undefined && range.gte >= range.lt) {
-      const i = filters.findIndex((f) => f.name === name && f.operator === "lt");
-      problems.push({ path: ["filters", i, "value"], message: `must be after the ${name} gte date (an empty range)` });
+      problems.push({
+        path: ["filters", range.ltIndex ?? 0, "value"],
+        message: `must be after the ${name} gte date (an empty range)`,
+      });
     }
   }
   return problems;
@@ -203,7 +200,8 @@ export function reportFilterProblems(type: ReportType, filters: readonly ReportF
 
 /** Whether `filters` has a date filter of `type` (else the default is added). */
 export function hasDateFilter(type: ReportType, filters: readonly ReportFilter[]): boolean {
-  return filters.some((f) => REPORT_FILTERS[type][f.name]?.kind === "date");
+  const rules = REPORT_FILTERS[type];
+  return filters.some((f) => Object.hasOwn(rules, f.name) && rules[f.name].kind === "date");
 }
 
 const filterValue = z.union(

@@ -42,7 +42,7 @@ export async function generateReport(id: string, now: () => number = Date.now): 
       [id],
     );
     const report = found.rows[0];
-    if (!report || report.status !== "pending") {
+    if (report?.status !== "pending") {
       await client.query("ROLLBACK");
       open = false;
       return { status: "skipped" };

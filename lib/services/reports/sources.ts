@@ -275,8 +275,8 @@ export function filterConditions(
 ): string[] {
   const out: string[] = [];
   for (const filter of filters) {
+    if (!Object.hasOwn(filterSql, filter.name)) continue;
     const expr = filterSql[filter.name];
-    if (!expr) continue;
     if (filter.operator) {
       const value = typeof filter.value === "string" ? filter.value : filter.value[0];
       const instant = /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value;
