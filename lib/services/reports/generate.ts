@@ -47,6 +47,10 @@ export async function generateReport(id: string, now: () => number = Date.now): 
       open = false;
       return { status: "skipped" };
     }
+    // No JIT: it compiled the report query for ~4.6 s on 50,000 rows (measured), more than the
+    // query itself. The cursor's plan favours fast start (cursor_tuple_fraction): an index scan in
+    // the report's order rather than a sort of every row.
+    await client.query("SET LOCAL jit = off");
     const { columns, sql, values } = reportQuery(report.type, report.filters);
     await client.query(`DECLARE report_rows NO SCROLL CURSOR FOR ${sql}`, values);
 
