@@ -324,7 +324,7 @@ function balanceQuery(filters: readonly ReportFilter[], params: Params): { colum
              sum((${totals}->>'total')::numeric) AS total, sum((${totals}->>'tax')::numeric) AS tax,
              sum(coalesce((${totals}->>'fee')::numeric, 0)) AS fee,
              sum(coalesce((${totals}->>'earnings')::numeric, 0)) AS earnings
-      FROM transactions t WHERE ${["t.status = 'completed'", ...txn].join(" AND ")} GROUP BY t.currency_code),
+      FROM transactions t ${DETAILS} WHERE ${["t.status = 'completed'", ...txn].join(" AND ")} GROUP BY t.currency_code),
     ad AS (
       SELECT t.currency_code, count(*) AS n, sum(t.total) AS total, sum(t.earnings) AS earnings
       FROM adjustments t WHERE ${["t.status = 'approved'", ...adj].join(" AND ")} GROUP BY t.currency_code)
