@@ -99,7 +99,7 @@ test("a viewer sees and downloads reports but cannot create one", async ({ page 
   await expect(page.getByRole("form", { name: "New report" })).toHaveCount(0);
   const table = page.getByRole("table", { name: "Reports" });
   const download = table.getByRole("button", { name: /Download the transactions report/ }).first();
-  await expect(download).toBeVisible();
+  await expect(download).toBeVisible({ timeout: 30_000 });
   const [file] = await Promise.all([page.waitForEvent("download"), download.click()]);
   expect(readFileSync((await file.path()) ?? "", "utf8").startsWith("id,status,")).toBe(true);
   await shot(page, "reports-viewer");

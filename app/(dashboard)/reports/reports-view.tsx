@@ -60,7 +60,8 @@ function NewReportForm() {
     event.preventDefault();
     const local = reportFormErrors(form);
     if (Object.keys(local).length > 0) {
-      setErrors({ fields: local, other: [], message: "Check the dates." });
+      // Shown at the fields (the first one in error gets the focus), with no form-level message.
+      setErrors({ fields: local, other: [], message: null });
       return;
     }
     const { filters, sources } = reportFilters(form);

@@ -12,7 +12,9 @@
  * All of it is one database transaction on one connection, holding the report's row lock: the
  * cursor reads one snapshot, and the chunks, `status: ready`, `rows` and the `report.updated`
  * event commit together, or (on any failure) none of them does. A second run of the same job
- * (a retry after a crash) waits for the lock and finds the report no longer pending.
+ * (a retry after a crash, or the worker's sweep freeing a job locked past BILLING_WORKER_MAX_JOB,
+ * 5 minutes, while a very large report is still being written) waits for the lock and then finds
+ * the report no longer pending.
  */
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
