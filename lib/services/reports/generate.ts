@@ -84,7 +84,10 @@ export async function generateReport(id: string, now: () => number = Date.now): 
       pendingBytes = 0;
       await client.query("INSERT INTO report_chunks (report_id, seq, data) VALUES ($1, $2, $3)", [id, seq++, data]);
     };
-    await pipeline(Readable.from(csv()), createGzip({ level: 6 }), async (compressed: AsyncIterable<Buffer>) => {
+    // Byte mode with a small buffer: the cursor is read one batch ahead at most (object mode
+    // would read 16 batches ahead).
+    const source = Readable.from(csv(), { objectMode: false, highWaterMark: 64 * 1024 });
+    await pipeline(source, createGzip({ level: 6 }), async (compressed: AsyncIterable<Buffer>) => {
       for await (const part of compressed) {
         pending.push(part);
         pendingBytes += part.length;
