@@ -105,16 +105,22 @@ export function reportFilters(form: ReportForm): { filters: ReportFilter[]; sour
   return { filters, sources };
 }
 
-/** "Status: completed · Updated from 2024-01-01 to 2024-01-31 (UTC)" for a report's filters. */
+/** A date filter's value as shown: the day, or the day and minute (UTC) of a date-time. */
+function shownDate(value: string): string {
+  return value.length > 10 ? `${value.slice(0, 16).replace("T", " ")} UTC` : value;
+}
+
+/** "status: completed · updated on or after 2024-01-01 · updated before 2024-02-01" for a report's filters. */
 export function describeFilters(report: Pick<Report, "filters">): string {
   const parts: string[] = [];
   for (const f of report.filters) {
-    const label = f.name.replace(/_/g, " ");
     const value = Array.isArray(f.value) ? f.value.join(", ") : f.value;
-    const shown = value.length > 10 && /T/.test(value) ? value.slice(0, 16).replace("T", " ") : value;
-    if (f.operator === "gte") parts.push(`${label} from ${shown}`);
-    else if (f.operator === "lt") parts.push(`${label} before ${shown}`);
-    else parts.push(`${label}: ${value}`);
+    if (f.operator) {
+      const label = f.name.replace(/_at$/, "").replace(/_/g, " ");
+      parts.push(`${label} ${f.operator === "gte" ? "on or after" : "before"} ${shownDate(value)}`);
+    } else {
+      parts.push(`${f.name.replace(/_/g, " ")}: ${value}`);
+    }
   }
   return parts.join(" · ");
 }

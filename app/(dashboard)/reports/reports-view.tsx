@@ -236,44 +236,42 @@ export function ReportsView({ canCreate }: { canCreate: boolean }) {
   const list = useReports(pagination.after);
   const rows = list.data?.data;
   return (
-    <div className="space-y-6">
+    // The dashboard's layout keeps its sidebar at phone width: a floor on this page's width keeps the
+    // form usable there (the main area scrolls sideways) instead of squeezing it to a few letters.
+    <div className="min-w-72 space-y-6">
       <PageHeader
         title="Reports"
         description="Export transactions, adjustments, the catalogue, discounts and balances as CSV files for accounting and analysis."
       />
       {canCreate && (
         <Section title="New report" id="new-report">
-          <div className="px-5 py-4">
-            <NewReportForm />
-          </div>
+          <NewReportForm />
         </Section>
       )}
       <Section title="Your reports" id="report-list">
-        <div className="px-5 py-4">
-          <DataTable
-            caption="Reports"
-            columns={COLUMNS}
-            rows={rows}
-            rowKey={(r) => r.id}
-            isLoading={list.isLoading}
-            error={list.error}
-            onRetry={() => list.refetch()}
-            isRefreshing={list.isFetching && !list.isLoading && list.isPlaceholderData}
-            empty={
-              <EmptyState
-                title="No reports yet"
-                description={
-                  canCreate
-                    ? "Choose a type and filters above to create your first report."
-                    : "Reports created by an admin or developer show here, ready to download."
-                }
-              />
-            }
-            footer={
-              <PaginationControls pagination={pagination} meta={list.data?.meta.pagination} shown={rows?.length ?? 0} />
-            }
-          />
-        </div>
+        <DataTable
+          caption="Reports"
+          columns={COLUMNS}
+          rows={rows}
+          rowKey={(r) => r.id}
+          isLoading={list.isLoading}
+          error={list.error}
+          onRetry={() => list.refetch()}
+          isRefreshing={list.isFetching && !list.isLoading && list.isPlaceholderData}
+          empty={
+            <EmptyState
+              title="No reports yet"
+              description={
+                canCreate
+                  ? "Choose a type and filters above to create your first report."
+                  : "Reports created by an admin or developer show here, ready to download."
+              }
+            />
+          }
+          footer={
+            <PaginationControls pagination={pagination} meta={list.data?.meta.pagination} shown={rows?.length ?? 0} />
+          }
+        />
       </Section>
     </div>
   );
