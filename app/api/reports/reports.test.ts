@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import * as adjustmentsRoute from "@/app/api/adjustments/route";
 import * as reportLink from "@/app/api/documents/reports/[report_id]/route";
 import { pool } from "@/lib/db";
+import { reportSchema } from "@/lib/schemas/report";
 import { documentUrl } from "@/lib/services/documents";
 import { expireReports } from "@/lib/services/reports/expire";
 import { generateReport, runReportJob } from "@/lib/services/reports/generate";
@@ -104,6 +105,7 @@ describe("POST /reports", () => {
       "created_at",
     ]);
     expect(data.id).toMatch(/^rep_[a-z0-9]{26}$/);
+    reportSchema.strict().parse(data);
     expect(data).toMatchObject({ type: "transactions", status: "pending", rows: null, expires_at: null });
     expect(data.filters).toHaveLength(1);
     expect(data.filters[0]).toMatchObject({ name: "updated_at", operator: "gte" });
@@ -391,6 +393,7 @@ describe("generation (the worker's job)", () => {
     await insertFixture();
     const report = await ready({ type: "transactions", filters: RANGE_2031 });
     expect(report.status).toBe("ready");
+    reportSchema.strict().parse(report);
     expect(report.rows).toBe(1);
     const expires = Date.parse(report.expires_at) - Date.parse(report.updated_at);
     expect(Math.abs(expires - 14 * 86_400_000)).toBeLessThan(5000);
