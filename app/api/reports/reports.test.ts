@@ -250,6 +250,15 @@ describe("POST /reports", () => {
     expectFieldError(await create({ type: "transactions", filters: [null] }), "filters[0]");
   });
 
+  it("bounds the length of names and values", async () => {
+    const long = await create({ type: "transactions", filters: [{ name: "status", value: "x".repeat(201) }] });
+    expect(expectFieldError(long, "filters[0].value").errors?.[0].message).toBe("must be at most 200 characters");
+    const longName = await create({ type: "transactions", filters: [{ name: "n".repeat(101), value: "x" }] });
+    expect(expectFieldError(longName, "filters[0].name").errors?.[0].message).toBe("must be at most 100 characters");
+    const hundred = Array.from({ length: 100 }, () => "paid");
+    expect((await create({ type: "transactions", filters: [{ name: "status", value: hundred }] })).status).toBe(201);
+  });
+
   it("refuses a date range that selects nothing", async () => {
     expectFieldError(
       await create({
