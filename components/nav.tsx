@@ -11,6 +11,7 @@ export const NAV_ITEMS = [
   { href: "/subscriptions", label: "Subscriptions" },
   { href: "/notifications", label: "Notifications" },
   { href: "/metrics", label: "Metrics" },
+  { href: "/reports", label: "Reports" },
   { href: "/developers", label: "Developers" },
   { href: "/settings", label: "Settings" },
 ] as const;

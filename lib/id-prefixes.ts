@@ -30,6 +30,7 @@ export const ID_PREFIX = {
   simulationEvent: "ntfsimevt",
   event: "evt",
   apiKey: "apikey",
+  report: "rep",
   user: "usr",
 } as const;
 

@@ -29,12 +29,15 @@ import * as checkoutPayments from "@/app/api/checkout/[transaction_id]/payments/
 import * as clientTokens from "@/app/api/client-tokens/route";
 import * as discountGroups from "@/app/api/discount-groups/route";
 import * as notificationSettings from "@/app/api/notification-settings/route";
+import * as reportDownloadUrl from "@/app/api/reports/[report_id]/download-url/route";
+import * as reports from "@/app/api/reports/route";
 import * as simulationRuns from "@/app/api/simulations/[simulation_id]/runs/route";
 import * as simulations from "@/app/api/simulations/route";
 import * as taxRate from "@/app/api/tax-rates/[country_code]/route";
 import * as transactionInvoice from "@/app/api/transactions/[transaction_id]/invoice/route";
 import { query } from "@/lib/db/sql";
 import { methodNotAllowed, routeNotFound } from "@/lib/http/route";
+import { generateReport } from "@/lib/services/reports/generate";
 import { BASE, call, testKeyWithId } from "@/lib/test/api";
 import { insertDestination, makeChange } from "@/lib/test/notifications";
 import { admin } from "@/lib/test/resource";
@@ -330,6 +333,20 @@ async function fixtures(): Promise<void> {
     "credit note link",
   );
 
+  // A ready report with rows (the transactions made above), and its signed download link.
+  const report = await created(
+    await call(reports.POST, "POST", "/reports", { key, body: { type: "transactions" } }),
+    "report",
+  );
+  await generateReport(report.id);
+  const reportLink = await created(
+    await call(reportDownloadUrl.GET, "GET", `/reports/${report.id}/download-url`, {
+      key,
+      params: { report_id: report.id },
+    }),
+    "report link",
+  );
+
   // A subscription bought at the checkout, and prices to change and charge it with.
   const { subscription } = await subscribeAtCheckout();
   const monthly = await makeRecurringPrice({
@@ -357,6 +374,7 @@ async function fixtures(): Promise<void> {
     api_key_id: apiKey.id,
     client_token_id: clientToken.id,
     country_code: "DE",
+    report_id: report.id,
   };
 
   const item = { price_id: price.id, quantity: 1 };
@@ -448,6 +466,17 @@ async function fixtures(): Promise<void> {
       query: new URL(invoiceLink.url).search.slice(1),
     },
     "GET documents/credit-notes/[adjustment_id]": { query: new URL(creditNoteLink.url).search.slice(1) },
+    "GET documents/reports/[report_id]": { query: new URL(reportLink.url).search.slice(1) },
+    "GET reports": { query: "status=pending,ready&order_by=id[DESC]" },
+    "POST reports": body({
+      type: "transactions",
+      filters: [
+        { name: "status", operator: null, value: ["completed", "billed"] },
+        { name: "collection_mode", value: "manual" },
+        { name: "updated_at", operator: "gte", value: "2020-01-01" },
+        { name: "updated_at", operator: "lt", value: "2040-01-01T00:00:00Z" },
+      ],
+    }),
     "GET events": { query: "event_type=customer.created" },
     "GET metrics/revenue": { query: "from=2026-01-01&to=2026-02-01" },
     "GET notification-settings": { query: "active=true&traffic_source=all" },

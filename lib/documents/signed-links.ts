@@ -16,7 +16,10 @@ export type { Disposition };
 export const LINK_LIFETIME_SECONDS = 60 * 60;
 
 /** Each kind of document, with the path segment of its route under /api/documents/. */
-export const DOCUMENT_PATHS = { invoice: "invoices", credit_note: "credit-notes" } as const;
+export const DOCUMENT_PATHS = { invoice: "invoices", credit_note: "credit-notes", report: "reports" } as const;
+
+/** Report CSV links (GET /reports/{report_id}/download-url) expire sooner, as the API family's: 3 minutes. */
+export const REPORT_LINK_LIFETIME_SECONDS = 3 * 60;
 export type DocumentKind = keyof typeof DOCUMENT_PATHS;
 
 export interface DocumentLink {

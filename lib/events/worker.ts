@@ -12,6 +12,7 @@ import { EventEmitter } from "node:events";
 import { makeWorkerUtils, type Runner, run, type TaskList, type WorkerUtils } from "graphile-worker";
 import pg from "pg";
 import { config } from "../config.ts";
+import { REPORT_TASKS } from "../services/reports/tasks.ts";
 import { deliverNotification, purgeNotifications } from "./delivery.ts";
 import { quietLogger } from "./logger.ts";
 import { TASKS } from "./queue.ts";
@@ -62,6 +63,14 @@ const taskList: TaskList = {
     const { processDueSubscriptions } = await import("../services/subscriptions/engine.ts");
     await processDueSubscriptions();
   },
+  [REPORT_TASKS.generate]: async (payload, helpers) => {
+    const { runReportJob } = await import("../services/reports/generate.ts");
+    await runReportJob((payload as { id: string }).id, helpers.job.attempts, helpers.job.max_attempts);
+  },
+  [REPORT_TASKS.expire]: async () => {
+    const { expireReports } = await import("../services/reports/expire.ts");
+    await expireReports();
+  },
 };
 
 // Hourly: notifications past retention are deleted (and expired idempotency keys, rate-limit
@@ -72,6 +81,8 @@ const CRONTAB = [
   `17 * * * * ${TASKS.purgeNotifications}`,
   `* * * * * ${TASKS.markPastDue}`,
   `* * * * * ${TASKS.subscriptionsDue}`,
+  // Every 10 minutes: ready reports past expires_at become expired (their files deleted).
+  `*/10 * * * * ${REPORT_TASKS.expire}`,
 ].join("\n");
 
 /**

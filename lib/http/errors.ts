@@ -17,6 +17,10 @@ export const ERROR_STATUS = {
   transaction_already_paid: 400,
   sandbox_only: 400,
   adjustment_credit_note_unavailable: 400,
+  report_not_ready: 400,
+  report_expired: 400,
+  report_failed: 400,
+  report_empty: 400,
   notification_maximum_active_settings_reached: 400,
   notification_replay_invalid_origin_type: 400,
   notification_cannot_replay: 400,
@@ -98,6 +102,14 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
     "Simulated payments (test cards at the hosted checkout) exist only in the sandbox environment: this server is live, and processes no real cards.",
   adjustment_credit_note_unavailable:
     "The adjustment has no credit note: only approved refunds and credits have one (a refund pending approval gets it once approved; rejected adjustments and chargebacks never do).",
+  report_not_ready:
+    "The report is still being generated (status `pending`): poll GET /reports/{report_id} (or wait for the report.updated event) until its status is `ready`, then ask for the download link again.",
+  report_expired:
+    "The report has expired (status `expired`, 14 days after it was ready) and its file was deleted. Create a report again with the same type and filters.",
+  report_failed:
+    "The report could not be generated (status `failed`). Create a report again with the same type and filters.",
+  report_empty:
+    "The report is ready but has no rows (`rows` is 0): nothing matched its filters, so there is no file to download. Create a report with wider filters.",
   notification_maximum_active_settings_reached:
     "The account already has the maximum of 10 active notification destinations. Deactivate or delete one before creating or activating another.",
   notification_replay_invalid_origin_type:
@@ -151,7 +163,7 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   document_link_invalid:
     "The document link is incomplete or its signature does not match: use the link exactly as the API returned it.",
   document_link_expired:
-    "The document link has expired (links are valid for one hour). Ask the API for a new one, e.g. GET /transactions/{transaction_id}/invoice.",
+    "The document link has expired (invoice and credit-note links are valid for one hour, report links for 3 minutes). Ask the API for a new one, e.g. GET /transactions/{transaction_id}/invoice or GET /reports/{report_id}/download-url.",
   not_found: "No entity has the ID in the path, or no endpoint has this path.",
   method_not_allowed: "The endpoint does not support this HTTP method.",
   conflict:

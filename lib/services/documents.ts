@@ -48,16 +48,18 @@ async function linkKey(): Promise<Buffer> {
 }
 
 /**
- * A signed link to a document, valid for an hour from `now`, on the service's public address
- * (PUBLIC_URL: the same base as the hosted checkout's links).
+ * A signed link to a document, valid for an hour from `now` (or `lifetimeSeconds`: report links
+ * live 3 minutes), on the service's public address (PUBLIC_URL: the same base as the hosted
+ * checkout's links).
  */
 export async function documentUrl(
   kind: DocumentKind,
   id: string,
   disposition: Disposition,
   now = Date.now(),
+  lifetimeSeconds = LINK_LIFETIME_SECONDS,
 ): Promise<DocumentUrl> {
-  const expires = Math.floor(now / 1000) + LINK_LIFETIME_SECONDS;
+  const expires = Math.floor(now / 1000) + lifetimeSeconds;
   return { url: `${config.publicUrl}${documentLinkPath({ kind, id, disposition, expires }, await linkKey())}` };
 }
 

@@ -1,0 +1,16 @@
+import { route } from "@/lib/http/route";
+import { signedLinkQuery } from "@/lib/schemas/document";
+import { reportParams } from "@/lib/schemas/report";
+import { reportCsvResponse } from "@/lib/services/reports/download";
+
+/** A signed report link (from GET /reports/{report_id}/download-url): the signature authenticates it. */
+export const GET = route({ permission: "signed", params: reportParams, query: signedLinkQuery }, ({ input }) =>
+  reportCsvResponse(input.params.report_id, input.query),
+);
+
+export {
+  methodNotAllowed as PUT,
+  methodNotAllowed as POST,
+  methodNotAllowed as PATCH,
+  methodNotAllowed as DELETE,
+} from "@/lib/http/route";

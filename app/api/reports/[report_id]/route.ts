@@ -1,0 +1,15 @@
+import { route } from "@/lib/http/route";
+import { reportParams } from "@/lib/schemas/report";
+import { getReport } from "@/lib/services/reports/reports";
+
+export const GET = route({ permission: "report.read", params: reportParams }, ({ input }) =>
+  getReport(input.params.report_id),
+);
+
+// Reports cannot be changed or deleted: they expire.
+export {
+  methodNotAllowed as PUT,
+  methodNotAllowed as POST,
+  methodNotAllowed as PATCH,
+  methodNotAllowed as DELETE,
+} from "@/lib/http/route";
