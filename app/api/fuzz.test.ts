@@ -436,6 +436,13 @@ async function fixtures(): Promise<void> {
     "GET documents/credit-notes/[adjustment_id]": { query: new URL(creditNoteLink.url).search.slice(1) },
     "GET events": { query: "event_type=customer.created" },
     "GET metrics/revenue": { query: "from=2026-01-01&to=2026-02-01" },
+    "GET metrics/monthly-recurring-revenue": { query: "from=2026-01-01&to=2026-02-01" },
+    "GET metrics/monthly-recurring-revenue-change": { query: "from=2026-01-01&to=2026-02-01" },
+    "GET metrics/monthly-recurring-revenue-movements": { query: "from=2026-01-01&to=2026-02-01" },
+    "GET metrics/active-subscribers": { query: "from=2026-01-01&to=2026-02-01" },
+    "GET metrics/refunds": { query: "from=2026-01-01&to=2026-02-01" },
+    "GET metrics/chargebacks": { query: "from=2026-01-01&to=2026-02-01" },
+    "GET metrics/checkout-conversion": { query: "from=2026-01-01&to=2026-02-01" },
     "GET notification-settings": { query: "active=true" },
     "POST notification-settings": body({
       description: "Fuzz hook",
