@@ -102,8 +102,10 @@ ALTER TABLE "checkout_metrics_daily" SET (fillfactor = 50, autovacuum_vacuum_sca
 --   discounted period), not by a change of any row, so an MRR net of discounts could only be kept
 --   by work at every renewal; the renewal path stays free of metrics work instead.
 -- * A change counts at the subscription's "now" (its test clock when ahead of the real clock, as
---   the engine's lib/services/subscriptions/billing.ts subscriptionNow), on that UTC day. An import
---   of history may set `billing.metrics_at` (SET LOCAL) to the moment its changes happened.
+--   the engine's lib/services/subscriptions/billing.ts subscriptionNow), on that UTC day; a status
+--   change the engine applies as of a later moment (see subscription_metrics_sync) at that moment.
+--   An import of history may set `billing.metrics_at` (SET LOCAL) to the moment its changes
+--   happened.
 -- * Movements: new (first time active), reactivation (active again after a churn: resume, or a
 --   canceled/paused one coming back), churn (active -> paused, canceled or deleted), expansion and
 --   contraction (the MRR of an active subscription going up or down). Trial -> active is new.
@@ -222,7 +224,7 @@ DECLARE
   country text;
 BEGIN
   SELECT t."status", t."currency_code", t."address_id", t."clock_at", t."billing_cycle_interval",
-         t."billing_cycle_frequency"
+         t."billing_cycle_frequency", t."canceled_at", t."paused_at", t."current_period_starts_at"
     INTO s FROM "subscriptions" t WHERE t."id" = sub_id;
   found_sub := FOUND;
   SELECT m."mrr_after", m."active_after", m."currency_code" INTO prev_mrr, prev_active, prev_currency
@@ -246,8 +248,15 @@ BEGIN
     RETURN;
   END IF;
 
+  -- When it happened: the subscription's now (its test clock when ahead), or the moment the row
+  -- says the new status began when that is later: the engine runs each due action as of its own
+  -- time (a test clock advanced over a trial's end, a dunning's last retry, a scheduled pause or
+  -- cancel), before the clock itself is moved.
   change_at := coalesce(nullif(current_setting('billing.metrics_at', true), '')::timestamptz,
-                 CASE WHEN found_sub THEN greatest(now(), s."clock_at") ELSE now() END);
+                 CASE WHEN found_sub THEN greatest(now(), s."clock_at",
+                        CASE s."status" WHEN 'canceled' THEN s."canceled_at" WHEN 'paused' THEN s."paused_at"
+                                        ELSE s."current_period_starts_at" END)
+                      ELSE now() END);
 
   IF now_active AND NOT prev_active THEN
     PERFORM "subscription_metrics_move"(sub_id, change_at, currency,
