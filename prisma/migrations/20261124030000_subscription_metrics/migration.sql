@@ -139,27 +139,31 @@ LANGUAGE sql IMMUTABLE AS $$
 $$;
 
 -- The subscription's MRR from its items now (whatever its status), minor units of `currency`.
+-- PL/pgSQL rather than SQL so that its plan is prepared once per session, not at every call.
 CREATE FUNCTION "subscription_mrr_amount"(sub_id text, currency text, country text, cycle_interval text,
                                           cycle_frequency integer) RETURNS bigint
-LANGUAGE sql STABLE AS $$
-  SELECT coalesce(round(sum(
-           "metrics_minor"(coalesce(
-             (SELECT o -> 'unit_price' ->> 'amount'
-                FROM json_array_elements(CASE WHEN json_typeof(i.price -> 'unit_price_overrides') = 'array'
-                                              THEN i.price -> 'unit_price_overrides' END) o
-               WHERE o -> 'unit_price' ->> 'currency_code' = currency
-                 AND json_typeof(o -> 'country_codes') = 'array'
-                 AND EXISTS (SELECT 1 FROM json_array_elements_text(o -> 'country_codes') c
-                              WHERE upper(c) = upper(country))
-               LIMIT 1),
-             i.price -> 'unit_price' ->> 'amount'))
-           * i.quantity
-           * "metrics_monthly_factor"(coalesce(i.price -> 'billing_cycle' ->> 'interval', cycle_interval),
-               coalesce(CASE WHEN (i.price -> 'billing_cycle' ->> 'frequency') ~ '^[0-9]{1,6}$'
-                             THEN (i.price -> 'billing_cycle' ->> 'frequency')::integer END, cycle_frequency))
-         )), 0)::bigint
-    FROM "subscription_items" i
-   WHERE i."subscription_id" = sub_id AND i."recurring"
+LANGUAGE plpgsql STABLE AS $$
+BEGIN
+  RETURN (
+    SELECT coalesce(round(sum(
+             "metrics_minor"(coalesce(
+               (SELECT o -> 'unit_price' ->> 'amount'
+                  FROM json_array_elements(CASE WHEN json_typeof(i."price" -> 'unit_price_overrides') = 'array'
+                                                THEN i."price" -> 'unit_price_overrides' END) o
+                 WHERE o -> 'unit_price' ->> 'currency_code' = currency
+                   AND json_typeof(o -> 'country_codes') = 'array'
+                   AND EXISTS (SELECT 1 FROM json_array_elements_text(o -> 'country_codes') c
+                                WHERE upper(c) = upper(country))
+                 LIMIT 1),
+               i."price" -> 'unit_price' ->> 'amount'))
+             * i."quantity"
+             * "metrics_monthly_factor"(coalesce(i."price" -> 'billing_cycle' ->> 'interval', cycle_interval),
+                 coalesce(CASE WHEN (i."price" -> 'billing_cycle' ->> 'frequency') ~ '^[0-9]{1,6}$'
+                               THEN (i."price" -> 'billing_cycle' ->> 'frequency')::integer END, cycle_frequency))
+           )), 0)::bigint
+      FROM "subscription_items" i
+     WHERE i."subscription_id" = sub_id AND i."recurring");
+END
 $$;
 
 -- Adds one movement to its day's rollup row.
@@ -339,10 +343,23 @@ DECLARE
   sub_id text;
 BEGIN
   LOCK TABLE "subscription_metrics_daily" IN SHARE ROW EXCLUSIVE MODE;
+  -- The subscriptions whose contribution now differs from their last movement, found in one pass.
   FOR sub_id IN
-    SELECT t."id" FROM "subscriptions" t WHERE t."status" IN ('active', 'past_due')
-    UNION
-    SELECT DISTINCT m."subscription_id" FROM "subscription_mrr_movements" m
+    WITH now_rows AS (
+      SELECT t."id", t."currency_code", true AS active,
+             "subscription_mrr_amount"(t."id", t."currency_code", a."country_code", t."billing_cycle_interval",
+                                       t."billing_cycle_frequency") AS mrr
+        FROM "subscriptions" t LEFT JOIN "addresses" a ON a."id" = t."address_id"
+       WHERE t."status" IN ('active', 'past_due')
+    ), last_rows AS (
+      SELECT DISTINCT ON (m."subscription_id") m."subscription_id", m."currency_code", m."active_after", m."mrr_after"
+        FROM "subscription_mrr_movements" m ORDER BY m."subscription_id", m."id" DESC
+    )
+    SELECT coalesce(n."id", l."subscription_id")
+      FROM now_rows n FULL JOIN last_rows l ON l."subscription_id" = n."id"
+     WHERE coalesce(n."active", false) IS DISTINCT FROM coalesce(l."active_after", false)
+        OR coalesce(n."mrr", 0) IS DISTINCT FROM coalesce(l."mrr_after", 0)
+        OR (n."active" AND n."currency_code" IS DISTINCT FROM l."currency_code")
   LOOP
     PERFORM "subscription_metrics_sync"(sub_id);
   END LOOP;
