@@ -10,7 +10,9 @@
  *      GET /api/transactions?per_page=200 over 1,000 and 1,000,000 (lib/bench/metrics.ts).
  *   5. subscription renewals per second, 100,000 due at once, and GET /api/subscriptions?per_page=200
  *      over 1,000 vs 1,000,000 subscriptions (lib/bench/renewals.ts).
- * BENCH_ONLY=api, deliveries, metrics, renewals or subscriptions runs one part.
+ *   6. every subscription, refund, chargeback and checkout metric over a year of 1,000,000
+ *      subscriptions' history (lib/bench/subscription-metrics.ts).
+ * BENCH_ONLY=api, deliveries, metrics, renewals, subscriptions or subscription-metrics runs one part.
  * DATABASE_URL names the server (a database `billing_bench` is made on it); without it an embedded
  * PostgreSQL is used. BENCH_SECONDS sets the length of each run (default 10).
  */
@@ -22,6 +24,7 @@ import { ROOT } from "../cli/tasks.ts";
 import { benchDeliveries } from "./deliveries.ts";
 import { benchMetrics } from "./metrics.ts";
 import { benchRenewals, benchSubscriptionList } from "./renewals.ts";
+import { benchSubscriptionMetrics } from "./subscription-metrics.ts";
 import { CONNECTIONS, load, prepareBench, SECONDS, withServer } from "./server.ts";
 
 async function insertCustomers(client: pg.Client, count: number, offset: number): Promise<void> {
@@ -45,6 +48,7 @@ async function main() {
   if (runs("metrics")) results.metrics = await benchMetrics();
   if (runs("renewals")) results.renewals = await benchRenewals();
   if (runs("subscriptions")) results.subscriptionList = await benchSubscriptionList();
+  if (runs("subscription-metrics")) results.subscriptionMetrics = await benchSubscriptionMetrics();
   mkdirSync(path.join(ROOT, "bench-results"), { recursive: true });
   const file = path.join(ROOT, "bench-results", `bench-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
   writeFileSync(file, JSON.stringify(results, null, 2));
