@@ -138,29 +138,36 @@ LANGUAGE sql IMMUTABLE AS $$
               ELSE 0 END
 $$;
 
--- The subscription's MRR from its items now (whatever its status), minor units of `currency`.
--- PL/pgSQL rather than SQL so that its plan is prepared once per session, not at every call.
+-- One item's monthly amount (unnormalised by rounding): the formula of the decisions above, in one
+-- place for the triggers (subscription_mrr_amount) and the rebuild (set-based).
+CREATE FUNCTION "metrics_item_monthly"(price json, quantity integer, currency text, country text,
+                                       cycle_interval text, cycle_frequency integer) RETURNS numeric
+LANGUAGE sql IMMUTABLE AS $$
+  SELECT "metrics_minor"(coalesce(
+           (SELECT o -> 'unit_price' ->> 'amount'
+              FROM json_array_elements(CASE WHEN json_typeof(price -> 'unit_price_overrides') = 'array'
+                                            THEN price -> 'unit_price_overrides' END) o
+             WHERE o -> 'unit_price' ->> 'currency_code' = currency
+               AND json_typeof(o -> 'country_codes') = 'array'
+               AND EXISTS (SELECT 1 FROM json_array_elements_text(o -> 'country_codes') c
+                            WHERE upper(c) = upper(country))
+             LIMIT 1),
+           price -> 'unit_price' ->> 'amount'))
+         * quantity
+         * "metrics_monthly_factor"(coalesce(price -> 'billing_cycle' ->> 'interval', cycle_interval),
+             coalesce(CASE WHEN (price -> 'billing_cycle' ->> 'frequency') ~ '^[0-9]{1,6}$'
+                           THEN (price -> 'billing_cycle' ->> 'frequency')::integer END, cycle_frequency))
+$$;
+
+-- The subscription's MRR from its items now (whatever its status), minor units of `currency`,
+-- rounded once. PL/pgSQL rather than SQL so that its plan is prepared once per session.
 CREATE FUNCTION "subscription_mrr_amount"(sub_id text, currency text, country text, cycle_interval text,
                                           cycle_frequency integer) RETURNS bigint
 LANGUAGE plpgsql STABLE AS $$
 BEGIN
   RETURN (
-    SELECT coalesce(round(sum(
-             "metrics_minor"(coalesce(
-               (SELECT o -> 'unit_price' ->> 'amount'
-                  FROM json_array_elements(CASE WHEN json_typeof(i."price" -> 'unit_price_overrides') = 'array'
-                                                THEN i."price" -> 'unit_price_overrides' END) o
-                 WHERE o -> 'unit_price' ->> 'currency_code' = currency
-                   AND json_typeof(o -> 'country_codes') = 'array'
-                   AND EXISTS (SELECT 1 FROM json_array_elements_text(o -> 'country_codes') c
-                                WHERE upper(c) = upper(country))
-                 LIMIT 1),
-               i."price" -> 'unit_price' ->> 'amount'))
-             * i."quantity"
-             * "metrics_monthly_factor"(coalesce(i."price" -> 'billing_cycle' ->> 'interval', cycle_interval),
-                 coalesce(CASE WHEN (i."price" -> 'billing_cycle' ->> 'frequency') ~ '^[0-9]{1,6}$'
-                               THEN (i."price" -> 'billing_cycle' ->> 'frequency')::integer END, cycle_frequency))
-           )), 0)::bigint
+    SELECT coalesce(round(sum("metrics_item_monthly"(i."price", i."quantity", currency, country, cycle_interval,
+                                                     cycle_frequency))), 0)::bigint
       FROM "subscription_items" i
      WHERE i."subscription_id" = sub_id AND i."recurring");
 END
@@ -347,10 +354,13 @@ BEGIN
   FOR sub_id IN
     WITH now_rows AS (
       SELECT t."id", t."currency_code", true AS active,
-             "subscription_mrr_amount"(t."id", t."currency_code", a."country_code", t."billing_cycle_interval",
-                                       t."billing_cycle_frequency") AS mrr
-        FROM "subscriptions" t LEFT JOIN "addresses" a ON a."id" = t."address_id"
+             coalesce(round(sum("metrics_item_monthly"(i."price", i."quantity", t."currency_code", a."country_code",
+                                  t."billing_cycle_interval", t."billing_cycle_frequency"))), 0)::bigint AS mrr
+        FROM "subscriptions" t
+        LEFT JOIN "addresses" a ON a."id" = t."address_id"
+        LEFT JOIN "subscription_items" i ON i."subscription_id" = t."id" AND i."recurring"
        WHERE t."status" IN ('active', 'past_due')
+       GROUP BY t."id", t."currency_code"
     ), last_rows AS (
       SELECT DISTINCT ON (m."subscription_id") m."subscription_id", m."currency_code", m."active_after", m."mrr_after"
         FROM "subscription_mrr_movements" m ORDER BY m."subscription_id", m."id" DESC
