@@ -24,8 +24,8 @@ import { ROOT } from "../cli/tasks.ts";
 import { benchDeliveries } from "./deliveries.ts";
 import { benchMetrics } from "./metrics.ts";
 import { benchRenewals, benchSubscriptionList } from "./renewals.ts";
-import { benchSubscriptionMetrics } from "./subscription-metrics.ts";
 import { CONNECTIONS, load, prepareBench, SECONDS, withServer } from "./server.ts";
+import { benchSubscriptionMetrics } from "./subscription-metrics.ts";
 
 async function insertCustomers(client: pg.Client, count: number, offset: number): Promise<void> {
   // IDs in the API's format, generated in SQL: time-ordered prefix + random tail.
