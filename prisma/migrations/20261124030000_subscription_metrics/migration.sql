@@ -236,7 +236,10 @@ DECLARE
 BEGIN
   SELECT t."status", t."currency_code", t."address_id", t."clock_at", t."billing_cycle_interval",
          t."billing_cycle_frequency", t."canceled_at", t."paused_at", t."current_period_starts_at"
-    INTO s FROM "subscriptions" t WHERE t."id" = sub_id;
+    INTO s FROM "subscriptions" t WHERE t."id" = sub_id
+     -- Two transactions committing changes of one subscription take turns here (each operation
+     -- already holds this lock), so each compares with the other's movement, never the same one.
+     FOR NO KEY UPDATE;
   found_sub := FOUND;
   SELECT m."mrr_after", m."active_after", m."currency_code" INTO prev_mrr, prev_active, prev_currency
     FROM "subscription_mrr_movements" m WHERE m."subscription_id" = sub_id ORDER BY m."id" DESC LIMIT 1;
