@@ -40,7 +40,10 @@ export function MetricChart({
   series,
   format,
   formatRight,
+  height = "h-72",
 }: {
+  /** Tailwind height class of the figure. */
+  height?: string;
   label: string;
   points: MetricChartPoint[];
   series: MetricSeries[];
@@ -49,7 +52,7 @@ export function MetricChart({
 }) {
   const hasRight = series.some((s) => s.right);
   return (
-    <figure aria-label={label} className="h-72 w-full">
+    <figure aria-label={label} className={`${height} w-full`}>
       <ResponsiveContainer width="100%" height="100%">
         <ComposedChart data={points} margin={{ top: 8, right: 8, bottom: 8, left: 8 }} stackOffset="sign">
           <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="#e2e8f0" />
@@ -112,7 +115,7 @@ export function MetricChart({
                 stroke={s.color}
                 strokeWidth={2}
                 dot={false}
-                type="monotone"
+                type="linear"
                 isAnimationActive={false}
               />
             ),

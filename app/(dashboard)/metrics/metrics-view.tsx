@@ -81,7 +81,7 @@ function MrrSection({ range, rangeLabel }: { range: Range; rangeLabel: string })
     <MetricSection
       id="mrr"
       title="Monthly recurring revenue"
-      description={`${rangeLabel}, in ${currency}: MRR at the end of each day, and the day's movements (right axis). Active and past-due subscriptions, list prices normalised to a month, before discounts and tax.`}
+      description={`${rangeLabel}, in ${currency}: MRR at the end of each day, then each day's movements. Active and past-due subscriptions, list prices normalised to a month, before discounts and tax.`}
       ready={state.ready}
       error={state.error}
       onRetry={state.retry}
@@ -98,23 +98,28 @@ function MrrSection({ range, rangeLabel }: { range: Range; rangeLabel: string })
         })),
       ]}
       chart={() => (
-        <MetricChart
-          label={`Monthly recurring revenue per day, in ${currency}`}
-          points={points}
-          format={money(currency)}
-          series={[
-            ...MOVEMENTS.map((m) => ({
+        <div className="space-y-4">
+          <MetricChart
+            label={`Monthly recurring revenue per day, in ${currency}`}
+            points={points}
+            format={money(currency)}
+            height="h-64"
+            series={[{ key: "mrr", name: "MRR", color: "#3b6ef5", kind: "line" }]}
+          />
+          <MetricChart
+            label={`MRR movements per day, in ${currency}`}
+            points={points}
+            format={money(currency)}
+            height="h-56"
+            series={MOVEMENTS.map((m) => ({
               key: m.key,
               name: m.name,
               color: m.color,
               kind: "bar" as const,
               stack: "moves",
-              right: true,
-            })),
-            { key: "mrr", name: "MRR", color: "#0f172a", kind: "line" },
-          ]}
-          formatRight={money(currency)}
-        />
+            }))}
+          />
+        </div>
       )}
       table={() => (
         <DayTable
