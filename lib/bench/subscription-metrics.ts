@@ -26,7 +26,11 @@
  * 123 s (0 corrected); per change: a renewal's item write 0.60 ms, a quantity change 1.01 ms (its
  * movement and rollup row, at commit). In process, 365 days (p50 / p99): MRR 5.7 / 38.2 ms, MRR
  * change 9.7 / 21.0, movements 7.0 / 15.6, active subscribers 7.8 / 18.6, refunds 6.7 / 15.2,
- * chargebacks 4.1 / 10.3, checkout conversion 1.8 / 6.5 ms: all under the 100 ms target.
+ * chargebacks 4.1 / 10.3, checkout conversion 1.8 / 6.5 ms: all under the 100 ms target. Over
+ * HTTP (BENCH_METRICS_HTTP=1, next start, 1 connection, p50 / p99): MRR 10 / 34 ms, MRR change
+ * 13 / 45, movements 10 / 38, active subscribers 10 / 37, refunds 10 / 31, chargebacks 9 / 20,
+ * checkout conversion 4 / 16 ms; MRR at 10 connections 131 req/s, p50 69 / p99 224 ms (the two
+ * cores saturated: revenue measures alike).
  * The renewals benchmark (BENCH_ONLY=renewals, 5,000 due, 4 workers) before and after these
  * triggers: 212 and 211 renewals/s (PostgreSQL CPU 4.70 and 4.55 ms a renewal) before, 224 and
  * 204 (4.34 and 4.74 ms) after: no difference beyond the noise (a renewal queues no metrics work).
