@@ -479,6 +479,13 @@ async function fixtures(): Promise<void> {
     }),
     "GET events": { query: "event_type=customer.created" },
     "GET metrics/revenue": { query: "from=2026-01-01&to=2026-02-01" },
+    "GET metrics/monthly-recurring-revenue": { query: "from=2026-01-01&to=2026-02-01" },
+    "GET metrics/monthly-recurring-revenue-change": { query: "from=2026-01-01&to=2026-02-01" },
+    "GET metrics/monthly-recurring-revenue-movements": { query: "from=2026-01-01&to=2026-02-01" },
+    "GET metrics/active-subscribers": { query: "from=2026-01-01&to=2026-02-01" },
+    "GET metrics/refunds": { query: "from=2026-01-01&to=2026-02-01" },
+    "GET metrics/chargebacks": { query: "from=2026-01-01&to=2026-02-01" },
+    "GET metrics/checkout-conversion": { query: "from=2026-01-01&to=2026-02-01" },
     "GET notification-settings": { query: "active=true&traffic_source=all" },
     "POST notification-settings": body({
       description: "Fuzz hook",

@@ -10,9 +10,12 @@
  *      GET /api/transactions?per_page=200 over 1,000 and 1,000,000 (lib/bench/metrics.ts).
  *   5. subscription renewals per second, 100,000 due at once, and GET /api/subscriptions?per_page=200
  *      over 1,000 vs 1,000,000 subscriptions (lib/bench/renewals.ts).
- *   6. a transactions report of 1,000,000 rows generated (streamed, memory flat) and downloaded:
+ *   6. every subscription, refund, chargeback and checkout metric over a year of 1,000,000
+ *      subscriptions' history (lib/bench/subscription-metrics.ts).
+ *   7. a transactions report of 1,000,000 rows generated (streamed, memory flat) and downloaded:
  *      time, CPU time and peak RSS of the generating process (lib/bench/reports.ts).
- * BENCH_ONLY=api, deliveries, metrics, renewals, subscriptions or reports runs one part.
+ * BENCH_ONLY=api, deliveries, metrics, renewals, subscriptions, subscription-metrics or reports runs
+ *   one part.
  * DATABASE_URL names the server (a database `billing_bench` is made on it); without it an embedded
  * PostgreSQL is used. BENCH_SECONDS sets the length of each run (default 10).
  */
@@ -26,6 +29,7 @@ import { benchMetrics } from "./metrics.ts";
 import { benchRenewals, benchSubscriptionList } from "./renewals.ts";
 import { benchReports } from "./reports.ts";
 import { CONNECTIONS, load, prepareBench, SECONDS, withServer } from "./server.ts";
+import { benchSubscriptionMetrics } from "./subscription-metrics.ts";
 
 async function insertCustomers(client: pg.Client, count: number, offset: number): Promise<void> {
   // IDs in the API's format, generated in SQL: time-ordered prefix + random tail.
@@ -49,6 +53,7 @@ async function main() {
   if (runs("renewals")) results.renewals = await benchRenewals();
   if (runs("subscriptions")) results.subscriptionList = await benchSubscriptionList();
   if (runs("reports")) results.reports = await benchReports();
+  if (runs("subscription-metrics")) results.subscriptionMetrics = await benchSubscriptionMetrics();
   mkdirSync(path.join(ROOT, "bench-results"), { recursive: true });
   const file = path.join(ROOT, "bench-results", `bench-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
   writeFileSync(file, JSON.stringify(results, null, 2));

@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { addMonths, apiRange, customRangeErrors, presetRange, revenueTotals } from "./metrics.ts";
+import {
+  addMonths,
+  apiRange,
+  churnPoints,
+  customRangeErrors,
+  percent,
+  presetRange,
+  rateText,
+  revenueTotals,
+  sumAmounts,
+} from "./metrics.ts";
 
 describe("date ranges of the metrics page", () => {
   it("ends presets today, both ends included", () => {
@@ -44,5 +54,55 @@ describe("date ranges of the metrics page", () => {
       ],
     };
     expect(revenueTotals(metrics)).toEqual({ amount: "9007199254740994", count: 3 });
+  });
+});
+
+describe("the figures of the metrics page", () => {
+  const envelope = { interval: "day" as const, starts_at: "", ends_at: "", updated_at: "" };
+
+  it("sums amounts exactly", () => {
+    expect(sumAmounts(["9007199254740993", "1", "-4"])).toBe("9007199254740990");
+    expect(sumAmounts([])).toBe("0");
+  });
+
+  it("writes percentages rounded half up, and a dash without a denominator", () => {
+    expect(percent(1, 3)).toBe("33.3%");
+    expect(percent(2, 3)).toBe("66.7%");
+    expect(percent(1, 2, 2)).toBe("50.00%");
+    expect(percent(0, 0)).toBe("–");
+    expect(rateText("0.033113")).toBe("3.3%");
+    expect(rateText("1.000000")).toBe("100.0%");
+    expect(rateText("0.000000")).toBe("0.0%");
+  });
+
+  it("works out each day's churn against the subscribers active when it began", () => {
+    const point = (day: string, churned: number) => ({
+      timestamp: `${day}T00:00:00.000000Z`,
+      new: "0",
+      expansion: "0",
+      contraction: "0",
+      churn: "0",
+      reactivation: "0",
+      new_subscribers: 0,
+      reactivated_subscribers: 0,
+      churned_subscribers: churned,
+    });
+    const movements = {
+      ...envelope,
+      currency_code: "USD" as const,
+      active_subscribers_at_start: 10,
+      timeseries: [point("2026-03-01", 1), point("2026-03-02", 2)],
+    };
+    const active = {
+      ...envelope,
+      timeseries: [
+        { timestamp: "2026-03-01T00:00:00.000000Z", count: 9 },
+        { timestamp: "2026-03-02T00:00:00.000000Z", count: 7 },
+      ],
+    };
+    expect(churnPoints(movements, active)).toEqual([
+      { day: "2026-03-01", churned: 1, activeAtStart: 10 },
+      { day: "2026-03-02", churned: 2, activeAtStart: 9 },
+    ]);
   });
 });

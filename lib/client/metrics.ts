@@ -1,34 +1,62 @@
 /**
- * Revenue metrics for the dashboard: the react-query hook over GET /api/metrics/revenue, and the
- * date ranges the page offers. The page shows ranges with both ends included ("1 to 31 January");
- * the API's `to` is exclusive, so the day after the last one shown is sent.
+ * Metrics for the dashboard: the react-query hooks over GET /api/metrics/*, the date ranges the page
+ * offers, and the totals it shows (worked out from the API's strings, exactly, so that every number
+ * on the page is the API's). The page shows ranges with both ends included ("1 to 31 January"); the
+ * API's `to` is exclusive, so the day after the last one shown is sent.
  */
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { REVENUE_MAX_DAYS, type RevenueMetrics } from "../schemas/metrics.ts";
+import {
+  type AmountMetrics,
+  addMonths,
+  type CheckoutConversionMetrics,
+  type CountMetrics,
+  type MrrMovementsMetrics,
+  REVENUE_MAX_DAYS,
+  type RevenueMetrics,
+} from "../schemas/metrics.ts";
 import { api } from "./api.ts";
 import type { EntityResponse } from "./hooks.ts";
 
-export type { RevenueMetrics };
-export { REVENUE_MAX_DAYS };
+export type { AmountMetrics, CheckoutConversionMetrics, CountMetrics, MrrMovementsMetrics, RevenueMetrics };
+export { addMonths, REVENUE_MAX_DAYS };
+
+/** The metrics the page reads, by path under /metrics/. */
+export interface MetricsByPath {
+  revenue: RevenueMetrics;
+  "monthly-recurring-revenue": AmountMetrics;
+  "monthly-recurring-revenue-change": AmountMetrics;
+  "monthly-recurring-revenue-movements": MrrMovementsMetrics;
+  "active-subscribers": CountMetrics;
+  refunds: AmountMetrics;
+  chargebacks: CountMetrics;
+  "checkout-conversion": CheckoutConversionMetrics;
+}
+export type MetricPath = keyof MetricsByPath;
 
 export const metricsKeys = {
-  revenue: (from: string, to: string) => ["metrics", "revenue", from, to] as const,
+  metric: (path: MetricPath, from: string, to: string) => ["metrics", path, from, to] as const,
+  revenue: (from: string, to: string) => metricsKeys.metric("revenue", from, to),
 };
 
-/** Revenue per day from `from` to `to` (API dates: `to` exclusive). */
-export function useRevenueMetrics(range: { from: string; to: string } | null) {
-  return useQuery<RevenueMetrics>({
-    queryKey: metricsKeys.revenue(range?.from ?? "", range?.to ?? ""),
+/** GET /metrics/{path} from `from` to `to` (API dates: `to` exclusive). */
+export function useMetric<P extends MetricPath>(path: P, range: { from: string; to: string } | null) {
+  return useQuery<MetricsByPath[P]>({
+    queryKey: metricsKeys.metric(path, range?.from ?? "", range?.to ?? ""),
     queryFn: async () =>
       (
-        await api<EntityResponse<RevenueMetrics>>(
-          `/metrics/revenue?from=${encodeURIComponent(range?.from ?? "")}&to=${encodeURIComponent(range?.to ?? "")}`,
+        await api<EntityResponse<MetricsByPath[P]>>(
+          `/metrics/${path}?from=${encodeURIComponent(range?.from ?? "")}&to=${encodeURIComponent(range?.to ?? "")}`,
         )
       ).data,
     enabled: range !== null,
     // The previous range stays on screen while the next one loads.
     placeholderData: keepPreviousData,
   });
+}
+
+/** Revenue per day from `from` to `to` (API dates: `to` exclusive). */
+export function useRevenueMetrics(range: { from: string; to: string } | null) {
+  return useMetric("revenue", range);
 }
 
 const DAY_MS = 86_400_000;
@@ -40,15 +68,6 @@ export function utcDay(date: Date): string {
 
 export function addDays(day: string, days: number): string {
   return utcDay(new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS));
-}
-
-/** The same day `months` calendar months earlier or later (31 March − 1 month → 28/29 February). */
-export function addMonths(day: string, months: number): string {
-  const [y, m, d] = day.split("-").map(Number);
-  const first = new Date(Date.UTC(y, m - 1 + months, 1));
-  const lastDay = new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + 1, 0)).getUTCDate();
-  first.setUTCDate(Math.min(d, lastDay));
-  return utcDay(first);
 }
 
 export const RANGE_PRESETS = [
@@ -118,4 +137,54 @@ export function revenueTotals(metrics: RevenueMetrics): { amount: string; count:
     count += point.count;
   }
   return { amount: amount.toString(), count };
+}
+
+/** Sum of amount strings, exactly. */
+export function sumAmounts(amounts: readonly string[]): string {
+  let total = 0n;
+  for (const amount of amounts) total += BigInt(amount);
+  return total.toString();
+}
+
+/** The last point's value of a series (the level at the end of the range), or null when empty. */
+export function lastPoint<T>(series: { timeseries: T[] }): T | null {
+  return series.timeseries.at(-1) ?? null;
+}
+
+/** `numerator / denominator` as a percentage with `digits` decimals ("2.5%"); "–" when undefined. */
+export function percent(numerator: number | bigint, denominator: number | bigint, digits = 1): string {
+  const d = BigInt(denominator);
+  if (d <= 0n) return "–";
+  const scale = 10n ** BigInt(digits + 2);
+  const scaled = (BigInt(numerator) * scale * 2n + d) / (2n * d);
+  const whole = scaled / 10n ** BigInt(digits);
+  const fraction = (scaled % 10n ** BigInt(digits)).toString().padStart(digits, "0");
+  return digits > 0 ? `${whole}.${fraction}%` : `${whole}%`;
+}
+
+/** The API's rate string ("0.033113") as a percentage with one decimal ("3.3%"). */
+export function rateText(rate: string): string {
+  const [whole, fraction = ""] = rate.split(".");
+  const millionths = BigInt(whole) * 1_000_000n + BigInt(fraction.padEnd(6, "0").slice(0, 6));
+  return percent(millionths, 1_000_000n);
+}
+
+export interface ChurnPoint {
+  day: string;
+  churned: number;
+  /** Active subscribers at the start of the day (the end of the day before). */
+  activeAtStart: number;
+}
+
+/**
+ * Churn per day from the movements and the active subscribers: subscribers lost that day against
+ * those active when it began. The range's churn rate is the subscribers lost in it against those
+ * active when it began (`active_subscribers_at_start`).
+ */
+export function churnPoints(movements: MrrMovementsMetrics, active: CountMetrics): ChurnPoint[] {
+  return movements.timeseries.map((point, i) => ({
+    day: point.timestamp.slice(0, 10),
+    churned: point.churned_subscribers,
+    activeAtStart: i === 0 ? movements.active_subscribers_at_start : (active.timeseries[i - 1]?.count ?? 0),
+  }));
 }

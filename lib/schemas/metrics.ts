@@ -44,3 +44,68 @@ export interface RevenueMetrics {
   interval: "day";
   updated_at: string;
 }
+
+/**
+ * The query of every metric of the family (GET /metrics/monthly-recurring-revenue, …): the same
+ * `from` and `to` as revenue, with the same longest range.
+ */
+export const metricsQuery = revenueMetricsQuery;
+export type MetricsQuery = RevenueMetricsQuery;
+export const METRICS_MAX_DAYS = REVENUE_MAX_DAYS;
+
+/** The same day `months` calendar months earlier or later (31 March − 1 month → 28/29 February). */
+export function addMonths(day: string, months: number): string {
+  const [y, m, d] = day.split("-").map(Number);
+  const first = new Date(Date.UTC(y, m - 1 + months, 1));
+  const lastDay = new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + 1, 0)).getUTCDate();
+  first.setUTCDate(Math.min(d, lastDay));
+  return first.toISOString().slice(0, 10);
+}
+
+interface Timeseries<P> {
+  timeseries: P[];
+  starts_at: string;
+  ends_at: string;
+  interval: "day";
+  updated_at: string;
+}
+
+/** GET /metrics/monthly-recurring-revenue and /monthly-recurring-revenue-change. */
+export interface AmountMetrics extends Timeseries<{ timestamp: string; amount: string }> {
+  currency_code: CurrencyCode;
+}
+
+/** GET /metrics/active-subscribers and /chargebacks. */
+export type CountMetrics = Timeseries<{ timestamp: string; count: number }>;
+
+/** GET /metrics/checkout-conversion: `rate` = completed_count / count with six decimals. */
+export type CheckoutConversionMetrics = Timeseries<{
+  timestamp: string;
+  count: number;
+  completed_count: number;
+  rate: string;
+}>;
+
+/**
+ * GET /metrics/monthly-recurring-revenue-movements (ours, not the family's: what the dashboard's
+ * MRR chart breaks down): per day, the MRR that came from new subscriptions, expansions and
+ * reactivations and that went with contractions and churn (all positive amounts, in
+ * `currency_code`), with the subscribers that started, came back and churned that day. The net of
+ * a day (new + expansion + reactivation − contraction − churn) is that day's MRR minus the day
+ * before's; `active_subscribers_at_start` is the count at the end of the day before `from`.
+ */
+export interface MrrMovementsMetrics
+  extends Timeseries<{
+    timestamp: string;
+    new: string;
+    expansion: string;
+    contraction: string;
+    churn: string;
+    reactivation: string;
+    new_subscribers: number;
+    reactivated_subscribers: number;
+    churned_subscribers: number;
+  }> {
+  currency_code: CurrencyCode;
+  active_subscribers_at_start: number;
+}

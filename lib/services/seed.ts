@@ -246,12 +246,15 @@ async function seedTransactions(): Promise<number> {
     await payAtCheckout(t.id, card);
     const daysAgo = Math.floor(((30 - i) * DEMO_DAYS) / 30);
     await query(
-      "UPDATE transactions SET completed_at = now() - make_interval(days => $2), billed_at = now() - make_interval(days => $2) WHERE id = $1",
+      `UPDATE transactions SET completed_at = now() - make_interval(days => $2), billed_at = now() - make_interval(days => $2),
+              created_at = now() - make_interval(days => $2) WHERE id = $1`,
       [t.id, daysAgo],
     );
     count++;
   }
+  // The rollups counted these on today; rebuilt, they count them on the days written above.
   await query("SELECT revenue_daily_rebuild()");
+  await query("SELECT checkout_metrics_rebuild()");
   const terms = { payment_terms: { interval: "day", frequency: 30 } };
   const issued = await create(1, { collection_mode: "manual", billing_details: terms });
   await updateTransaction(issued.id, updateTransactionBody.parse({ status: "billed" }));
@@ -273,6 +276,10 @@ async function seedTransactions(): Promise<number> {
       items: [{ item_id: line.id, type: "partial", amount: "500" }],
     }),
   );
+  // Every metric's rollup as its rows say (the subscription one also catches up any subscription
+  // written without its triggers).
+  await query("SELECT subscription_metrics_rebuild()");
+  await query("SELECT adjustment_metrics_rebuild()");
   return count + 3;
 }
 

@@ -1,7 +1,7 @@
-import { RevenueView } from "./revenue-view";
+import { MetricsView } from "./metrics-view";
 
 export const metadata = { title: "Metrics" };
 
 export default function MetricsPage() {
-  return <RevenueView />;
+  return <MetricsView />;
 }

@@ -1,6 +1,6 @@
 import { route } from "@/lib/http/route";
 import { revenueMetricsQuery } from "@/lib/schemas/metrics";
-import { revenueMetrics } from "@/lib/services/metrics";
+import { revenueMetrics } from "@/lib/services/metrics/revenue";
 
 export const GET = route({ permission: "metrics.read", query: revenueMetricsQuery }, ({ input }) =>
   revenueMetrics(input.query),

@@ -3,32 +3,12 @@
  * alone (kept by triggers on `transactions`: see its migration), never from the transactions: one
  * indexed range read of at most a row per day and currency, whatever the number of transactions.
  */
-import { type CurrencyCode, isCurrencyCode } from "../billing/currencies.ts";
-import { type CurrencyAmount, convertSum } from "../billing/exchange-rates.ts";
-import { config } from "../config.ts";
-import { query } from "../db/sql.ts";
-import { ApiError } from "../http/errors.ts";
-import { REVENUE_MAX_DAYS, type RevenueMetrics, type RevenueMetricsQuery } from "../schemas/metrics.ts";
-
-const DAY_MS = 86_400_000;
-
-/** `2026-01-31` → its 00:00 UTC as the API writes timestamps (microseconds, as everywhere). */
-function midnight(day: string): string {
-  return `${day}T00:00:00.000000Z`;
-}
-
-/** Every day from `from` (inclusive) to `to` (exclusive), as `YYYY-MM-DD`. */
-function daysBetween(from: string, to: string): string[] {
-  const days: string[] = [];
-  for (let t = Date.parse(`${from}T00:00:00Z`), end = Date.parse(`${to}T00:00:00Z`); t < end; t += DAY_MS) {
-    days.push(new Date(t).toISOString().slice(0, 10));
-  }
-  return days;
-}
-
-export function rangeDays(from: string, to: string): number {
-  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
-}
+import { type CurrencyCode, isCurrencyCode } from "../../billing/currencies.ts";
+import { type CurrencyAmount, convertSum } from "../../billing/exchange-rates.ts";
+import { config } from "../../config.ts";
+import { query } from "../../db/sql.ts";
+import type { RevenueMetrics, RevenueMetricsQuery } from "../../schemas/metrics.ts";
+import { checkLookback, daysBetween, midnight, updatedAt } from "./range.ts";
 
 interface RollupRow {
   /** The rollup's last change (null: the rollup is empty). */
@@ -51,12 +31,7 @@ export async function revenueMetrics(
   primary: CurrencyCode = config.primaryCurrency,
 ): Promise<RevenueMetrics> {
   const { from, to } = input;
-  if (rangeDays(from, to) > REVENUE_MAX_DAYS) {
-    throw new ApiError(
-      "max_lookback_exceeded",
-      `The requested date range exceeds the maximum lookback of ${REVENUE_MAX_DAYS} days for metric 'revenue'.`,
-    );
-  }
+  checkLookback("revenue", from, to);
   const rows = await query<RollupRow>(REVENUE_SQL, [from, to]);
 
   const byDay = new Map<string, { amounts: CurrencyAmount[]; count: number }>();
@@ -85,8 +60,6 @@ export async function revenueMetrics(
     starts_at: midnight(from),
     ends_at: midnight(to),
     interval: "day",
-    // The rollup is kept in the same statement as each completion, so it is always current: when
-    // nothing was ever completed, it is as fresh as this request.
-    updated_at: rows[0]?.updated_at ?? new Date().toISOString().replace(/Z$/, "000Z"),
+    updated_at: updatedAt(rows[0]?.updated_at),
   };
 }

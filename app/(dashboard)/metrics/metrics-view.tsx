@@ -1,0 +1,432 @@
+"use client";
+
+import { useMemo, useState } from "react";
+import { MetricChart, type MetricChartPoint } from "@/components/metric-chart";
+import { PageHeader } from "@/components/page-header";
+import { formatDay } from "@/components/revenue-chart";
+import {
+  apiRange,
+  churnPoints,
+  lastPoint,
+  percent,
+  rateText,
+  sumAmounts,
+  useMetric,
+  utcDay,
+} from "@/lib/client/metrics";
+import { formatMoney } from "@/lib/client/money";
+import { DayTable, MetricSection, Stat } from "./metric-section";
+import { type Choice, RangePicker, shownRange } from "./range-picker";
+import { RevenueSection } from "./revenue-view";
+
+type Range = { from: string; to: string };
+
+const money = (currency: string) => (value: number) => formatMoney(String(Math.round(value)), currency);
+const count = (value: number) => Math.round(value).toLocaleString();
+const negative = (amount: string) => (amount === "0" ? "0" : `-${amount}`);
+
+/** Every query's state at once: ready when all have data. */
+function combine(
+  queries: { data?: unknown; error: Error | null; isPlaceholderData: boolean; refetch: () => unknown }[],
+) {
+  return {
+    ready: queries.every((q) => q.data !== undefined),
+    error: queries.find((q) => q.error)?.error ?? null,
+    fetching: queries.some((q) => q.isPlaceholderData),
+    retry: () => {
+      for (const q of queries) q.refetch();
+    },
+  };
+}
+
+const MOVEMENTS = [
+  { key: "new", name: "New", color: "#16a34a", sign: 1 },
+  { key: "expansion", name: "Expansion", color: "#3b6ef5", sign: 1 },
+  { key: "reactivation", name: "Reactivation", color: "#0891b2", sign: 1 },
+  { key: "contraction", name: "Contraction", color: "#f59e0b", sign: -1 },
+  { key: "churn", name: "Churn", color: "#dc2626", sign: -1 },
+] as const;
+
+function MrrSection({ range, rangeLabel }: { range: Range; rangeLabel: string }) {
+  const mrr = useMetric("monthly-recurring-revenue", range);
+  const change = useMetric("monthly-recurring-revenue-change", range);
+  const moves = useMetric("monthly-recurring-revenue-movements", range);
+  const state = combine([mrr, change, moves]);
+  const currency = mrr.data?.currency_code ?? "USD";
+  const rows =
+    mrr.data && moves.data
+      ? mrr.data.timeseries.map((point, i) => ({
+          day: point.timestamp.slice(0, 10),
+          mrr: point.amount,
+          change: change.data?.timeseries[i]?.amount ?? "0",
+          ...moves.data.timeseries[i],
+        }))
+      : [];
+  const points: MetricChartPoint[] = rows.map((row) => {
+    const point: MetricChartPoint = {
+      day: row.day,
+      mrr: Number(row.mrr),
+      labels: { mrr: formatMoney(row.mrr, currency) },
+    };
+    for (const m of MOVEMENTS) {
+      point[m.key] = m.sign * Number(row[m.key]);
+      point.labels[m.key] = formatMoney(m.sign < 0 ? negative(row[m.key]) : row[m.key], currency);
+    }
+    return point;
+  });
+  const sums = Object.fromEntries(
+    MOVEMENTS.map((m) => [m.key, sumAmounts(moves.data?.timeseries.map((p) => p[m.key]) ?? [])]),
+  );
+  return (
+    <MetricSection
+      id="mrr"
+      title="Monthly recurring revenue"
+      description={`${rangeLabel}, in ${currency}: MRR at the end of each day, then each day's movements. Active and past-due subscriptions, list prices normalised to a month, before discounts and tax.`}
+      ready={state.ready}
+      error={state.error}
+      onRetry={state.retry}
+      fetching={state.fetching}
+      totals={[
+        { label: "MRR", value: mrr.data ? formatMoney(lastPoint(mrr.data)?.amount ?? "0", currency) : "…" },
+        {
+          label: "Change vs a month before",
+          value: change.data ? formatMoney(lastPoint(change.data)?.amount ?? "0", currency) : "…",
+        },
+        ...MOVEMENTS.map((m) => ({
+          label: m.name,
+          value: formatMoney(m.sign < 0 ? negative(sums[m.key]) : sums[m.key], currency),
+        })),
+      ]}
+      chart={() => (
+        <div className="space-y-4">
+          <MetricChart
+            label={`Monthly recurring revenue per day, in ${currency}`}
+            points={points}
+            format={money(currency)}
+            height="h-64"
+            series={[{ key: "mrr", name: "MRR", color: "#3b6ef5", kind: "line" }]}
+          />
+          <MetricChart
+            label={`MRR movements per day, in ${currency}`}
+            points={points}
+            format={money(currency)}
+            height="h-56"
+            series={MOVEMENTS.map((m) => ({
+              key: m.key,
+              name: m.name,
+              color: m.color,
+              kind: "bar" as const,
+              stack: "moves",
+            }))}
+          />
+        </div>
+      )}
+      table={() => (
+        <DayTable
+          caption="Monthly recurring revenue per day"
+          rows={rows}
+          columns={[
+            { header: "MRR", cell: (r) => formatMoney(r.mrr, currency) },
+            { header: "Change vs a month before", cell: (r) => formatMoney(r.change, currency) },
+            ...MOVEMENTS.map((m) => ({
+              header: m.name,
+              cell: (r: (typeof rows)[number]) => formatMoney(m.sign < 0 ? negative(r[m.key]) : r[m.key], currency),
+            })),
+          ]}
+        />
+      )}
+    />
+  );
+}
+
+function SubscribersSection({ range, rangeLabel }: { range: Range; rangeLabel: string }) {
+  const active = useMetric("active-subscribers", range);
+  const moves = useMetric("monthly-recurring-revenue-movements", range);
+  const state = combine([active, moves]);
+  const rows =
+    active.data && moves.data
+      ? active.data.timeseries.map((p, i) => ({
+          day: p.timestamp.slice(0, 10),
+          count: p.count,
+          ...moves.data.timeseries[i],
+        }))
+      : [];
+  const total = (key: "new_subscribers" | "reactivated_subscribers" | "churned_subscribers") =>
+    (moves.data?.timeseries ?? []).reduce((sum, p) => sum + p[key], 0);
+  return (
+    <MetricSection
+      id="active-subscribers"
+      title="Active subscribers"
+      description={`${rangeLabel}: subscribers with an active or past-due subscription at the end of each day (trials excluded).`}
+      ready={state.ready}
+      error={state.error}
+      onRetry={state.retry}
+      fetching={state.fetching}
+      totals={[
+        {
+          label: "Active subscribers",
+          value: (lastPoint(active.data ?? { timeseries: [] })?.count ?? 0).toLocaleString(),
+        },
+        { label: "At the start", value: (moves.data?.active_subscribers_at_start ?? 0).toLocaleString() },
+        { label: "New", value: total("new_subscribers").toLocaleString() },
+        { label: "Reactivated", value: total("reactivated_subscribers").toLocaleString() },
+        { label: "Churned", value: total("churned_subscribers").toLocaleString() },
+      ]}
+      chart={() => (
+        <MetricChart
+          label="Active subscribers per day"
+          points={rows.map((r) => ({ day: r.day, count: r.count, labels: { count: r.count.toLocaleString() } }))}
+          format={count}
+          series={[{ key: "count", name: "Active subscribers", color: "#3b6ef5", kind: "line" }]}
+        />
+      )}
+      table={() => (
+        <DayTable
+          caption="Active subscribers per day"
+          rows={rows}
+          columns={[
+            { header: "Active subscribers", cell: (r) => r.count.toLocaleString() },
+            { header: "New", cell: (r) => r.new_subscribers.toLocaleString() },
+            { header: "Reactivated", cell: (r) => r.reactivated_subscribers.toLocaleString() },
+            { header: "Churned", cell: (r) => r.churned_subscribers.toLocaleString() },
+          ]}
+        />
+      )}
+    />
+  );
+}
+
+function ChurnSection({ range, rangeLabel }: { range: Range; rangeLabel: string }) {
+  const active = useMetric("active-subscribers", range);
+  const moves = useMetric("monthly-recurring-revenue-movements", range);
+  const state = combine([active, moves]);
+  const rows = active.data && moves.data ? churnPoints(moves.data, active.data) : [];
+  const churned = rows.reduce((sum, r) => sum + r.churned, 0);
+  const atStart = moves.data?.active_subscribers_at_start ?? 0;
+  const currency = moves.data?.currency_code ?? "USD";
+  return (
+    <MetricSection
+      id="churn"
+      title="Churn rate"
+      description={`${rangeLabel}: subscribers who canceled or paused each day, against those active when the day began.`}
+      ready={state.ready}
+      error={state.error}
+      onRetry={state.retry}
+      fetching={state.fetching}
+      totals={[
+        { label: "Churn rate", value: percent(churned, atStart) },
+        { label: "Churned subscribers", value: churned.toLocaleString() },
+        { label: "Active at the start", value: atStart.toLocaleString() },
+        {
+          label: "MRR churned",
+          value: formatMoney(negative(sumAmounts(moves.data?.timeseries.map((p) => p.churn) ?? [])), currency),
+        },
+      ]}
+      chart={() => (
+        <MetricChart
+          label="Churn rate per day"
+          points={rows.map((r) => ({
+            day: r.day,
+            rate: r.activeAtStart > 0 ? (100 * r.churned) / r.activeAtStart : 0,
+            labels: { rate: `${percent(r.churned, r.activeAtStart, 2)} (${r.churned} of ${r.activeAtStart})` },
+          }))}
+          format={(v) => `${v.toFixed(1)}%`}
+          series={[{ key: "rate", name: "Churn rate", color: "#dc2626", kind: "bar" }]}
+        />
+      )}
+      table={() => (
+        <DayTable
+          caption="Churn rate per day"
+          rows={rows}
+          columns={[
+            { header: "Churned", cell: (r) => r.churned.toLocaleString() },
+            { header: "Active at the start", cell: (r) => r.activeAtStart.toLocaleString() },
+            { header: "Churn rate", cell: (r) => percent(r.churned, r.activeAtStart, 2) },
+          ]}
+        />
+      )}
+    />
+  );
+}
+
+function RefundsSection({ range, rangeLabel }: { range: Range; rangeLabel: string }) {
+  const refunds = useMetric("refunds", range);
+  const chargebacks = useMetric("chargebacks", range);
+  const state = combine([refunds, chargebacks]);
+  const currency = refunds.data?.currency_code ?? "USD";
+  const rows =
+    refunds.data && chargebacks.data
+      ? refunds.data.timeseries.map((p, i) => ({
+          day: p.timestamp.slice(0, 10),
+          amount: p.amount,
+          chargebacks: chargebacks.data.timeseries[i]?.count ?? 0,
+        }))
+      : [];
+  const total = sumAmounts(rows.map((r) => r.amount));
+  const chargebackCount = rows.reduce((sum, r) => sum + r.chargebacks, 0);
+  return (
+    <MetricSection
+      id="refunds"
+      title="Refunds and chargebacks"
+      description={`${rangeLabel}, in ${currency}: approved refunds per day (what went back to customers), and chargebacks received (right axis).`}
+      ready={state.ready}
+      error={state.error}
+      onRetry={state.retry}
+      fetching={state.fetching}
+      empty={
+        state.ready && total === "0" && chargebackCount === 0
+          ? {
+              title: "No refunds or chargebacks in this range",
+              description: "Refunds count on the day they are approved.",
+            }
+          : null
+      }
+      totals={[
+        { label: "Refunds", value: formatMoney(total, currency) },
+        { label: "Chargebacks", value: chargebackCount.toLocaleString() },
+      ]}
+      chart={() => (
+        <MetricChart
+          label={`Refunds per day, in ${currency}`}
+          points={rows.map((r) => ({
+            day: r.day,
+            amount: Number(r.amount),
+            chargebacks: r.chargebacks,
+            labels: { amount: formatMoney(r.amount, currency), chargebacks: String(r.chargebacks) },
+          }))}
+          format={money(currency)}
+          formatRight={count}
+          series={[
+            { key: "amount", name: "Refunds", color: "#f59e0b", kind: "bar" },
+            { key: "chargebacks", name: "Chargebacks", color: "#dc2626", kind: "line", right: true },
+          ]}
+        />
+      )}
+      table={() => (
+        <DayTable
+          caption="Refunds and chargebacks per day"
+          rows={rows}
+          columns={[
+            { header: "Refunds", cell: (r) => formatMoney(r.amount, currency) },
+            { header: "Chargebacks", cell: (r) => r.chargebacks.toLocaleString() },
+          ]}
+        />
+      )}
+    />
+  );
+}
+
+function CheckoutSection({ range, rangeLabel }: { range: Range; rangeLabel: string }) {
+  const conversion = useMetric("checkout-conversion", range);
+  const state = combine([conversion]);
+  const rows = (conversion.data?.timeseries ?? []).map((p) => ({ day: p.timestamp.slice(0, 10), ...p }));
+  const opened = rows.reduce((sum, r) => sum + r.count, 0);
+  const completed = rows.reduce((sum, r) => sum + r.completed_count, 0);
+  return (
+    <MetricSection
+      id="checkout-conversion"
+      title="Checkout conversion"
+      description={`${rangeLabel}: checkouts opened each day, and how many of them were paid (whenever that was).`}
+      ready={state.ready}
+      error={state.error}
+      onRetry={state.retry}
+      fetching={state.fetching}
+      empty={
+        state.ready && opened === 0
+          ? {
+              title: "No checkouts in this range",
+              description: "A checkout counts on the day its transaction was created.",
+            }
+          : null
+      }
+      totals={[
+        { label: "Conversion rate", value: percent(completed, opened) },
+        { label: "Checkouts opened", value: opened.toLocaleString() },
+        { label: "Completed", value: completed.toLocaleString() },
+      ]}
+      chart={() => (
+        <MetricChart
+          label="Checkouts per day"
+          points={rows.map((r) => ({
+            day: r.day,
+            count: r.count,
+            completed: r.completed_count,
+            rate: r.count > 0 ? (100 * r.completed_count) / r.count : 0,
+            labels: { count: String(r.count), completed: String(r.completed_count), rate: rateText(r.rate) },
+          }))}
+          format={count}
+          formatRight={(v) => `${Math.round(v)}%`}
+          series={[
+            { key: "count", name: "Opened", color: "#94a3b8", kind: "bar" },
+            { key: "completed", name: "Completed", color: "#16a34a", kind: "bar" },
+            { key: "rate", name: "Conversion rate", color: "#0f172a", kind: "line", right: true },
+          ]}
+        />
+      )}
+      table={() => (
+        <DayTable
+          caption="Checkouts per day"
+          rows={rows}
+          columns={[
+            { header: "Opened", cell: (r) => r.count.toLocaleString() },
+            { header: "Completed", cell: (r) => r.completed_count.toLocaleString() },
+            { header: "Conversion rate", cell: (r) => rateText(r.rate) },
+          ]}
+        />
+      )}
+    />
+  );
+}
+
+/** The figures at the end of the range, above the charts. */
+function Summary({ range, rangeLabel }: { range: Range; rangeLabel: string }) {
+  const mrr = useMetric("monthly-recurring-revenue", range);
+  const active = useMetric("active-subscribers", range);
+  const currency = mrr.data?.currency_code ?? "USD";
+  const end = lastPoint(mrr.data ?? { timeseries: [] });
+  const endDay = end ? formatDay(end.timestamp.slice(0, 10), true) : rangeLabel;
+  return (
+    <dl className="mb-6 grid gap-4 sm:grid-cols-2">
+      <Stat
+        label="Monthly recurring revenue"
+        value={mrr.data ? formatMoney(end?.amount ?? "0", currency) : "…"}
+        hint={`At the end of ${endDay}`}
+      />
+      <Stat
+        label="Active subscribers"
+        value={active.data ? (lastPoint(active.data)?.count ?? 0).toLocaleString() : "…"}
+        hint={`At the end of ${endDay}`}
+      />
+    </dl>
+  );
+}
+
+export function MetricsView() {
+  // The metrics' days are UTC days: "today" is today in UTC.
+  const today = useMemo(() => utcDay(new Date()), []);
+  const [choice, setChoice] = useState<Choice>({ kind: "preset", preset: "30d" });
+  const shown = shownRange(choice, today);
+  const range = apiRange(shown);
+  const rangeLabel = `${formatDay(shown.first, true)} – ${formatDay(shown.last, true)}`;
+
+  return (
+    <div className="mx-auto max-w-6xl">
+      <PageHeader
+        title="Metrics"
+        description="Per UTC day. Amounts in other currencies are converted to your primary currency at the current rate. Revenue is net of tax and fees, before refunds and chargebacks."
+      />
+      <RangePicker choice={choice} onChange={setChoice} today={today} />
+      <Summary range={range} rangeLabel={rangeLabel} />
+      <div className="space-y-6">
+        <MrrSection range={range} rangeLabel={rangeLabel} />
+        <SubscribersSection range={range} rangeLabel={rangeLabel} />
+        <ChurnSection range={range} rangeLabel={rangeLabel} />
+        <div>
+          <RevenueSection range={range} rangeLabel={rangeLabel} />
+        </div>
+        <RefundsSection range={range} rangeLabel={rangeLabel} />
+        <CheckoutSection range={range} rangeLabel={rangeLabel} />
+      </div>
+    </div>
+  );
+}

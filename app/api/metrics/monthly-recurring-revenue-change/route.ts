@@ -1,0 +1,15 @@
+/** GET /metrics/monthly-recurring-revenue-change (lib/services/metrics/subscriptions.ts). */
+import { route } from "@/lib/http/route";
+import { metricsQuery } from "@/lib/schemas/metrics";
+import { mrrChangeMetrics } from "@/lib/services/metrics/subscriptions";
+
+export const GET = route({ permission: "metrics.read", query: metricsQuery }, ({ input }) =>
+  mrrChangeMetrics(input.query),
+);
+
+export {
+  methodNotAllowed as POST,
+  methodNotAllowed as PUT,
+  methodNotAllowed as PATCH,
+  methodNotAllowed as DELETE,
+} from "@/lib/http/route";

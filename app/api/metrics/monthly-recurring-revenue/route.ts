@@ -1,0 +1,13 @@
+/** GET /metrics/monthly-recurring-revenue (lib/services/metrics/subscriptions.ts). */
+import { route } from "@/lib/http/route";
+import { metricsQuery } from "@/lib/schemas/metrics";
+import { mrrMetrics } from "@/lib/services/metrics/subscriptions";
+
+export const GET = route({ permission: "metrics.read", query: metricsQuery }, ({ input }) => mrrMetrics(input.query));
+
+export {
+  methodNotAllowed as POST,
+  methodNotAllowed as PUT,
+  methodNotAllowed as PATCH,
+  methodNotAllowed as DELETE,
+} from "@/lib/http/route";

@@ -1,0 +1,79 @@
+/**
+ * GET /metrics/refunds and /metrics/chargebacks, answered from the daily rollup
+ * `adjustment_metrics_daily` alone (kept by triggers on `adjustments`: see migration
+ * 20261124030000_subscription_metrics for what counts and on which day).
+ *
+ * Refunds: the approved refunds' totals (what went back to the customer) per UTC day of approval,
+ * converted to the primary balance currency at the current rate, as revenue. Chargebacks: how many
+ * were received per day (warnings and reversals are other actions and never count). Chargebacks
+ * come from a payment provider's dispute, which this service has none of yet: no API operation or
+ * simulation creates one, so the series is all zeros until something writes an adjustment with
+ * action `chargeback`, which it then counts.
+ */
+import { type CurrencyCode, isCurrencyCode } from "../../billing/currencies.ts";
+import { type CurrencyAmount, convertSum } from "../../billing/exchange-rates.ts";
+import { config } from "../../config.ts";
+import { query } from "../../db/sql.ts";
+import type { AmountMetrics, CountMetrics, MetricsQuery } from "../../schemas/metrics.ts";
+import { API_TIMESTAMP, checkLookback, daysBetween, midnight, updatedAt } from "./range.ts";
+
+interface Row {
+  updated_at: string | null;
+  day: string | null;
+  currency_code: string | null;
+  amount: string | null;
+  count: number | null;
+}
+
+const SQL = `
+  SELECT ${API_TIMESTAMP("m.updated_at")} AS updated_at, to_char(r.day, 'YYYY-MM-DD') AS day, r.currency_code,
+         r.amount::text AS amount, r.count
+  FROM (SELECT max(updated_at) AS updated_at FROM adjustment_metrics_daily WHERE action = $3) m
+  LEFT JOIN adjustment_metrics_daily r ON r.action = $3 AND r.day >= $1::date AND r.day < $2::date`;
+
+async function perDay(input: MetricsQuery, action: "refund" | "chargeback") {
+  const rows = await query<Row>(SQL, [input.from, input.to, action]);
+  const byDay = new Map<string, { amounts: CurrencyAmount[]; count: number }>();
+  for (const row of rows) {
+    if (row.day === null || row.currency_code === null || !isCurrencyCode(row.currency_code)) continue;
+    const entry = byDay.get(row.day) ?? { amounts: [], count: 0 };
+    entry.amounts.push({ amount: BigInt(row.amount ?? "0"), currency: row.currency_code });
+    entry.count += row.count ?? 0;
+    byDay.set(row.day, entry);
+  }
+  return { byDay, updated: updatedAt(rows[0]?.updated_at) };
+}
+
+export async function refundMetrics(
+  input: MetricsQuery,
+  primary: CurrencyCode = config.primaryCurrency,
+): Promise<AmountMetrics> {
+  checkLookback("refunds", input.from, input.to);
+  const { byDay, updated } = await perDay(input, "refund");
+  return {
+    currency_code: primary,
+    timeseries: daysBetween(input.from, input.to).map((day) => {
+      const entry = byDay.get(day);
+      return { timestamp: midnight(day), amount: entry ? convertSum(entry.amounts, primary).toString() : "0" };
+    }),
+    starts_at: midnight(input.from),
+    ends_at: midnight(input.to),
+    interval: "day",
+    updated_at: updated,
+  };
+}
+
+export async function chargebackMetrics(input: MetricsQuery): Promise<CountMetrics> {
+  checkLookback("chargebacks", input.from, input.to);
+  const { byDay, updated } = await perDay(input, "chargeback");
+  return {
+    timeseries: daysBetween(input.from, input.to).map((day) => ({
+      timestamp: midnight(day),
+      count: byDay.get(day)?.count ?? 0,
+    })),
+    starts_at: midnight(input.from),
+    ends_at: midnight(input.to),
+    interval: "day",
+    updated_at: updated,
+  };
+}
