@@ -367,6 +367,7 @@ describe("POST /js-api/checkout", () => {
     expectFieldError(await post({ items, customer: { email }, address, currency_code: "JPY" }), "items[0].price_id");
     expectFieldError(await post({ items, customer: { email }, address, custom_data: { a: 1 } }), "custom_data");
     expectFieldError(await post({ items, customer: { email }, address, collection_mode: "manual" }), "collection_mode");
+    expect(await count()).toBe(before);
     // Refused by the transaction's own rules (prices of two billing cycles), after the customer and
     // address were written in the same database transaction: rolled back with it.
     const product = await makeProduct({ name: "Cycles" });

@@ -11,7 +11,7 @@
  * invoices whose payment is late, like billed ones (the family names billed and completed).
  * Emits `transaction.revised`.
  */
-import { getJson, query, type RawJson, relatedJson, sqlTransaction, storableJson, updateJson } from "../db/sql.ts";
+import { query, type RawJson, relatedJson, sqlTransaction, storableJson, updateJson } from "../db/sql.ts";
 import { ApiError, type FieldError, notFound } from "../http/errors.ts";
 import type { ReviseTransactionInput } from "../schemas/adjustment.ts";
 import type { Transaction, TransactionInclude } from "../schemas/transaction.ts";
