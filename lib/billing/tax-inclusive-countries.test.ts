@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isCountryCode } from "../schemas/countries.ts";
-import { TAX_INCLUSIVE_COUNTRIES, taxInclusiveIn } from "./tax-inclusive-countries.ts";
+import { EU_MEMBER_STATES, TAX_INCLUSIVE_COUNTRIES, taxInclusiveIn } from "./tax-inclusive-countries.ts";
 
 describe("taxInclusiveIn", () => {
   it("is true where consumer prices customarily include tax: the EU, EEA, UK, CH, AU, NZ, JP and others", () => {
@@ -42,35 +42,7 @@ describe("taxInclusiveIn", () => {
   });
 
   it("lists the 27 EU member states, and only real country codes", () => {
-    const eu = [
-      "AT",
-      "BE",
-      "BG",
-      "CY",
-      "CZ",
-      "DE",
-      "DK",
-      "EE",
-      "ES",
-      "FI",
-      "FR",
-      "GR",
-      "HR",
-      "HU",
-      "IE",
-      "IT",
-      "LT",
-      "LU",
-      "LV",
-      "MT",
-      "NL",
-      "PL",
-      "PT",
-      "RO",
-      "SE",
-      "SI",
-      "SK",
-    ];
+    const eu = EU_MEMBER_STATES;
     expect(new Set(eu).size).toBe(27);
     for (const country of eu) expect(TAX_INCLUSIVE_COUNTRIES.has(country), country).toBe(true);
     for (const country of TAX_INCLUSIVE_COUNTRIES) expect(isCountryCode(country), country).toBe(true);

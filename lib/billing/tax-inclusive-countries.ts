@@ -32,7 +32,7 @@
  */
 
 /** EU-27 member states (ISO 3166-1 alpha-2; Greece is GR). */
-const EU = [
+export const EU_MEMBER_STATES = [
   "AT",
   "BE",
   "BG",
@@ -68,7 +68,11 @@ const EEA_AND_CH = ["IS", "LI", "NO", "CH"] as const;
 /** Elsewhere: consumer prices include VAT/GST by law or near-universal custom (see above). */
 const OTHERS = ["GB", "AU", "NZ", "JP", "SG", "ZA", "IN", "KR", "MX", "TR", "IL", "AE", "SA"] as const;
 
-export const TAX_INCLUSIVE_COUNTRIES: ReadonlySet<string> = new Set<string>([...EU, ...EEA_AND_CH, ...OTHERS]);
+export const TAX_INCLUSIVE_COUNTRIES: ReadonlySet<string> = new Set<string>([
+  ...EU_MEMBER_STATES,
+  ...EEA_AND_CH,
+  ...OTHERS,
+]);
 
 /** Whether a `location` price is tax-inclusive for a customer in `countryCode` (null: not known → exclusive). */
 export function taxInclusiveIn(countryCode: string | null | undefined): boolean {

@@ -2,37 +2,10 @@ import { describe, expect, it } from "vitest";
 import { COUNTRY_CODES } from "../schemas/countries.ts";
 import { BillingError } from "./errors.ts";
 import { compareRatio, parseDecimal, ratio } from "./money.ts";
+import { EU_MEMBER_STATES } from "./tax-inclusive-countries.ts";
 import { NO_TAX, parseTaxRate, STANDARD_TAX_RATES, taxRateFor } from "./tax-rates.ts";
 
-const EU = [
-  "AT",
-  "BE",
-  "BG",
-  "CY",
-  "CZ",
-  "DE",
-  "DK",
-  "EE",
-  "ES",
-  "FI",
-  "FR",
-  "GR",
-  "HR",
-  "HU",
-  "IE",
-  "IT",
-  "LT",
-  "LU",
-  "LV",
-  "MT",
-  "NL",
-  "PL",
-  "PT",
-  "RO",
-  "SE",
-  "SI",
-  "SK",
-];
+const EU = EU_MEMBER_STATES;
 
 describe("tax rate table", () => {
   it("covers every EU state and the other countries named in the issue", () => {
