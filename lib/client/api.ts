@@ -38,8 +38,13 @@ export interface ListResponse<T> {
   meta: { request_id: string; pagination: Pagination };
 }
 
-export async function api<T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
-  const response = await fetch(`/api${path}`, {
+/** A JSON request to this server's API (`/api…`) or another endpoint speaking its error shape (the portal's). */
+export async function api<T>(
+  path: string,
+  init: { method?: string; body?: unknown } = {},
+  base: "/api" | "/portal/api" = "/api",
+): Promise<T> {
+  const response = await fetch(`${base}${path}`, {
     method: init.method ?? "GET",
     headers: init.body === undefined ? undefined : { "content-type": "application/json" },
     body: init.body === undefined ? undefined : JSON.stringify(init.body),

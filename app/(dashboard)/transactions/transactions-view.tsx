@@ -1,9 +1,10 @@
 "use client";
 
 import Link from "next/link";
-import { useId, useState } from "react";
+import { useState } from "react";
 import { ButtonLink } from "@/components/button";
 import type { Column } from "@/components/data-table";
+import { DateRange } from "@/components/date-range";
 import { createdColumn, ListFilters, PagedTable, PER_PAGE, useListFilters } from "@/components/list-page";
 import { PageHeader } from "@/components/page-header";
 import { EmptyState } from "@/components/states";
@@ -69,47 +70,6 @@ const COLUMNS: Column<TransactionWithIncludes>[] = [
   createdColumn(),
 ];
 
-/** Two labelled date inputs: transactions created from one date to another (both included). */
-function CreatedRange({
-  from,
-  to,
-  onChange,
-}: {
-  from: string;
-  to: string;
-  onChange: (range: { from: string; to: string }) => void;
-}) {
-  const id = useId();
-  const input = "rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm";
-  return (
-    <fieldset className="flex items-center gap-2">
-      <legend className="sr-only">Created between</legend>
-      <label htmlFor={`${id}-from`} className="text-sm font-medium text-slate-700">
-        Created from
-      </label>
-      <input
-        id={`${id}-from`}
-        type="date"
-        value={from}
-        max={to || undefined}
-        onChange={(event) => onChange({ from: event.target.value, to })}
-        className={input}
-      />
-      <label htmlFor={`${id}-to`} className="text-sm font-medium text-slate-700">
-        to
-      </label>
-      <input
-        id={`${id}-to`}
-        type="date"
-        value={to}
-        min={from || undefined}
-        onChange={(event) => onChange({ from, to: event.target.value })}
-        className={input}
-      />
-    </fieldset>
-  );
-}
-
 export function TransactionsView() {
   const { search: customer, setSearch: setCustomer, status, setStatus, pagination } = useListFilters("");
   const [mode, setModeValue] = useState("");
@@ -165,7 +125,7 @@ export function TransactionsView() {
         onStatus={setStatus}
         filters={
           <>
-            <CreatedRange from={range.from} to={range.to} onChange={setRange} />
+            <DateRange label="Created" from={range.from} to={range.to} onChange={setRange} />
             <StatusFilter label="Collection" value={mode} options={MODE_OPTIONS} onChange={setMode} />
           </>
         }
