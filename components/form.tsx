@@ -4,7 +4,7 @@ import { type ComponentProps, type ReactNode, type RefObject, useEffect, useId }
 import type { FieldError } from "@/lib/client/api";
 
 const CONTROL =
-  "block w-full rounded-md border bg-white px-3 py-2 text-sm text-slate-900 shadow-sm placeholder:text-slate-400 disabled:bg-slate-50";
+  "block w-full rounded-md border bg-white px-3 py-2 text-sm text-slate-900 shadow-sm placeholder:text-slate-500 disabled:bg-slate-50";
 
 export function controlClasses(invalid: boolean, extra = ""): string {
   return `${CONTROL} ${invalid ? "border-red-500 focus:border-red-600" : "border-slate-300 focus:border-brand-500"} ${extra}`;

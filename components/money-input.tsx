@@ -77,7 +77,7 @@ export function MoneyField({
               setTouched(true);
               input.onBlur?.(event);
             }}
-            className="block w-full min-w-0 border-0 bg-transparent px-3 py-2 text-right font-mono text-sm text-slate-900 tabular-nums placeholder:text-slate-400 focus:outline-none"
+            className="block w-full min-w-0 border-0 bg-transparent px-3 py-2 text-right font-mono text-sm text-slate-900 tabular-nums placeholder:text-slate-500 focus:outline-none"
           />
           {showCode && (
             <span

@@ -36,7 +36,7 @@ export function ProductImage({
         />
       </svg>
     );
-    const placeholder = `${box} flex flex-col items-center justify-center gap-1 text-slate-400`;
+    const placeholder = `${box} flex flex-col items-center justify-center gap-1 text-slate-500`;
     if (!alt) {
       return (
         <span aria-hidden="true" className={placeholder} title={reason}>

@@ -48,7 +48,7 @@ export function SearchInput({
         aria-hidden="true"
         viewBox="0 0 20 20"
         fill="currentColor"
-        className="pointer-events-none absolute top-1/2 left-2.5 h-4 w-4 -translate-y-1/2 text-slate-400"
+        className="pointer-events-none absolute top-1/2 left-2.5 h-4 w-4 -translate-y-1/2 text-slate-500"
       >
         <path
           fillRule="evenodd"
@@ -71,7 +71,7 @@ export function SearchInput({
             callback.current(term);
           }
         }}
-        className="block w-full rounded-md border border-slate-300 bg-white py-2 pr-3 pl-8 text-sm placeholder:text-slate-400 focus:border-brand-500"
+        className="block w-full rounded-md border border-slate-300 bg-white py-2 pr-3 pl-8 text-sm placeholder:text-slate-500 focus:border-brand-500"
       />
     </div>
   );

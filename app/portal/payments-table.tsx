@@ -56,7 +56,7 @@ export function PaymentsTable({ rows }: { rows: PortalTransaction[] }) {
                   Invoice PDF
                 </a>
               ) : (
-                <span className="text-slate-400">No invoice</span>
+                <span className="text-slate-500">No invoice</span>
               )}
             </div>
           </li>

@@ -30,7 +30,7 @@ const COLUMNS: Column<Customer>[] = [
       </Link>
     ),
   },
-  { key: "name", header: "Name", cell: (c) => c.name ?? <span className="text-slate-400">—</span> },
+  { key: "name", header: "Name", cell: (c) => c.name ?? <span className="text-slate-500">—</span> },
   { key: "status", header: "Status", cell: (c) => <StatusBadge status={c.status} /> },
   createdColumn(),
 ];

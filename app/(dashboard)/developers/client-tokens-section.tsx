@@ -116,7 +116,7 @@ export function ClientTokensSection({ canWrite }: { canWrite: boolean }) {
       cell: (t) => (
         <div className="flex items-center gap-2">
           <code
-            className={`font-mono text-xs whitespace-nowrap ${t.status === "revoked" ? "text-slate-400 line-through" : "text-slate-700"}`}
+            className={`font-mono text-xs whitespace-nowrap ${t.status === "revoked" ? "text-slate-500 line-through" : "text-slate-700"}`}
           >
             {t.token}
           </code>
@@ -135,7 +135,7 @@ export function ClientTokensSection({ canWrite }: { canWrite: boolean }) {
       key: "revoked",
       header: "Revoked",
       className: "whitespace-nowrap",
-      cell: (t) => (t.revoked_at ? <DateCell value={t.revoked_at} /> : <span className="text-slate-400">—</span>),
+      cell: (t) => (t.revoked_at ? <DateCell value={t.revoked_at} /> : <span className="text-slate-500">—</span>),
     },
     ...(canWrite
       ? [

@@ -23,7 +23,7 @@ const STATUS_OPTIONS = [
   { value: "revoked", label: "Revoked" },
 ] as const;
 
-const never = <span className="text-slate-400">Never</span>;
+const never = <span className="text-slate-500">Never</span>;
 
 function When({ value, fallback }: { value: string | null; fallback: React.ReactNode }) {
   return value ? <DateCell value={value} /> : fallback;

@@ -9,7 +9,7 @@ import { destinationPath, notificationPath } from "./destination-text";
 
 /** A time in full (a log is read by the minute), or a dash. */
 export function DateTimeCell({ value }: { value: string | null }) {
-  return value ? <time dateTime={value}>{formatDateTime(value)}</time> : <span className="text-slate-400">—</span>;
+  return value ? <time dateTime={value}>{formatDateTime(value)}</time> : <span className="text-slate-500">—</span>;
 }
 
 /** A notification's status, with when it is tried again while it waits for a retry. */

@@ -127,7 +127,7 @@ export function TaxRatesTable() {
       header: "Standard rate",
       className: "text-right tabular-nums",
       cell: (r) =>
-        r.standard_rate === null ? <span className="text-slate-400">—</span> : taxRateText(r.standard_rate),
+        r.standard_rate === null ? <span className="text-slate-500">—</span> : taxRateText(r.standard_rate),
     },
     {
       key: "rate",

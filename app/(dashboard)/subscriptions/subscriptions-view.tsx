@@ -34,7 +34,7 @@ const SCHEDULED_OPTIONS = [
   ...SCHEDULED_CHANGE_ACTIONS.map((action) => ({ value: action, label: `Scheduled ${action}` })),
 ];
 
-const dash = <span className="text-slate-400">—</span>;
+const dash = <span className="text-slate-500">—</span>;
 
 function columns(emails: Map<string, string>): Column<Subscription>[] {
   return [

@@ -32,7 +32,7 @@ const MODE_OPTIONS = [
   ...COLLECTION_MODES.map((mode) => ({ value: mode, label: humanize(mode) })),
 ];
 
-const dash = <span className="text-slate-400">—</span>;
+const dash = <span className="text-slate-500">—</span>;
 
 const COLUMNS: Column<TransactionWithIncludes>[] = [
   {

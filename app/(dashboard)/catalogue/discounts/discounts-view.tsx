@@ -38,7 +38,7 @@ const STATUS_OPTIONS = [
   { value: "active,expired,used,archived", label: "All" },
 ] as const;
 
-const dash = <span className="text-slate-400">—</span>;
+const dash = <span className="text-slate-500">—</span>;
 
 function columns(names: CatalogueNames | null): Column<Discount>[] {
   return [

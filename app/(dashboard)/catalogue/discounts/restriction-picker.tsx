@@ -102,7 +102,7 @@ export function RestrictionPicker({
                   if (event.key === "Enter") event.preventDefault();
                 }}
                 placeholder="Search products and prices"
-                className="block w-full rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm placeholder:text-slate-400 focus:border-brand-500"
+                className="block w-full rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm placeholder:text-slate-500 focus:border-brand-500"
               />
             </div>
             <div className="flex items-center gap-2 text-xs text-slate-600">
@@ -197,7 +197,7 @@ export function RestrictionPicker({
                           {activePrices.map((price) => (
                             <li key={price.id}>
                               <label
-                                className={`inline-flex items-center gap-2 text-sm ${productChecked ? "text-slate-400" : "cursor-pointer text-slate-700"}`}
+                                className={`inline-flex items-center gap-2 text-sm ${productChecked ? "text-slate-500" : "cursor-pointer text-slate-700"}`}
                               >
                                 <input
                                   type="checkbox"

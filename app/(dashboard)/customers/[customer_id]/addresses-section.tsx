@@ -21,7 +21,7 @@ const COLUMNS: Column<Address>[] = [
         {a.description && <p className="font-medium text-slate-900">{a.description}</p>}
         <p>
           {[a.first_line, a.second_line].filter(Boolean).join(", ") || (
-            <span className="text-slate-400">No street address</span>
+            <span className="text-slate-500">No street address</span>
           )}
         </p>
         <p className="text-slate-500">{[a.city, a.region].filter(Boolean).join(", ")}</p>
@@ -31,7 +31,7 @@ const COLUMNS: Column<Address>[] = [
   {
     key: "postal_code",
     header: "Postal code",
-    cell: (a) => a.postal_code ?? <span className="text-slate-400">—</span>,
+    cell: (a) => a.postal_code ?? <span className="text-slate-500">—</span>,
   },
   { key: "country", header: "Country", cell: (a) => `${countryName(a.country_code)} (${a.country_code})` },
   { key: "status", header: "Status", cell: (a) => <StatusBadge status={a.status} /> },

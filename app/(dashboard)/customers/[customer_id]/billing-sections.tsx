@@ -33,7 +33,7 @@ import {
 import { Amount, TransactionStatusBadge, transactionPath } from "../../transactions/transaction-parts";
 
 const PER_PAGE = 10;
-const dash = <span className="text-slate-400">—</span>;
+const dash = <span className="text-slate-500">—</span>;
 
 const SUBSCRIPTION_COLUMNS: Column<Subscription>[] = [
   {

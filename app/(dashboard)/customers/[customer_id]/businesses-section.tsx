@@ -7,7 +7,7 @@ import { pluralize } from "@/lib/client/format";
 import { type Business, useBusinesses, useCreateBusiness, useUpdateBusiness } from "@/lib/client/hooks";
 import { BusinessForm } from "./business-form";
 
-const dash = <span className="text-slate-400">—</span>;
+const dash = <span className="text-slate-500">—</span>;
 
 const COLUMNS: Column<Business>[] = [
   { key: "name", header: "Name", cell: (b) => <span className="font-medium text-slate-900">{b.name}</span> },

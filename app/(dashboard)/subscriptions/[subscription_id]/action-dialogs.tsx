@@ -599,7 +599,7 @@ function ItemsDialog({ sub, onClose }: DialogProps) {
         </thead>
         <tbody>
           {rows.map((row, index) => (
-            <tr key={row.price_id} className={row.remove ? "text-slate-400 line-through" : ""}>
+            <tr key={row.price_id} className={row.remove ? "text-slate-500 line-through" : ""}>
               <td className="py-1 pr-2">{row.label}</td>
               <td className="py-1 pr-2">
                 <input

@@ -34,7 +34,7 @@ import { TestClock } from "./test-clock";
 import { TIMELINE_SIZE, Timeline } from "./timeline";
 
 const BACK = { href: "/subscriptions", label: "Subscriptions" };
-const dash = <span className="text-slate-400">—</span>;
+const dash = <span className="text-slate-500">—</span>;
 
 export function SubscriptionDetail({
   subscriptionId,

@@ -46,7 +46,7 @@ export function EventHistory({ transaction: t }: { transaction: TransactionWithI
                 <details className="group">
                   <summary className="flex cursor-pointer flex-wrap items-center justify-between gap-2 rounded-md px-1 py-1 hover:bg-slate-50">
                     <span className="flex items-center gap-2">
-                      <span aria-hidden="true" className="text-slate-400 transition-transform group-open:rotate-90">
+                      <span aria-hidden="true" className="text-slate-500 transition-transform group-open:rotate-90">
                         ▸
                       </span>
                       <code className="font-mono text-sm font-medium text-slate-900">{event.event_type}</code>
@@ -54,7 +54,7 @@ export function EventHistory({ transaction: t }: { transaction: TransactionWithI
                     </span>
                     <span className="flex items-center gap-3 text-sm text-slate-600">
                       <time dateTime={event.occurred_at}>{formatDateTime(event.occurred_at)}</time>
-                      <code className="hidden font-mono text-xs text-slate-400 sm:inline">{event.event_id}</code>
+                      <code className="hidden font-mono text-xs text-slate-500 sm:inline">{event.event_id}</code>
                     </span>
                   </summary>
                   <div className="mt-2 pl-6">

@@ -34,7 +34,7 @@ import { TransactionPayments } from "./transaction-payments";
 
 const BACK = { href: "/transactions", label: "Transactions" };
 
-const dash = <span className="text-slate-400">—</span>;
+const dash = <span className="text-slate-500">—</span>;
 
 export function TransactionDetail({ transactionId }: { transactionId: string }) {
   const transaction = useTransaction(transactionId);

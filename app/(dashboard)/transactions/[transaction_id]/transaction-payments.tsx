@@ -23,7 +23,7 @@ import {
 import type { Transaction } from "@/lib/client/transactions";
 import { Amount } from "../transaction-parts";
 
-const dash = <span className="text-slate-400">—</span>;
+const dash = <span className="text-slate-500">—</span>;
 
 /**
  * The transaction's payments (newest first, as the API returns them) with what can be done about

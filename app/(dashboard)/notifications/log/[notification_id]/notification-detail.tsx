@@ -56,7 +56,7 @@ const ATTEMPT_COLUMNS: Column<NotificationLog>[] = [
     key: "error",
     header: "Error",
     cell: (log) =>
-      log.error ? <span className="text-red-700">{log.error}</span> : <span className="text-slate-400">—</span>,
+      log.error ? <span className="text-red-700">{log.error}</span> : <span className="text-slate-500">—</span>,
   },
   {
     key: "body",
@@ -64,7 +64,7 @@ const ATTEMPT_COLUMNS: Column<NotificationLog>[] = [
     className: "w-2/5",
     cell: (log) =>
       log.response_body === null ? (
-        <span className="text-slate-400">—</span>
+        <span className="text-slate-500">—</span>
       ) : (
         <details>
           <summary className="cursor-pointer text-sm text-brand-700">
