@@ -131,21 +131,20 @@ export async function startWorker(options: WorkerOptions = {}): Promise<WorkerHa
   let poolId: string | undefined;
   let runner: Runner | undefined;
   let stopped = false;
-  let recycling = false;
+  /** Runners already told to stop (each is recycled once). */
+  const recycled = new WeakSet<Runner>();
+  /** Wakes `supervise` when its runner is recycled. */
+  let wake: (() => void) | undefined;
   // graphile-worker's runner does not always end when the database restarts under it: it can live on
-  // with its job loop idle (seen in lib/events/restart.test.ts about half the time). So a lost
-  // connection recycles the runner: it is stopped, and `supervise` starts a new one once the
-  // database answers again.
+  // with its job loop idle (seen in lib/events/restart.test.ts about half the time), and its stop()
+  // then may never settle either. So a lost connection recycles the runner: it is told to stop, and
+  // `supervise` starts a new one once the database answers again, without waiting for the old one
+  // to finish stopping (a stuck one holds no job lock for long: the sweep frees what it held).
   const recycle = () => {
-    if (stopped || recycling || !runner) return;
-    recycling = true;
-    const old = runner;
-    old
-      .stop()
-      .catch(() => {})
-      .finally(() => {
-        recycling = false;
-      });
+    if (stopped || !runner || recycled.has(runner)) return;
+    recycled.add(runner);
+    runner.stop().catch(() => {});
+    wake?.();
   };
   const lost = (error: Error) => {
     console.error(`[worker] database connection lost: ${error.message}`);
@@ -203,11 +202,19 @@ export async function startWorker(options: WorkerOptions = {}): Promise<WorkerHa
   const supervise = async () => {
     let backoff = 500;
     while (!stopped) {
+      const current = runner;
       try {
-        await runner?.promise;
+        await Promise.race([
+          current?.promise,
+          new Promise<void>((resolve) => {
+            wake = resolve;
+            if (current && recycled.has(current)) resolve();
+          }),
+        ]);
       } catch (error) {
         console.error(`[worker] runner stopped: ${(error as Error).message}`);
       }
+      wake = undefined;
       runner = undefined;
       if (stopped) return;
       await new Promise((r) => setTimeout(r, backoff));
@@ -236,11 +243,15 @@ export async function startWorker(options: WorkerOptions = {}): Promise<WorkerHa
     clearInterval(sweep);
     if (poolId) await pool.query("DELETE FROM worker_heartbeats WHERE id = $1", [poolId]).catch(() => {});
     await Promise.resolve(utils.release()).catch(() => {});
-    await pool.end().catch(() => {});
+    // (A stuck runner may hold a client for ever: don't wait for it.)
+    await Promise.race([pool.end().catch(() => {}), new Promise((r) => setTimeout(r, 5_000).unref())]);
   });
   const stop = async () => {
     stopped = true;
-    await runner?.stop().catch(() => {});
+    // A runner stuck since a database restart may never finish stopping (see recycle): wait a while,
+    // then let `supervise` end anyway.
+    await Promise.race([runner?.stop().catch(() => {}), new Promise((r) => setTimeout(r, 5_000).unref())]);
+    wake?.();
     await done.catch(() => {});
   };
   if (options.handleSignals) {
