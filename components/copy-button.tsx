@@ -76,3 +76,35 @@ export function CopyButton({
     </span>
   );
 }
+
+/** A labelled read-only value (selected on focus) with its Copy button: a key or token shown once. */
+export function CopyField({
+  id,
+  label,
+  value,
+  copyLabel,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  copyLabel: string;
+}) {
+  return (
+    <>
+      <label htmlFor={id} className="block text-sm font-medium text-slate-800">
+        {label}
+      </label>
+      <div className="mt-1 flex flex-wrap items-center gap-2">
+        <input
+          id={id}
+          readOnly
+          value={value}
+          onFocus={(event) => event.currentTarget.select()}
+          spellCheck={false}
+          className="min-w-0 flex-1 rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-sm text-slate-900"
+        />
+        <CopyButton value={value} label={copyLabel} variant="primary" size="md" />
+      </div>
+    </>
+  );
+}

@@ -3,7 +3,7 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { Button } from "@/components/button";
 import { ConfirmDialog } from "@/components/confirm-dialog";
-import { CopyButton } from "@/components/copy-button";
+import { CopyButton, CopyField } from "@/components/copy-button";
 import type { Column } from "@/components/data-table";
 import { DateCell, PagedTable, PanelSection, PER_PAGE, useListFilters, usePanel } from "@/components/list-page";
 import { Section } from "@/components/page-header";
@@ -34,20 +34,7 @@ function NewTokenPanel({ token, onDone }: { token: ClientToken; onDone: () => vo
         Client-side token “{token.name}” created
       </h3>
       <div className="mt-3">
-        <label htmlFor={`${id}-token`} className="block text-sm font-medium text-slate-800">
-          Token
-        </label>
-        <div className="mt-1 flex flex-wrap items-center gap-2">
-          <input
-            id={`${id}-token`}
-            readOnly
-            value={token.token}
-            onFocus={(event) => event.currentTarget.select()}
-            spellCheck={false}
-            className="min-w-0 flex-1 rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-sm text-slate-900"
-          />
-          <CopyButton value={token.token} label="Copy client-side token" variant="primary" size="md" />
-        </div>
+        <CopyField id={`${id}-token`} label="Token" value={token.token} copyLabel="Copy client-side token" />
       </div>
       <p className="mt-3 text-sm text-slate-700">Add the library to your web page with it:</p>
       <pre className="mt-1 overflow-x-auto rounded-md bg-slate-900 p-3 text-xs text-slate-100">

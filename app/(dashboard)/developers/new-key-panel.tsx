@@ -2,7 +2,7 @@
 
 import { useEffect, useId, useRef } from "react";
 import { Button } from "@/components/button";
-import { CopyButton } from "@/components/copy-button";
+import { CopyField } from "@/components/copy-button";
 import type { ApiKey } from "@/lib/client/hooks";
 
 /**
@@ -32,20 +32,7 @@ export function NewKeyPanel({ apiKey, onDone }: { apiKey: ApiKey; onDone: () => 
         </p>
       </div>
       <div className="mt-4">
-        <label htmlFor={`${id}-key`} className="block text-sm font-medium text-slate-800">
-          New API key
-        </label>
-        <div className="mt-1 flex flex-wrap items-center gap-2">
-          <input
-            id={`${id}-key`}
-            readOnly
-            value={apiKey.key}
-            onFocus={(event) => event.currentTarget.select()}
-            spellCheck={false}
-            className="min-w-0 flex-1 rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-sm text-slate-900"
-          />
-          <CopyButton value={apiKey.key} label="Copy API key" variant="primary" size="md" />
-        </div>
+        <CopyField id={`${id}-key`} label="New API key" value={apiKey.key} copyLabel="Copy API key" />
         <p className="mt-2 text-xs text-slate-600">
           Send it as <code className="font-mono">Authorization: Bearer &lt;API key&gt;</code>. It grants{" "}
           {apiKey.permissions.length} permission{apiKey.permissions.length === 1 ? "" : "s"}
