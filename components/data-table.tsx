@@ -10,6 +10,45 @@ export interface Column<T> {
   className?: string;
   /** Text shown to screen readers when the header is visually empty (an actions column). */
   srHeader?: string;
+  /** The API's `order_by` field this column sorts by (the header becomes a sort button). */
+  sortField?: string;
+}
+
+/** A list's order as the API takes it (`created_at[DESC]`) and how to change it. */
+export interface TableOrder {
+  value: string;
+  onChange: (orderBy: string) => void;
+}
+
+function parseOrder(value: string): { field: string; descending: boolean } {
+  const match = /^([a-z_]+)\[(ASC|DESC)\]$/.exec(value);
+  return match ? { field: match[1], descending: match[2] === "DESC" } : { field: value, descending: false };
+}
+
+function SortHeader({ header, field, order }: { header: ReactNode; field: string; order: TableOrder }) {
+  const current = parseOrder(order.value);
+  const active = current.field === field;
+  // A first click sorts newest/largest first, as merchants look for recent things.
+  const nextValue = `${field}[${active && current.descending ? "ASC" : "DESC"}]`;
+  return (
+    <button
+      type="button"
+      onClick={() => order.onChange(nextValue)}
+      className="inline-flex items-center gap-1 uppercase tracking-wide hover:text-slate-900"
+    >
+      {header}
+      <span aria-hidden="true" className={active ? "text-slate-900" : "text-slate-500"}>
+        {active ? (current.descending ? "↓" : "↑") : "↕"}
+      </span>
+    </button>
+  );
+}
+
+function ariaSort(column: { sortField?: string }, order: TableOrder | undefined) {
+  if (!order || !column.sortField) return undefined;
+  const current = parseOrder(order.value);
+  if (current.field !== column.sortField) return "none" as const;
+  return current.descending ? ("descending" as const) : ("ascending" as const);
 }
 
 export interface DataTableProps<T> {
@@ -28,6 +67,8 @@ export interface DataTableProps<T> {
   skeletonRows?: number;
   /** Below the table: pagination controls. */
   footer?: ReactNode;
+  /** The list's order: columns with a `sortField` get a sort button. */
+  order?: TableOrder;
 }
 
 /** A list of entities: a loading skeleton first, then rows, an empty state or an error. */
@@ -43,6 +84,7 @@ export function DataTable<T>({
   isRefreshing = false,
   skeletonRows = 5,
   footer,
+  order,
 }: DataTableProps<T>) {
   if (error && !rows)
     return <ErrorState error={error} title={`Could not load ${caption.toLowerCase()}`} onRetry={onRetry} />;
@@ -74,9 +116,14 @@ export function DataTable<T>({
                 <th
                   key={column.key}
                   scope="col"
+                  aria-sort={ariaSort(column, order)}
                   className={`px-3 py-2.5 text-left text-xs font-semibold uppercase tracking-wide text-slate-600 ${column.className ?? ""}`}
                 >
-                  {column.header}
+                  {order && column.sortField ? (
+                    <SortHeader header={column.header} field={column.sortField} order={order} />
+                  ) : (
+                    column.header
+                  )}
                   {column.srHeader && <span className="sr-only">{column.srHeader}</span>}
                 </th>
               ))}

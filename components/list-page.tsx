@@ -5,12 +5,14 @@ import Link from "next/link";
 import { type ReactNode, useCallback, useId, useState } from "react";
 import type { ListResponse } from "@/lib/client/api";
 import { formatDate, formatDateTime } from "@/lib/client/format";
+import { NEWEST_FIRST } from "@/lib/client/hooks";
 import { Button } from "./button";
-import { type Column, DataTable } from "./data-table";
+import { type Column, DataTable, type TableOrder } from "./data-table";
 import { useFocusReturn } from "./focus";
 import { type CursorPagination, PaginationControls, useCursorPagination } from "./pagination";
 import { SearchInput } from "./search-input";
 import { type FilterOption, StatusFilter } from "./status-filter";
+import { useUrlParams } from "./url-state";
 
 /** Rows per page of a list page. */
 export const PER_PAGE = 25;
@@ -22,20 +24,29 @@ export const ACTIVE_ARCHIVED_OPTIONS = [
   { value: "active,archived", label: "All" },
 ] as const;
 
-/** A list's status filter, search term and pages: changing a filter goes back to the first page. */
-export function useListFilters(initialStatus = "active") {
-  const [status, setStatusValue] = useState(initialStatus);
-  const [search, setSearchValue] = useState("");
-  const pagination = useCursorPagination();
-  const setStatus = (value: string) => {
-    setStatusValue(value);
-    pagination.reset();
+/**
+ * A list's status filter, search term, order and pages, kept in the page's address (`status`, `q`,
+ * `order_by`, `after`/`prev`) so reload, Back and a shared link show the same list. Changing a
+ * filter goes back to the first page; `setFilters` changes several (a view's own filters too) at once.
+ */
+export function useListFilters(initialStatus = "active", defaultOrder = NEWEST_FIRST) {
+  const [params, set] = useUrlParams();
+  const pagination = useCursorPagination(true);
+  const setFilters = useCallback(
+    (changes: Record<string, string | undefined>) => set({ ...changes, after: undefined, prev: undefined }),
+    [set],
+  );
+  return {
+    params,
+    setFilters,
+    status: params.get("status") ?? initialStatus,
+    setStatus: (value: string) => setFilters({ status: value === initialStatus ? undefined : value }),
+    search: params.get("q") ?? "",
+    setSearch: (term: string) => setFilters({ q: term === "" ? undefined : term }),
+    orderBy: params.get("order_by") ?? defaultOrder,
+    setOrderBy: (value: string) => setFilters({ order_by: value === defaultOrder ? undefined : value }),
+    pagination,
   };
-  const setSearch = (term: string) => {
-    setSearchValue(term);
-    pagination.reset();
-  };
-  return { status, setStatus, search, setSearch, pagination };
 }
 
 /**
@@ -95,7 +106,13 @@ export function ListFilters({
   onStatus,
   filters,
 }: {
-  search?: { label: string; placeholder: string; maxLength?: number; onSearch: (term: string) => void };
+  search?: {
+    label: string;
+    placeholder: string;
+    maxLength?: number;
+    initialValue?: string;
+    onSearch: (term: string) => void;
+  };
   status: string;
   options: readonly FilterOption[];
   onStatus: (value: string) => void;
@@ -127,6 +144,7 @@ export function PagedTable<T>({
   pagination,
   empty,
   skeletonRows,
+  order,
 }: {
   caption: string;
   columns: Column<T>[];
@@ -135,6 +153,8 @@ export function PagedTable<T>({
   pagination: CursorPagination;
   empty: ReactNode;
   skeletonRows?: number;
+  /** The list's order, for columns with a `sortField`. */
+  order?: TableOrder;
 }) {
   const rows = list.data?.data;
   return (
@@ -149,6 +169,7 @@ export function PagedTable<T>({
       onRetry={() => list.refetch()}
       skeletonRows={skeletonRows}
       empty={empty}
+      order={order}
       footer={
         <PaginationControls
           label={`${caption} pages`}
@@ -176,6 +197,8 @@ export function createdColumn<T extends { created_at: string }>(): Column<T> {
   return {
     key: "created",
     header: "Created",
+    // IDs are time-ordered: every list sorts by creation time through its `id` order.
+    sortField: "id",
     className: "whitespace-nowrap",
     cell: (row) => <DateCell value={row.created_at} />,
   };

@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { signOut } from "next-auth/react";
+import { GlobalSearch, SearchButton } from "./global-search";
 
 export const NAV_ITEMS = [
   { href: "/catalogue", label: "Catalogue" },
@@ -90,6 +91,9 @@ export function Nav({ user, environment }: { user: { email: string; role: string
         <div className="px-5 py-4">
           <Brand environment={environment} />
         </div>
+        <div className="px-3 pb-3">
+          <SearchButton className="w-full" />
+        </div>
         <NavLinks pathname={pathname} />
         <div className="border-t border-slate-200 px-5 py-4 text-sm">
           <Account user={user} />
@@ -99,18 +103,22 @@ export function Nav({ user, environment }: { user: { email: string; role: string
         <div className="flex items-center">
           <Brand environment={environment} />
         </div>
-        <details key={pathname} className="relative">
-          <summary className="cursor-pointer list-none rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-800 [&::-webkit-details-marker]:hidden">
-            Menu
-          </summary>
-          <div className="absolute right-0 mt-2 w-64 rounded-md border border-slate-200 bg-white py-3 shadow-lg">
-            <NavLinks pathname={pathname} />
-            <div className="mt-3 border-t border-slate-200 px-5 pt-3 text-sm">
-              <Account user={user} />
+        <div className="flex items-center gap-2">
+          <SearchButton />
+          <details key={pathname} className="relative">
+            <summary className="cursor-pointer list-none rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-800 [&::-webkit-details-marker]:hidden">
+              Menu
+            </summary>
+            <div className="absolute right-0 mt-2 w-64 rounded-md border border-slate-200 bg-white py-3 shadow-lg">
+              <NavLinks pathname={pathname} />
+              <div className="mt-3 border-t border-slate-200 px-5 pt-3 text-sm">
+                <Account user={user} />
+              </div>
             </div>
-          </div>
-        </details>
+          </details>
+        </div>
       </header>
+      <GlobalSearch />
     </>
   );
 }

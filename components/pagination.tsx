@@ -3,6 +3,7 @@
 import { useCallback, useState } from "react";
 import type { Pagination as PaginationMeta } from "@/lib/client/api";
 import { Button } from "./button";
+import { useUrlParams } from "./url-state";
 
 interface CursorState {
   /** `after` of the page on screen; undefined for the first page. */
@@ -13,22 +14,45 @@ interface CursorState {
 
 const FIRST: CursorState = { after: undefined, previous: [] };
 
+/** The cursors in the address: `after`, and `prev` (the earlier pages' cursors, "" for the first). */
+function fromParams(params: URLSearchParams): CursorState {
+  const prev = params.get("prev");
+  return {
+    after: params.get("after") || undefined,
+    previous: prev === null ? [] : prev.split(",").map((cursor) => cursor || undefined),
+  };
+}
+
 /**
  * Keyset pagination state: the API only goes forward (`after` = last ID of a page), so the
- * cursors of the pages already seen are kept on a stack for "Previous".
+ * cursors of the pages already seen are kept on a stack for "Previous". `inUrl`: kept in the
+ * page's address (the page's main list), so reload and Back return to the same page.
  */
-export function useCursorPagination() {
-  const [state, setState] = useState<CursorState>(FIRST);
+export function useCursorPagination(inUrl = false) {
+  const [local, setLocal] = useState<CursorState>(FIRST);
+  const [params, setParams] = useUrlParams();
+  const state = inUrl ? fromParams(params) : local;
+  const update = useCallback(
+    (change: (s: CursorState) => CursorState) => {
+      if (!inUrl) return setLocal(change);
+      const next = change(fromParams(new URLSearchParams(window.location.search)));
+      setParams({
+        after: next.after,
+        prev: next.previous.length > 0 ? next.previous.map((cursor) => cursor ?? "").join(",") : undefined,
+      });
+    },
+    [inUrl, setParams],
+  );
   const next = useCallback(
-    (cursor: string) => setState((s) => ({ after: cursor, previous: [...s.previous, s.after] })),
-    [],
+    (cursor: string) => update((s) => ({ after: cursor, previous: [...s.previous, s.after] })),
+    [update],
   );
   const previous = useCallback(
     () =>
-      setState((s) => (s.previous.length === 0 ? s : { after: s.previous.at(-1), previous: s.previous.slice(0, -1) })),
-    [],
+      update((s) => (s.previous.length === 0 ? s : { after: s.previous.at(-1), previous: s.previous.slice(0, -1) })),
+    [update],
   );
-  const reset = useCallback(() => setState(FIRST), []);
+  const reset = useCallback(() => update(() => FIRST), [update]);
   return {
     after: state.after,
     page: state.previous.length + 1,

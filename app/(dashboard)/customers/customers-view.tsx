@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import type { Column } from "@/components/data-table";
+import { ExportLink } from "@/components/export-link";
 import {
   ACTIVE_ARCHIVED_OPTIONS,
   createdColumn,
@@ -17,7 +18,7 @@ import { PageHeader } from "@/components/page-header";
 import { EmptyState } from "@/components/states";
 import { StatusBadge } from "@/components/status-badge";
 import { useToast } from "@/components/toast";
-import { type Customer, NEWEST_FIRST, useCreateCustomer, useCustomers } from "@/lib/client/hooks";
+import { type Customer, useCreateCustomer, useCustomers } from "@/lib/client/hooks";
 import { CustomerForm } from "./customer-form";
 
 const COLUMNS: Column<Customer>[] = [
@@ -36,11 +37,12 @@ const COLUMNS: Column<Customer>[] = [
 ];
 
 export function CustomersView() {
-  const { search, setSearch, status, setStatus, pagination } = useListFilters();
+  const { search, setSearch, status, setStatus, orderBy, setOrderBy, pagination } = useListFilters();
   const panel = usePanel();
   const toast = useToast();
   const create = useCreateCustomer();
-  const list = useCustomers({ search, status, after: pagination.after, per_page: PER_PAGE, order_by: NEWEST_FIRST });
+  const listParams = { search, status, after: pagination.after, per_page: PER_PAGE, order_by: orderBy };
+  const list = useCustomers(listParams);
   const filtered = search !== "" || status !== "active";
 
   return (
@@ -48,7 +50,12 @@ export function CustomersView() {
       <PageHeader
         title="Customers"
         description="The people and companies you bill. Customers hold addresses and businesses used on transactions."
-        actions={panel.newButton("New customer", true)}
+        actions={
+          <>
+            <ExportLink list="customers" params={listParams} />
+            {panel.newButton("New customer", true)}
+          </>
+        }
       />
 
       {panel.editing && (
@@ -69,7 +76,12 @@ export function CustomersView() {
       )}
 
       <ListFilters
-        search={{ label: "Search customers", placeholder: "Search by email, name or ID", onSearch: setSearch }}
+        search={{
+          label: "Search customers",
+          placeholder: "Search by email, name or ID",
+          initialValue: search,
+          onSearch: setSearch,
+        }}
         status={status}
         options={ACTIVE_ARCHIVED_OPTIONS}
         onStatus={setStatus}
@@ -81,6 +93,7 @@ export function CustomersView() {
         rowKey={(c) => c.id}
         list={list}
         pagination={pagination}
+        order={{ value: orderBy, onChange: setOrderBy }}
         empty={
           filtered ? (
             <EmptyState

@@ -4,6 +4,7 @@ import { useState } from "react";
 import { Button } from "@/components/button";
 import { ConfirmDialog } from "@/components/confirm-dialog";
 import type { Column } from "@/components/data-table";
+import { ExportLink } from "@/components/export-link";
 import { DateCell, PagedTable, PanelSection, PER_PAGE, useListFilters, usePanel } from "@/components/list-page";
 import { PageHeader, Section } from "@/components/page-header";
 import { EmptyState } from "@/components/states";
@@ -11,7 +12,7 @@ import { StatusBadge } from "@/components/status-badge";
 import { StatusFilter } from "@/components/status-filter";
 import { useToast } from "@/components/toast";
 import { pluralize } from "@/lib/client/format";
-import { type ApiKey, NEWEST_FIRST, useApiKeys, useUpdateApiKey } from "@/lib/client/hooks";
+import { type ApiKey, useApiKeys, useUpdateApiKey } from "@/lib/client/hooks";
 import { ClientTokensSection } from "./client-tokens-section";
 import { CreateApiKeyForm } from "./create-api-key-form";
 import { NewKeyPanel } from "./new-key-panel";
@@ -31,14 +32,15 @@ function When({ value, fallback }: { value: string | null; fallback: React.React
 
 /** `grantable`: the permissions the signed-in staff member holds, the only ones a new key can get. */
 export function DevelopersView({ grantable }: { grantable: readonly string[] }) {
-  const { status, setStatus, pagination } = useListFilters("");
+  const { status, setStatus, orderBy, setOrderBy, pagination } = useListFilters("");
   const panel = usePanel();
   const [created, setCreated] = useState<ApiKey | null>(null);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
   // A viewer's role has neither: the section says so rather than showing buttons that would fail.
   const canRead = grantable.includes("api_key.read");
   const canWrite = grantable.includes("api_key.write");
-  const list = useApiKeys({ status, after: pagination.after, per_page: PER_PAGE, order_by: NEWEST_FIRST }, canRead);
+  const listParams = { status, after: pagination.after, per_page: PER_PAGE, order_by: orderBy };
+  const list = useApiKeys(listParams, canRead);
   const revoke = useUpdateApiKey();
   const toast = useToast();
 
@@ -167,6 +169,7 @@ export function DevelopersView({ grantable }: { grantable: readonly string[] }) 
         actions={
           <>
             {canRead && <StatusFilter value={status} options={STATUS_OPTIONS} onChange={setStatus} />}
+            {canRead && <ExportLink list="api-keys" params={listParams} />}
             {canWrite && createButton(true)}
           </>
         }
@@ -180,6 +183,7 @@ export function DevelopersView({ grantable }: { grantable: readonly string[] }) 
             rowKey={(k) => k.id}
             list={list}
             pagination={pagination}
+            order={{ value: orderBy, onChange: setOrderBy }}
             empty={
               status ? (
                 <EmptyState title={`No ${status} API keys`} />

@@ -1,14 +1,17 @@
 "use client";
 
-import { useMemo, useState } from "react";
+import { useMemo } from "react";
 import { MetricChart, type MetricChartPoint } from "@/components/metric-chart";
 import { PageHeader } from "@/components/page-header";
 import { formatDay } from "@/components/revenue-chart";
+import { useUrlParams } from "@/components/url-state";
 import {
   apiRange,
   churnPoints,
   lastPoint,
   percent,
+  RANGE_PRESETS,
+  type RangePreset,
   rateText,
   sumAmounts,
   useMetric,
@@ -401,10 +404,30 @@ function Summary({ range, rangeLabel }: { range: Range; rangeLabel: string }) {
   );
 }
 
+const DAY_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The range in the address: `?range=7d`, or `?from=YYYY-MM-DD&to=YYYY-MM-DD`; the last 30 days otherwise. */
+function choiceFromParams(params: URLSearchParams): Choice {
+  const from = params.get("from") ?? "";
+  const to = params.get("to") ?? "";
+  if (DAY_PATTERN.test(from) && DAY_PATTERN.test(to) && from <= to) {
+    return { kind: "custom", range: { first: from, last: to } };
+  }
+  const preset = RANGE_PRESETS.find((p) => p.id === params.get("range"))?.id as RangePreset | undefined;
+  return { kind: "preset", preset: preset ?? "30d" };
+}
+
 export function MetricsView() {
   // The metrics' days are UTC days: "today" is today in UTC.
   const today = useMemo(() => utcDay(new Date()), []);
-  const [choice, setChoice] = useState<Choice>({ kind: "preset", preset: "30d" });
+  const [params, setParams] = useUrlParams();
+  const choice = choiceFromParams(params);
+  const setChoice = (next: Choice) =>
+    setParams(
+      next.kind === "preset"
+        ? { range: next.preset === "30d" ? undefined : next.preset, from: undefined, to: undefined }
+        : { range: undefined, from: next.range.first, to: next.range.last },
+    );
   const shown = shownRange(choice, today);
   const range = apiRange(shown);
   const rangeLabel = `${formatDay(shown.first, true)} – ${formatDay(shown.last, true)}`;

@@ -1,9 +1,9 @@
 "use client";
 
 import Link from "next/link";
-import { useState } from "react";
 import type { Column } from "@/components/data-table";
 import { DateRange } from "@/components/date-range";
+import { ExportLink } from "@/components/export-link";
 import { createdColumn, DateCell, PagedTable, PER_PAGE, useListFilters } from "@/components/list-page";
 import { PageHeader } from "@/components/page-header";
 import { SearchInput } from "@/components/search-input";
@@ -11,7 +11,7 @@ import { EmptyState } from "@/components/states";
 import { StatusFilter } from "@/components/status-filter";
 import { useCatalogue } from "@/lib/client/catalogue";
 import { humanize } from "@/lib/client/format";
-import { type Customer, keys, NEWEST_FIRST, useList } from "@/lib/client/hooks";
+import { type Customer, keys, useList } from "@/lib/client/hooks";
 import { billingCycleText } from "@/lib/client/money";
 import {
   SCHEDULED_CHANGE_ACTIONS,
@@ -124,11 +124,29 @@ function usePriceFilter() {
 }
 
 export function SubscriptionsView() {
-  const { search: customer, setSearch: setCustomer, status, setStatus, pagination } = useListFilters("");
-  const [filters, setFilterValues] = useState({ mode: "", scheduled: "", price: "", from: "", to: "" });
+  const {
+    search: customer,
+    setSearch: setCustomer,
+    status,
+    setStatus,
+    orderBy,
+    setOrderBy,
+    params,
+    setFilters,
+    pagination,
+  } = useListFilters("");
+  const filters = {
+    mode: params.get("collection_mode") ?? "",
+    scheduled: params.get("scheduled") ?? "",
+    price: params.get("price") ?? "",
+    from: params.get("from") ?? "",
+    to: params.get("to") ?? "",
+  };
   const setFilter = (change: Partial<typeof filters>) => {
-    setFilterValues((current) => ({ ...current, ...change }));
-    pagination.reset();
+    const keyOf = { mode: "collection_mode", scheduled: "scheduled", price: "price", from: "from", to: "to" } as const;
+    setFilters(
+      Object.fromEntries(Object.entries(change).map(([k, v]) => [keyOf[k as keyof typeof filters], v || undefined])),
+    );
   };
   const prices = usePriceFilter();
 
@@ -148,10 +166,11 @@ export function SubscriptionsView() {
     price_id: prices.priceIds.get(filters.price),
     "next_billed_at[GTE]": filters.from ? startOfDayIso(filters.from) : undefined,
     "next_billed_at[LT]": filters.to ? startOfNextDayIso(filters.to) : undefined,
-    order_by: NEWEST_FIRST,
+    order_by: orderBy,
   };
   const ready = !searching && !noCustomerMatches && !unknownProduct;
-  const list = useSubscriptions({ ...shared, status, after: pagination.after, per_page: PER_PAGE }, ready);
+  const listParams = { ...shared, status, after: pagination.after, per_page: PER_PAGE };
+  const list = useSubscriptions(listParams, ready);
   const counts = useStatusCounts(shared, ready);
   const known = Object.values(counts);
   const total = known.length === SUBSCRIPTION_STATUSES.length ? known.reduce((a, b) => a + b, 0) : undefined;
@@ -161,6 +180,7 @@ export function SubscriptionsView() {
   return (
     <div className="mx-auto max-w-6xl">
       <PageHeader
+        actions={<ExportLink list="subscriptions" params={listParams} />}
         title="Subscriptions"
         description="Recurring billing of your customers. Subscriptions start when a checkout or an issued invoice with recurring prices is paid; open one to pause, resume, cancel or change it."
       />
@@ -205,6 +225,7 @@ export function SubscriptionsView() {
             label="Filter by customer ID or email"
             placeholder="Customer ID (ctm_…) or email"
             maxLength={100}
+            initialValue={customer}
             onSearch={setCustomer}
           />
           <StatusFilter
@@ -244,6 +265,7 @@ export function SubscriptionsView() {
           rowKey={(s) => s.id}
           list={list}
           pagination={pagination}
+          order={{ value: orderBy, onChange: setOrderBy }}
           empty={
             filtered ? (
               <EmptyState

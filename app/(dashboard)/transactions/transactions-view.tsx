@@ -1,16 +1,16 @@
 "use client";
 
 import Link from "next/link";
-import { useState } from "react";
 import { ButtonLink } from "@/components/button";
 import type { Column } from "@/components/data-table";
 import { DateRange } from "@/components/date-range";
+import { ExportLink } from "@/components/export-link";
 import { createdColumn, ListFilters, PagedTable, PER_PAGE, useListFilters } from "@/components/list-page";
 import { PageHeader } from "@/components/page-header";
 import { EmptyState } from "@/components/states";
 import { StatusFilter } from "@/components/status-filter";
 import { humanize } from "@/lib/client/format";
-import { type Customer, keys, NEWEST_FIRST, useList } from "@/lib/client/hooks";
+import { type Customer, keys, useList } from "@/lib/client/hooks";
 import {
   COLLECTION_MODES,
   isCustomerId,
@@ -33,6 +33,14 @@ const MODE_OPTIONS = [
 ];
 
 const dash = <span className="text-slate-500">—</span>;
+
+/** "Refunded" or "Partially refunded" when adjustments took money back (adjusted below the total). */
+function refundLabel(t: TransactionWithIncludes): string | null {
+  const adjusted = t.details.adjusted_totals?.grand_total;
+  const total = t.details.totals.grand_total;
+  if (adjusted === undefined || adjusted === total || BigInt(adjusted) >= BigInt(total)) return null;
+  return BigInt(adjusted) <= 0n ? "Refunded" : "Partially refunded";
+}
 
 const COLUMNS: Column<TransactionWithIncludes>[] = [
   {
@@ -59,66 +67,99 @@ const COLUMNS: Column<TransactionWithIncludes>[] = [
         dash
       ),
   },
-  { key: "status", header: "Status", cell: (t) => <TransactionStatusBadge status={t.status} /> },
+  {
+    key: "status",
+    header: "Status",
+    cell: (t) => (
+      <div className="flex flex-col items-start gap-1">
+        <TransactionStatusBadge status={t.status} />
+        {refundLabel(t) && <span className="text-xs text-slate-600">{refundLabel(t)}</span>}
+      </div>
+    ),
+  },
   { key: "mode", header: "Collection", cell: (t) => humanize(t.collection_mode) },
   {
     key: "total",
     header: "Grand total",
     className: "text-right",
-    cell: (t) => <Amount amount={t.details.totals.grand_total} currency={t.currency_code} />,
+    cell: (t) =>
+      refundLabel(t) ? (
+        <div className="flex flex-col items-end">
+          <Amount amount={t.details.adjusted_totals.grand_total} currency={t.currency_code} />
+          <span className="text-xs text-slate-500 line-through">
+            <span className="sr-only">was </span>
+            <Amount amount={t.details.totals.grand_total} currency={t.currency_code} />
+          </span>
+        </div>
+      ) : (
+        <Amount amount={t.details.totals.grand_total} currency={t.currency_code} />
+      ),
   },
   createdColumn(),
 ];
 
+/** What the search box holds: an ID, an invoice number (letters, digits, no spaces or "@"), or a customer. */
+function searchTarget(term: string): { kind: "transaction" | "customer_id" | "invoice" | "customer"; term: string } {
+  if (term.startsWith("txn_")) return { kind: "transaction", term };
+  if (isCustomerId(term)) return { kind: "customer_id", term };
+  if (/\d/.test(term) && !/[\s@]/.test(term)) return { kind: "invoice", term };
+  return { kind: "customer", term };
+}
+
 export function TransactionsView() {
-  const { search: customer, setSearch: setCustomer, status, setStatus, pagination } = useListFilters("");
-  const [mode, setModeValue] = useState("");
-  const [range, setRangeValue] = useState({ from: "", to: "" });
-  const setMode = (value: string) => {
-    setModeValue(value);
-    pagination.reset();
-  };
-  const setRange = (value: { from: string; to: string }) => {
-    setRangeValue(value);
-    pagination.reset();
-  };
-  // The customer filter takes an ID, or an email (or part of one, or a name): the customers that
-  // match it (GET /customers?search=, at most a page of them) and then their transactions.
-  const byId = customer === "" || isCustomerId(customer);
+  const { search, setSearch, status, setStatus, orderBy, setOrderBy, params, setFilters, pagination } =
+    useListFilters("");
+  const mode = params.get("collection_mode") ?? "";
+  const range = { from: params.get("from") ?? "", to: params.get("to") ?? "" };
+  const setMode = (value: string) => setFilters({ collection_mode: value || undefined });
+  const setRange = (value: { from: string; to: string }) =>
+    setFilters({ from: value.from || undefined, to: value.to || undefined });
+  // The search box takes a transaction ID, an invoice number, a customer ID, or an email (or part
+  // of one, or a name): the customers that match it (GET /customers?search=, at most a page of
+  // them) and then their transactions.
+  const target = searchTarget(search);
+  const customer = target.kind === "customer" ? target.term : "";
+  const byId = target.kind !== "customer";
   const matching = useList<Customer>(keys.customerLists, "/customers", { search: customer, per_page: 50 }, !byId);
   const matchingIds = byId ? [] : (matching.data?.data.map((c) => c.id) ?? []);
   const searching = !byId && (matching.isLoading || matching.isPlaceholderData);
   const noCustomerMatches = !byId && !searching && matchingIds.length === 0;
 
-  const list = useTransactions(
-    {
-      status,
-      collection_mode: mode,
-      customer_id: byId ? customer : matchingIds.join(","),
-      "created_at[GTE]": range.from ? startOfDayIso(range.from) : undefined,
-      "created_at[LT]": range.to ? startOfNextDayIso(range.to) : undefined,
-      after: pagination.after,
-      per_page: PER_PAGE,
-      order_by: NEWEST_FIRST,
-    },
-    !searching && !noCustomerMatches,
-  );
-  const filtered = status !== "" || mode !== "" || customer !== "" || range.from !== "" || range.to !== "";
+  const listParams = {
+    status,
+    collection_mode: mode,
+    id: target.kind === "transaction" ? target.term : undefined,
+    invoice_number: target.kind === "invoice" ? target.term : undefined,
+    customer_id: target.kind === "customer_id" ? target.term : byId ? undefined : matchingIds.join(","),
+    "created_at[GTE]": range.from ? startOfDayIso(range.from) : undefined,
+    "created_at[LT]": range.to ? startOfNextDayIso(range.to) : undefined,
+    after: pagination.after,
+    per_page: PER_PAGE,
+    order_by: orderBy,
+  };
+  const list = useTransactions(listParams, !searching && !noCustomerMatches);
+  const filtered = status !== "" || mode !== "" || search !== "" || range.from !== "" || range.to !== "";
 
   return (
     <div className="mx-auto max-w-6xl">
       <PageHeader
         title="Transactions"
         description="Charges to customers: checkouts, invoices and subscription renewals. Create invoices here, or any transaction through the API with POST /transactions."
-        actions={<ButtonLink href="/transactions/new">New invoice</ButtonLink>}
+        actions={
+          <>
+            <ExportLink list="transactions" params={{ ...listParams, include: "customer" }} />
+            <ButtonLink href="/transactions/new">New invoice</ButtonLink>
+          </>
+        }
       />
 
       <ListFilters
         search={{
-          label: "Filter by customer ID or email",
-          placeholder: "Customer ID (ctm_…) or email",
+          label: "Search transactions",
+          placeholder: "Invoice number, transaction ID, customer or email",
           maxLength: 100,
-          onSearch: setCustomer,
+          initialValue: search,
+          onSearch: setSearch,
         }}
         status={status}
         options={STATUS_OPTIONS}
@@ -134,7 +175,7 @@ export function TransactionsView() {
         <div role="status" className="rounded-md border border-dashed border-slate-300">
           <EmptyState
             title="No customer matches"
-            description={`No customer's email or name contains "${customer}". Enter an email, part of one, or a customer ID.`}
+            description={`No customer's email or name contains "${customer}". Enter an email, part of one, a customer ID or an invoice number.`}
           />
         </div>
       ) : (
@@ -144,6 +185,7 @@ export function TransactionsView() {
           rowKey={(t) => t.id}
           list={list}
           pagination={pagination}
+          order={{ value: orderBy, onChange: setOrderBy }}
           empty={
             filtered ? (
               <EmptyState

@@ -3,6 +3,7 @@
 import Link from "next/link";
 import type { Column } from "@/components/data-table";
 import { EntityId } from "@/components/entity-text";
+import { ExportLink } from "@/components/export-link";
 import {
   ACTIVE_ARCHIVED_OPTIONS,
   createdColumn,
@@ -24,14 +25,14 @@ import {
   useDiscountGroups,
   useUpdateDiscountGroup,
 } from "@/lib/client/catalogue";
-import { NEWEST_FIRST } from "@/lib/client/hooks";
 import { DiscountGroupForm } from "./discount-group-form";
 
 export function DiscountGroupsView() {
-  const { status, setStatus, pagination } = useListFilters();
+  const { status, setStatus, orderBy, setOrderBy, pagination } = useListFilters();
   const panel = usePanel<DiscountGroup>();
   const { editing, close } = panel;
-  const list = useDiscountGroups({ status, after: pagination.after, per_page: PER_PAGE, order_by: NEWEST_FIRST });
+  const listParams = { status, after: pagination.after, per_page: PER_PAGE, order_by: orderBy };
+  const list = useDiscountGroups(listParams);
   const create = useCreateDiscountGroup();
   const update = useUpdateDiscountGroup();
   const rows = useRowArchive<DiscountGroup>({
@@ -101,7 +102,12 @@ export function DiscountGroupsView() {
       <PageHeader
         title="Discount groups"
         description="Groups keep related discounts together, such as the codes of one campaign."
-        actions={panel.newButton("New discount group", true)}
+        actions={
+          <>
+            <ExportLink list="discount-groups" params={listParams} />
+            {panel.newButton("New discount group", true)}
+          </>
+        }
       />
 
       {editing && (
@@ -139,6 +145,7 @@ export function DiscountGroupsView() {
         rowKey={(g) => g.id}
         list={list}
         pagination={pagination}
+        order={{ value: orderBy, onChange: setOrderBy }}
         empty={
           status === "active" ? (
             <EmptyState

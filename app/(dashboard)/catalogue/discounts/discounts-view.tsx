@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { useMemo } from "react";
 import type { Column } from "@/components/data-table";
+import { ExportLink } from "@/components/export-link";
 import {
   createdToast,
   DateCell,
@@ -18,7 +19,6 @@ import { EmptyState } from "@/components/states";
 import { StatusBadge } from "@/components/status-badge";
 import { useToast } from "@/components/toast";
 import { type Discount, useCatalogue, useCreateDiscount, useDiscounts } from "@/lib/client/catalogue";
-import { NEWEST_FIRST } from "@/lib/client/hooks";
 import { DiscountForm } from "./discount-form";
 import {
   type CatalogueNames,
@@ -106,19 +106,20 @@ function columns(names: CatalogueNames | null): Column<Discount>[] {
 }
 
 export function DiscountsView({ groupId }: { groupId?: string }) {
-  const { search: code, setSearch: setCode, status, setStatus, pagination } = useListFilters();
+  const { search: code, setSearch: setCode, status, setStatus, orderBy, setOrderBy, pagination } = useListFilters();
   const panel = usePanel();
   const toast = useToast();
   const create = useCreateDiscount();
-  const list = useDiscounts({
+  const listParams = {
     status,
     code: code || undefined,
     discount_group_id: groupId,
     include: "discount_group",
     after: pagination.after,
     per_page: PER_PAGE,
-    order_by: NEWEST_FIRST,
-  });
+    order_by: orderBy,
+  };
+  const list = useDiscounts(listParams);
   // Names for the "Applies to" column: the catalogue's first page (names fall back to counts).
   const catalogue = useCatalogue("active,archived");
   const firstPage = catalogue.data?.pages[0]?.data;
@@ -131,7 +132,12 @@ export function DiscountsView({ groupId }: { groupId?: string }) {
       <PageHeader
         title="Discounts"
         description="Percentage or flat reductions, redeemed with a code at checkout or applied to transactions and subscriptions."
-        actions={panel.newButton("New discount", true)}
+        actions={
+          <>
+            <ExportLink list="discounts" params={listParams} />
+            {panel.newButton("New discount", true)}
+          </>
+        }
       />
 
       {panel.editing && (
@@ -169,6 +175,7 @@ export function DiscountsView({ groupId }: { groupId?: string }) {
           label: "Find a discount by code",
           placeholder: "Find by code, such as SUMMER15",
           maxLength: 32,
+          initialValue: code,
           onSearch: setCode,
         }}
         status={status}
@@ -182,6 +189,7 @@ export function DiscountsView({ groupId }: { groupId?: string }) {
         rowKey={(d) => d.id}
         list={list}
         pagination={pagination}
+        order={{ value: orderBy, onChange: setOrderBy }}
         empty={
           filtered ? (
             <EmptyState

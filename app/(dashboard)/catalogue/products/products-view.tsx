@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import type { Column } from "@/components/data-table";
+import { ExportLink } from "@/components/export-link";
 import {
   ACTIVE_ARCHIVED_OPTIONS,
   createdColumn,
@@ -20,7 +21,6 @@ import { StatusBadge } from "@/components/status-badge";
 import { useToast } from "@/components/toast";
 import { type ProductWithPrices, useCreateProduct, useProducts } from "@/lib/client/catalogue";
 import { pluralize, taxCategoryLabel } from "@/lib/client/format";
-import { NEWEST_FIRST } from "@/lib/client/hooks";
 import { billingCycleText, formatMoney } from "@/lib/client/money";
 import { ProductForm } from "./product-form";
 
@@ -68,18 +68,19 @@ const COLUMNS: Column<ProductWithPrices>[] = [
 ];
 
 export function ProductsView() {
-  const { search, setSearch, status, setStatus, pagination } = useListFilters();
+  const { search, setSearch, status, setStatus, orderBy, setOrderBy, pagination } = useListFilters();
   const panel = usePanel();
   const toast = useToast();
   const create = useCreateProduct();
-  const list = useProducts({
+  const listParams = {
     status,
     search: search || undefined,
     include: "prices",
     after: pagination.after,
     per_page: PER_PAGE,
-    order_by: NEWEST_FIRST,
-  });
+    order_by: orderBy,
+  };
+  const list = useProducts(listParams);
   const filtered = search !== "" || status !== "active";
 
   return (
@@ -87,7 +88,12 @@ export function ProductsView() {
       <PageHeader
         title="Products"
         description="What you sell. Each product has prices: one-time or recurring, in any currency, with prices per country."
-        actions={panel.newButton("New product", true)}
+        actions={
+          <>
+            <ExportLink list="products" params={listParams} />
+            {panel.newButton("New product", true)}
+          </>
+        }
       />
 
       {panel.editing && (
@@ -115,7 +121,12 @@ export function ProductsView() {
       )}
 
       <ListFilters
-        search={{ label: "Search products", placeholder: "Name, description or product ID", onSearch: setSearch }}
+        search={{
+          label: "Search products",
+          placeholder: "Name, description or product ID",
+          initialValue: search,
+          onSearch: setSearch,
+        }}
         status={status}
         options={ACTIVE_ARCHIVED_OPTIONS}
         onStatus={setStatus}
@@ -127,6 +138,7 @@ export function ProductsView() {
         rowKey={(p) => p.id}
         list={list}
         pagination={pagination}
+        order={{ value: orderBy, onChange: setOrderBy }}
         empty={
           filtered ? (
             <EmptyState

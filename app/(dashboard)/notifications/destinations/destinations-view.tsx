@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { Button } from "@/components/button";
 import type { Column } from "@/components/data-table";
+import { ExportLink } from "@/components/export-link";
 import {
   createdColumn,
   createdToast,
@@ -75,12 +76,13 @@ const COLUMNS: Column<NotificationSetting>[] = [
 ];
 
 export function DestinationsView() {
-  const { status, setStatus, pagination } = useListFilters("");
+  const { status, setStatus, orderBy, setOrderBy, pagination } = useListFilters("");
   const panel = usePanel();
   const toast = useToast();
   const create = useCreateNotificationSetting();
   const activeSwitch = useActiveSwitch();
-  const list = useNotificationSettings({ active: status, after: pagination.after, per_page: PER_PAGE });
+  const listParams = { active: status, after: pagination.after, per_page: PER_PAGE };
+  const list = useNotificationSettings(listParams);
 
   const actions: Column<NotificationSetting> = {
     key: "actions",
@@ -105,7 +107,12 @@ export function DestinationsView() {
       <PageHeader
         title="Destinations"
         description={`Your endpoints that receive a signed HTTP POST for each event they subscribe to. Up to ${MAX_ACTIVE_NOTIFICATION_SETTINGS} can be active at once.`}
-        actions={panel.newButton("New destination", true)}
+        actions={
+          <>
+            <ExportLink list="notification-settings" params={listParams} />
+            {panel.newButton("New destination", true)}
+          </>
+        }
       />
 
       {panel.editing && (
@@ -139,6 +146,7 @@ export function DestinationsView() {
         rowKey={(d) => d.id}
         list={list}
         pagination={pagination}
+        order={{ value: orderBy, onChange: setOrderBy }}
         empty={
           status ? (
             <EmptyState title={`No ${status === "true" ? "active" : "inactive"} destinations`} />

@@ -1,7 +1,7 @@
 "use client";
 
-import { useState } from "react";
 import { ButtonLink } from "@/components/button";
+import { ExportLink } from "@/components/export-link";
 import { ListFilters, PagedTable, PER_PAGE, useListFilters } from "@/components/list-page";
 import { PageHeader } from "@/components/page-header";
 import { EmptyState } from "@/components/states";
@@ -20,25 +20,24 @@ const STATUS_OPTIONS = [
 /** A customer, transaction or subscription ID: the log's `filter` (notifications that contain it). */
 const ENTITY_FILTER = /^(ctm|txn|sub)_[a-z0-9]{26}$/;
 
-export function LogView({ initialDestination }: { initialDestination: string }) {
-  const { status, setStatus, search, setSearch, pagination } = useListFilters("");
-  const [destination, setDestinationValue] = useState(initialDestination);
+/** `?destination=ntfset_…` shows one destination's notifications (the link on its page). */
+export function LogView() {
+  const { status, setStatus, search, setSearch, params, setFilters, pagination } = useListFilters("");
+  const destination = params.get("destination") ?? "";
   const destinations = useDestinations();
   const entity = ENTITY_FILTER.test(search);
-  const list = useNotifications({
+  const listParams = {
     notification_setting_id: destination,
     status,
     search: entity ? undefined : search,
     filter: entity ? search : undefined,
     after: pagination.after,
     per_page: PER_PAGE,
-  });
+  };
+  const list = useNotifications(listParams);
   const filtered = search !== "" || status !== "" || destination !== "";
 
-  const setDestination = (value: string) => {
-    setDestinationValue(value);
-    pagination.reset();
-  };
+  const setDestination = (value: string) => setFilters({ destination: value || undefined });
 
   const destinationOptions = [
     { value: "", label: "All destinations" },
@@ -51,6 +50,7 @@ export function LogView({ initialDestination }: { initialDestination: string }) 
   return (
     <div>
       <PageHeader
+        actions={<ExportLink list="notifications" params={listParams} />}
         title="Notification log"
         description="Every notification sent to your destinations in the last 90 days, newest first. Open one to see its payload and each delivery attempt, or to send it again."
       />
@@ -59,6 +59,7 @@ export function LogView({ initialDestination }: { initialDestination: string }) 
         search={{
           label: "Search notifications",
           placeholder: "ID, event type, or a ctm_/txn_/sub_ ID",
+          initialValue: search,
           onSearch: setSearch,
         }}
         filters={

@@ -1,0 +1,40 @@
+"use client";
+
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { useCallback } from "react";
+
+/**
+ * A page's view state (filters, page, order, range) kept in its address, so that reload, Back and
+ * a shared link show the same list. Changes replace the history entry: going back leaves the
+ * list for the page before it, as in the dashboards merchants know.
+ */
+export function useUrlParams() {
+  const params = useSearchParams();
+  const router = useRouter();
+  const pathname = usePathname();
+  /** `undefined` removes a parameter (its default applies); any string, even empty, is kept. */
+  const set = useCallback(
+    (changes: Record<string, string | undefined>) => {
+      const next = new URLSearchParams(window.location.search);
+      for (const [key, value] of Object.entries(changes)) {
+        if (value === undefined) next.delete(key);
+        else next.set(key, value);
+      }
+      const query = next.toString();
+      router.replace(query ? `${pathname}?${query}` : pathname, { scroll: false });
+    },
+    [router, pathname],
+  );
+  return [params, set] as const;
+}
+
+/** One parameter with its default: the value, and a setter that drops the parameter at the default. */
+export function useUrlParam(key: string, fallback = ""): [string, (value: string) => void] {
+  const [params, set] = useUrlParams();
+  const value = params.get(key) ?? fallback;
+  const setValue = useCallback(
+    (next: string) => set({ [key]: next === fallback ? undefined : next }),
+    [set, key, fallback],
+  );
+  return [value, setValue];
+}
