@@ -6,6 +6,7 @@ import { signOut } from "next-auth/react";
 import { GlobalSearch, SearchButton } from "./global-search";
 
 export const NAV_ITEMS = [
+  { href: "/", label: "Home" },
   { href: "/catalogue", label: "Catalogue" },
   { href: "/customers", label: "Customers" },
   { href: "/transactions", label: "Transactions" },
@@ -41,7 +42,7 @@ function NavLinks({ pathname }: { pathname: string }) {
     <nav aria-label="Main" className="flex-1 px-3">
       <ul className="space-y-1">
         {NAV_ITEMS.map((item) => {
-          const active = pathname === item.href || pathname.startsWith(`${item.href}/`);
+          const active = pathname === item.href || (item.href !== "/" && pathname.startsWith(`${item.href}/`));
           return (
             <li key={item.href}>
               <Link
@@ -64,7 +65,7 @@ function NavLinks({ pathname }: { pathname: string }) {
 function Brand({ environment }: { environment: string }) {
   return (
     <>
-      <Link href="/customers" className="text-lg font-semibold text-slate-900">
+      <Link href="/" className="text-lg font-semibold text-slate-900">
         Billing
       </Link>
       <span

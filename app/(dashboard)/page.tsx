@@ -1,5 +1,7 @@
-import { redirect } from "next/navigation";
+import { HomeView } from "./home-view";
 
-export default function Home() {
-  redirect("/customers");
+export const metadata = { title: "Home" };
+
+export default function HomePage() {
+  return <HomeView />;
 }

@@ -6,7 +6,7 @@ import { SignInForm } from "./sign-in-form";
 export const metadata = { title: "Sign in" };
 
 export default async function SignInPage() {
-  if (await getServerSession(authOptions)) redirect("/customers");
+  if (await getServerSession(authOptions)) redirect("/");
   return (
     <main className="flex min-h-screen items-center justify-center px-4">
       <div className="w-full max-w-sm rounded-xl border border-slate-200 bg-white p-8 shadow-sm">

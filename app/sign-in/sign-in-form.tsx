@@ -32,7 +32,7 @@ export function SignInForm() {
       return;
     }
     const target = params.get("callbackUrl");
-    router.replace(target?.startsWith("/") ? target : "/customers");
+    router.replace(target?.startsWith("/") ? target : "/");
     router.refresh();
   }
 

@@ -59,7 +59,10 @@ test("Ctrl-K finds a transaction by its invoice number and opens it", async ({ p
   await expect(page).toHaveURL(new RegExp(`/transactions/${txns[0].id}$`));
 
   // An email finds the customer; nothing found says so.
-  await page.getByRole("button", { name: /Search…/ }).first().click();
+  await page
+    .getByRole("button", { name: /Search…/ })
+    .first()
+    .click();
   await search.fill("no-such-thing-anywhere");
   await expect(page.getByRole("status").filter({ hasText: "Nothing matches" })).toBeVisible();
   await page.keyboard.press("Escape");
@@ -123,4 +126,22 @@ test("an export without a session or of an unknown list is refused in the API's 
   const response = await anonymous.request.get("/exports/customers.csv");
   expect(response.status()).toBe(401);
   await anonymous.close();
+});
+
+test("a customer's page: lifetime spend, amount due on open invoices, and an activity timeline", async ({ page }) => {
+  const { customerId, txns } = await invoices(page, 2);
+  await page.goto(`/customers/${customerId}`);
+  const overview = page.getByRole("region", { name: "Overview" });
+  await expect(overview).toContainText("Amount due");
+  await expect(overview).toContainText("$198.00");
+  await expect(overview).toContainText("2 open invoices");
+  await expect(overview).toContainText("Nothing yet"); // no completed transaction: no spend
+  const activity = overview.getByRole("list", { name: "Customer activity" });
+  await expect(
+    activity.getByRole("link", { name: `Invoice ${txns[0].invoice_number} issued for $99.00` }),
+  ).toBeVisible();
+  await expect(activity).toContainText("Became a customer");
+  const table = page.getByRole("table", { name: "Transactions" });
+  await expect(table.getByRole("columnheader", { name: "Amount due" })).toBeVisible();
+  await shot(page, "customer-360");
 });

@@ -108,10 +108,12 @@ test("create a manual invoice step by step with live totals, then issue it", asy
   // The event history: newest first, with its payload on demand.
   const history = page.getByRole("region", { name: "Event history" });
   const events = history.getByRole("list", { name: "Events" }).getByRole("listitem");
-  const billed = events.filter({ hasText: "transaction.billed" });
+  // Plain words, with the event's raw name on hover.
+  const billed = events.filter({ hasText: "Invoice issued" });
   await expect(billed).toHaveCount(1);
-  await expect(events.last()).toContainText("transaction.created");
-  await billed.getByText("transaction.billed").click();
+  await expect(billed.getByText("Invoice issued")).toHaveAttribute("title", "transaction.billed");
+  await expect(events.last()).toContainText("Transaction created");
+  await billed.getByText("Invoice issued").click();
   await expect(billed).toContainText('"status": "billed"');
   await shot(page, "invoicing-8-billed");
 });

@@ -32,7 +32,7 @@ test("sign-in, dashboard pages and the hosted checkout run with no CSP violation
   }
   // Client-side navigation (RSC fetches) too.
   await page.getByRole("link", { name: "Customers" }).first().click();
-  await page.waitForURL("**/customers");
+  await page.waitForURL((url) => url.pathname === "/");
   await expect(page.getByRole("heading", { level: 1, name: "Customers" })).toBeVisible();
 
   // A transaction to pay at the hosted checkout, signed out, as a customer would.

@@ -131,7 +131,7 @@ test("find, pause, take back, change quantity, renew with the test clock and can
   const timeline = page.getByRole("list", { name: "Timeline" });
   await expect(timeline).toContainText("Subscription recurring transaction");
   await expect(timeline).toContainText("Subscription update transaction");
-  await expect(timeline).toContainText("subscription.updated");
+  await expect(timeline).toContainText("Subscription updated");
   await shots(page, "subscription-test-clock");
 
   // Down to one seat for the rest of the new period: a credit, kept as the customer's balance.
@@ -264,7 +264,7 @@ test("a viewer sees the subscription and the customer's billing with no write bu
   await page.goto(`/subscriptions/${other.subscriptionId}`);
   await expect(page.getByRole("heading", { level: 1, name: other.customer.email })).toBeVisible(LOADED);
   await expect(page.getByRole("region", { name: "Next payment" })).toContainText("$30.00");
-  await expect(page.getByRole("list", { name: "Timeline" })).toContainText("subscription.created");
+  await expect(page.getByRole("list", { name: "Timeline" })).toContainText("Subscription created");
   for (const name of ["Pause", "Cancel subscription", "Change items", "Add one-time charge", "Apply discount"]) {
     await expect(page.getByRole("button", { name, exact: true })).toHaveCount(0);
   }

@@ -249,6 +249,17 @@ const TRANSACTION_COLUMNS: Column<TransactionWithIncludes>[] = [
     className: "text-right",
     cell: (t) => <Amount amount={t.details.totals.grand_total} currency={t.currency_code} />,
   },
+  {
+    key: "due",
+    header: "Amount due",
+    className: "text-right",
+    cell: (t) =>
+      t.status === "billed" || t.status === "past_due" ? (
+        <Amount amount={t.details.totals.balance} currency={t.currency_code} />
+      ) : (
+        <span className="text-slate-500">—</span>
+      ),
+  },
   createdColumn(),
 ];
 

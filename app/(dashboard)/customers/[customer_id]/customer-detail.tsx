@@ -16,6 +16,7 @@ import {
   PaymentMethodsSection,
 } from "./billing-sections";
 import { BusinessesSection } from "./businesses-section";
+import { CustomerOverview } from "./customer-overview";
 
 const BACK = { href: "/customers", label: "Customers" };
 
@@ -80,6 +81,7 @@ function CustomerPage({ customer, permissions }: { customer: Customer; permissio
             />
           )}
         </Section>
+        <CustomerOverview customerId={customer.id} createdAt={customer.created_at} />
         <CustomerSubscriptionsSection customerId={customer.id} />
         <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-2">
           <PaymentMethodsSection customerId={customer.id} write={canWrite("payment_method")} />

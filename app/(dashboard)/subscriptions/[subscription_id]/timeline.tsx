@@ -4,6 +4,7 @@ import Link from "next/link";
 import { JsonBlock } from "@/components/description-list";
 import { Section } from "@/components/page-header";
 import { EmptyState, ErrorState, LoadingBlock } from "@/components/states";
+import { eventName } from "@/lib/client/event-names";
 import { formatDateTime, humanize } from "@/lib/client/format";
 import { useList } from "@/lib/client/hooks";
 import type { Subscription } from "@/lib/client/subscriptions";
@@ -111,7 +112,9 @@ function EventEntry({ event }: { event: Event }) {
       <details className="group">
         <summary className="flex cursor-pointer flex-wrap items-center justify-between gap-2 rounded-md px-1 py-1 hover:bg-slate-50">
           <span className="flex flex-wrap items-center gap-2">
-            <code className="font-mono text-sm font-medium text-slate-900">{event.event_type}</code>
+            <span className="text-sm font-medium text-slate-900" title={event.event_type}>
+              {eventName(event.event_type)}
+            </span>
             {summary.status && <SubscriptionStatusBadge status={summary.status} />}
             {summary.scheduled && <span className="text-xs text-amber-800">{summary.scheduled}</span>}
             <span className="sr-only">, payload</span>

@@ -4,6 +4,7 @@ import { JsonBlock } from "@/components/description-list";
 import { Section } from "@/components/page-header";
 import { PaginationControls, useCursorPagination } from "@/components/pagination";
 import { EmptyState, ErrorState, LoadingBlock } from "@/components/states";
+import { eventName } from "@/lib/client/event-names";
 import { formatDateTime } from "@/lib/client/format";
 import { useList } from "@/lib/client/hooks";
 import type { TransactionWithIncludes } from "@/lib/client/transactions";
@@ -49,7 +50,9 @@ export function EventHistory({ transaction: t }: { transaction: TransactionWithI
                       <span aria-hidden="true" className="text-slate-500 transition-transform group-open:rotate-90">
                         ▸
                       </span>
-                      <code className="font-mono text-sm font-medium text-slate-900">{event.event_type}</code>
+                      <span className="text-sm font-medium text-slate-900" title={event.event_type}>
+                        {eventName(event.event_type)}
+                      </span>
                       <span className="sr-only">, payload</span>
                     </span>
                     <span className="flex items-center gap-3 text-sm text-slate-600">

@@ -1,0 +1,182 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { Section } from "@/components/page-header";
+import { api, type ListResponse, query } from "@/lib/client/api";
+import { formatDateTime } from "@/lib/client/format";
+import { formatMoney } from "@/lib/client/money";
+import { Amount } from "../../transactions/transaction-parts";
+
+interface Txn {
+  id: string;
+  status: string;
+  origin: string;
+  invoice_number: string | null;
+  currency_code: string;
+  created_at: string;
+  billed_at: string | null;
+  details: { totals: { grand_total: string; balance: string }; adjusted_totals?: { grand_total: string } };
+  payments: { status?: string; captured_at?: string | null; amount?: string }[];
+}
+
+interface Sub {
+  id: string;
+  status: string;
+  started_at: string | null;
+  canceled_at: string | null;
+  paused_at: string | null;
+  created_at: string;
+}
+
+/** Pages read for the summary: a customer with more than this many transactions sees "at least". */
+const MAX_PAGES = 5;
+
+async function all<T extends { id: string }>(
+  path: string,
+  params: Record<string, string>,
+): Promise<{ rows: T[]; complete: boolean }> {
+  const rows: T[] = [];
+  let after: string | undefined;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const list = await api<ListResponse<T>>(`${path}${query({ ...params, per_page: 200, after })}`);
+    rows.push(...list.data);
+    if (!list.meta.pagination.has_more) return { rows, complete: true };
+    after = list.data.at(-1)?.id;
+  }
+  return { rows, complete: false };
+}
+
+function sumBy(rows: Txn[], amount: (t: Txn) => string): Map<string, bigint> {
+  const sums = new Map<string, bigint>();
+  for (const t of rows) sums.set(t.currency_code, (sums.get(t.currency_code) ?? 0n) + BigInt(amount(t)));
+  return sums;
+}
+
+function Sums({ sums, empty }: { sums: Map<string, bigint>; empty: string }) {
+  const entries = [...sums].filter(([, amount]) => amount !== 0n);
+  if (entries.length === 0) return <span className="text-slate-600">{empty}</span>;
+  return (
+    <span className="flex flex-col">
+      {entries.map(([currency, amount]) => (
+        <Amount key={currency} amount={amount.toString()} currency={currency} />
+      ))}
+    </span>
+  );
+}
+
+interface Moment {
+  at: string;
+  text: string;
+  href?: string;
+}
+
+/** What happened to the customer, newest first, in words: from their transactions and subscriptions. */
+function timeline(created: string, txns: Txn[], subs: Sub[]): Moment[] {
+  const moments: Moment[] = [{ at: created, text: "Became a customer" }];
+  for (const t of txns) {
+    const name = t.invoice_number ? `Invoice ${t.invoice_number}` : "Transaction";
+    const href = `/transactions/${t.id}`;
+    const total = formatMoney(t.details.totals.grand_total, t.currency_code);
+    if (t.billed_at) moments.push({ at: t.billed_at, text: `${name} issued for ${total}`, href });
+    else moments.push({ at: t.created_at, text: `${name} created for ${total}`, href });
+    for (const payment of t.payments) {
+      if (payment.status === "captured" && payment.captured_at) {
+        moments.push({ at: payment.captured_at, text: `Paid ${total} (${name.toLowerCase()})`, href });
+      }
+    }
+    if (t.status === "past_due") moments.push({ at: t.billed_at ?? t.created_at, text: `${name} is past due`, href });
+  }
+  for (const s of subs) {
+    const href = `/subscriptions/${s.id}`;
+    moments.push({ at: s.started_at ?? s.created_at, text: "Subscription started", href });
+    if (s.paused_at) moments.push({ at: s.paused_at, text: "Subscription paused", href });
+    if (s.canceled_at) moments.push({ at: s.canceled_at, text: "Subscription canceled", href });
+  }
+  return moments.sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
+}
+
+/**
+ * The customer at a glance: lifetime spend (completed transactions, after refunds), what they owe
+ * (issued invoices not yet paid), and a timeline of what happened.
+ */
+export function CustomerOverview({ customerId, createdAt }: { customerId: string; createdAt: string }) {
+  const data = useQuery({
+    queryKey: ["transactions", "list", "customer-overview", customerId],
+    queryFn: async () => {
+      const [txns, subs] = await Promise.all([
+        all<Txn>("/transactions", { customer_id: customerId, order_by: "id[DESC]" }),
+        all<Sub>("/subscriptions", { customer_id: customerId }).catch(() => ({ rows: [] as Sub[], complete: true })),
+      ]);
+      return { txns, subs };
+    },
+  });
+  const txns = data.data?.txns.rows ?? [];
+  const completed = txns.filter((t) => t.status === "completed");
+  const open = txns.filter((t) => t.status === "billed" || t.status === "past_due");
+  const atLeast = data.data && !data.data.txns.complete ? "At least " : "";
+  const spend = sumBy(completed, (t) => t.details.adjusted_totals?.grand_total ?? t.details.totals.grand_total);
+  const due = sumBy(open, (t) => t.details.totals.balance);
+  const moments = data.data ? timeline(createdAt, txns, data.data.subs.rows).slice(0, 20) : [];
+
+  return (
+    <Section title="Overview" description="Lifetime spend, what the customer owes, and what happened lately.">
+      {data.isLoading ? (
+        <p className="text-sm text-slate-600" role="status">
+          Loading…
+        </p>
+      ) : data.error ? (
+        <p className="text-sm text-slate-600">The overview could not be loaded.</p>
+      ) : (
+        <div className="grid gap-6 lg:grid-cols-3">
+          <dl className="grid grid-cols-2 gap-4 lg:col-span-1 lg:grid-cols-1">
+            <div>
+              <dt className="text-sm text-slate-600">{atLeast}Lifetime spend</dt>
+              <dd className="text-xl font-semibold text-slate-900">
+                <Sums sums={spend} empty="Nothing yet" />
+              </dd>
+            </div>
+            <div>
+              <dt className="text-sm text-slate-600">Amount due</dt>
+              <dd className="text-xl font-semibold text-slate-900">
+                <Sums sums={due} empty="Nothing due" />
+              </dd>
+              {open.length > 0 && (
+                <dd className="text-sm text-slate-600">
+                  {open.length} open invoice{open.length === 1 ? "" : "s"}
+                  {open.some((t) => t.status === "past_due") ? ", past due" : ""}
+                </dd>
+              )}
+            </div>
+            <div>
+              <dt className="text-sm text-slate-600">Transactions</dt>
+              <dd className="text-xl font-semibold text-slate-900 tabular-nums">
+                {atLeast}
+                {txns.length}
+              </dd>
+            </div>
+          </dl>
+          <div className="lg:col-span-2">
+            <h3 className="mb-2 text-sm font-medium text-slate-600">Activity</h3>
+            <ol aria-label="Customer activity" className="divide-y divide-slate-100">
+              {moments.map((moment) => (
+                <li key={`${moment.at}-${moment.text}`} className="flex flex-wrap justify-between gap-2 py-2 text-sm">
+                  {moment.href ? (
+                    <Link href={moment.href} className="font-medium text-brand-700 hover:underline">
+                      {moment.text}
+                    </Link>
+                  ) : (
+                    <span className="font-medium text-slate-900">{moment.text}</span>
+                  )}
+                  <time dateTime={moment.at} className="text-slate-600">
+                    {formatDateTime(moment.at)}
+                  </time>
+                </li>
+              ))}
+            </ol>
+          </div>
+        </div>
+      )}
+    </Section>
+  );
+}

@@ -1,0 +1,282 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import type { ReactNode } from "react";
+import { PageHeader } from "@/components/page-header";
+import { api, type ListResponse, query } from "@/lib/client/api";
+import { eventName } from "@/lib/client/event-names";
+import { formatDateTime } from "@/lib/client/format";
+import { addDays, lastPoint, revenueTotals, useMetric, utcDay } from "@/lib/client/metrics";
+import { useAccountSettings } from "@/lib/client/settings";
+import { Amount } from "./transactions/transaction-parts";
+
+type Row = Record<string, unknown> & { id: string };
+
+/**
+ * One list request for a home card: its first rows and `estimated_total`. A list the signed-in
+ * role may not read gives `forbidden` (the card is left out), not an error on the page.
+ */
+function useCount(path: string, params: Record<string, string | number | undefined>) {
+  return useQuery({
+    queryKey: ["home", path, params],
+    queryFn: async () => {
+      try {
+        const list = await api<ListResponse<Row>>(`${path}${query(params)}`);
+        return { rows: list.data, total: list.meta.pagination.estimated_total ?? list.data.length, allowed: true };
+      } catch {
+        return { rows: [] as Row[], total: 0, allowed: false };
+      }
+    },
+  });
+}
+
+function Card({ title, children, href }: { title: string; children: ReactNode; href?: string }) {
+  return (
+    <section className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm" aria-label={title}>
+      <div className="flex items-baseline justify-between gap-2">
+        <h2 className="text-sm font-medium text-slate-600">{title}</h2>
+        {href && (
+          <Link href={href} className="text-sm font-medium text-brand-700 hover:underline">
+            View<span className="sr-only"> {title.toLowerCase()}</span>
+          </Link>
+        )}
+      </div>
+      <div className="mt-2">{children}</div>
+    </section>
+  );
+}
+
+function Figure({ children }: { children: ReactNode }) {
+  return <p className="text-2xl font-semibold tabular-nums text-slate-900">{children}</p>;
+}
+
+function RevenueCards() {
+  const today = utcDay(new Date());
+  const monthStart = `${today.slice(0, 7)}-01`;
+  const range = { from: monthStart, to: addDays(today, 1) };
+  const revenue = useMetric("revenue", range);
+  const mrr = useMetric("monthly-recurring-revenue", range);
+  const subscribers = useMetric("active-subscribers", range);
+  const todays = revenue.data?.timeseries.find((point) => point.timestamp.startsWith(today));
+  const month = revenue.data ? revenueTotals(revenue.data) : null;
+  const mrrNow = mrr.data ? lastPoint(mrr.data) : null;
+  const subscribersNow = subscribers.data ? lastPoint(subscribers.data) : null;
+  const currency = revenue.data?.currency_code ?? "USD";
+  const loading = <p className="h-8 w-24 animate-pulse rounded bg-slate-100" aria-label="Loading" />;
+  return (
+    <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+      <Card title="Revenue today" href="/metrics">
+        {revenue.isLoading ? (
+          loading
+        ) : (
+          <Figure>
+            <Amount amount={todays?.amount ?? "0"} currency={currency} />
+          </Figure>
+        )}
+      </Card>
+      <Card title="Revenue this month" href="/metrics">
+        {month === null ? (
+          loading
+        ) : (
+          <>
+            <Figure>
+              <Amount amount={month.amount} currency={currency} />
+            </Figure>
+            <p className="text-sm text-slate-600">
+              {month.count} completed transaction{month.count === 1 ? "" : "s"}
+            </p>
+          </>
+        )}
+      </Card>
+      {/* MRR and subscribers once there are subscriptions. */}
+      {subscribersNow && subscribersNow.count > 0 && mrr.data && (
+        <>
+          <Card title="Monthly recurring revenue" href="/metrics">
+            <Figure>
+              <Amount amount={mrrNow?.amount ?? "0"} currency={mrr.data.currency_code} />
+            </Figure>
+          </Card>
+          <Card title="Active subscribers" href="/subscriptions?status=active">
+            <Figure>{subscribersNow.count.toLocaleString()}</Figure>
+          </Card>
+        </>
+      )}
+    </div>
+  );
+}
+
+function Attention() {
+  const pastDue = useCount("/transactions", { status: "past_due", per_page: 5, order_by: "id[DESC]" });
+  const failed = useCount("/events", { event_type: "transaction.payment_failed", per_page: 5 });
+  const webhooks = useCount("/notifications", { status: "failed", per_page: 5 });
+  const items = [
+    { query: pastDue, label: "Invoices past due", href: "/transactions?status=past_due" },
+    { query: failed, label: "Failed payments", href: "/transactions?status=past_due" },
+    { query: webhooks, label: "Webhook deliveries failed", href: "/notifications/log?status=failed" },
+  ].filter((item) => item.query.data?.allowed !== false);
+  const loaded = items.every((item) => item.query.data);
+  const needing = items.filter((item) => (item.query.data?.total ?? 0) > 0);
+  return (
+    <Card title="Needs attention">
+      {!loaded ? (
+        <p className="text-sm text-slate-600">Checking…</p>
+      ) : needing.length === 0 ? (
+        <p className="text-sm text-slate-600">
+          Nothing needs your attention: no past-due invoices, failed payments or failed webhooks.
+        </p>
+      ) : (
+        <ul className="divide-y divide-slate-100">
+          {needing.map((item) => (
+            <li key={item.label} className="flex items-center justify-between py-2 text-sm">
+              <Link href={item.href} className="font-medium text-brand-700 hover:underline">
+                {item.label}
+              </Link>
+              <span className="rounded-full bg-red-50 px-2 py-0.5 font-medium tabular-nums text-red-800">
+                {item.query.data?.total}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Card>
+  );
+}
+
+/** Where an event's entity lives in the dashboard, when it has a page. */
+function entityHref(data: Record<string, unknown> | undefined): string | null {
+  const id = typeof data?.id === "string" ? data.id : "";
+  if (id.startsWith("ctm_")) return `/customers/${id}`;
+  if (id.startsWith("txn_")) return `/transactions/${id}`;
+  if (id.startsWith("sub_")) return `/subscriptions/${id}`;
+  if (id.startsWith("pro_")) return `/catalogue/products/${id}`;
+  if (id.startsWith("dsc_")) return `/catalogue/discounts/${id}`;
+  return null;
+}
+
+function RecentActivity() {
+  const events = useCount("/events", { per_page: 10 });
+  if (events.data && !events.data.allowed) return null;
+  const rows = events.data?.rows ?? [];
+  return (
+    <Card title="Recent activity" href="/notifications/log">
+      {events.isLoading ? (
+        <p className="text-sm text-slate-600">Loading…</p>
+      ) : rows.length === 0 ? (
+        <p className="text-sm text-slate-600">
+          Nothing yet. Activity appears here as customers, invoices and payments come in.
+        </p>
+      ) : (
+        <ol className="divide-y divide-slate-100" aria-label="Recent events">
+          {rows.map((event) => {
+            const type = String(event.event_type);
+            const data = event.data as Record<string, unknown> | undefined;
+            const href = entityHref(data);
+            const name = eventName(type);
+            return (
+              <li
+                key={String(event.event_id)}
+                className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm"
+              >
+                <span title={type} className="font-medium text-slate-900">
+                  {href ? (
+                    <Link href={href} className="hover:underline">
+                      {name}
+                    </Link>
+                  ) : (
+                    name
+                  )}
+                </span>
+                <time className="text-slate-600" dateTime={String(event.occurred_at)}>
+                  {formatDateTime(String(event.occurred_at))}
+                </time>
+              </li>
+            );
+          })}
+        </ol>
+      )}
+    </Card>
+  );
+}
+
+/** The first steps of a new account, each done when the API says so. */
+function Checklist() {
+  const settings = useAccountSettings();
+  const products = useCount("/products", { per_page: 1 });
+  const keys = useCount("/api-keys", { per_page: 1, status: "active" });
+  const destinations = useCount("/notification-settings", { per_page: 1 });
+  const steps = [
+    {
+      label: "Add your business details (name, address, tax number) for invoices and checkout",
+      done: settings.data
+        ? settings.data.merchant_name !== "Your company" && settings.data.merchant_address !== null
+        : undefined,
+      href: "/settings",
+    },
+    {
+      label: "Choose how tax is charged",
+      done: settings.data ? settings.data.updated_at !== null : undefined,
+      href: "/settings",
+    },
+    {
+      label: "Create your first product and price",
+      done: products.data && products.data.total > 0,
+      href: "/catalogue",
+    },
+    {
+      label: "Create an API key for your app",
+      done: keys.data?.allowed === false ? undefined : keys.data && keys.data.total > 0,
+      href: "/developers",
+    },
+    {
+      label: "Add a webhook destination for events",
+      done: destinations.data?.allowed === false ? undefined : destinations.data && destinations.data.total > 0,
+      href: "/notifications",
+    },
+  ];
+  if (steps.every((step) => step.done !== false)) return null;
+  const done = steps.filter((step) => step.done).length;
+  return (
+    <Card title="Get started">
+      <p className="mb-2 text-sm text-slate-600">
+        {done} of {steps.length} done
+      </p>
+      <ul className="space-y-2">
+        {steps.map((step) => (
+          <li key={step.label} className="flex items-start gap-2 text-sm">
+            <span aria-hidden="true" className={step.done ? "text-emerald-700" : "text-slate-500"}>
+              {step.done ? "✓" : "○"}
+            </span>
+            {step.done ? (
+              <span className="text-slate-600">
+                {step.label}
+                <span className="sr-only"> (done)</span>
+              </span>
+            ) : (
+              <Link href={step.href} className="font-medium text-brand-700 hover:underline">
+                {step.label}
+              </Link>
+            )}
+          </li>
+        ))}
+      </ul>
+    </Card>
+  );
+}
+
+export function HomeView() {
+  return (
+    <div className="mx-auto max-w-6xl space-y-6">
+      <PageHeader
+        title="Home"
+        description="Today at a glance: revenue, what needs attention, and the latest activity."
+      />
+      <Checklist />
+      <RevenueCards />
+      <div className="grid gap-4 lg:grid-cols-2">
+        <Attention />
+        <RecentActivity />
+      </div>
+    </div>
+  );
+}
