@@ -1,6 +1,6 @@
 "use client";
 
-import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { useSearchParams } from "next/navigation";
 import { useCallback } from "react";
 
 /**
@@ -10,21 +10,18 @@ import { useCallback } from "react";
  */
 export function useUrlParams() {
   const params = useSearchParams();
-  const router = useRouter();
-  const pathname = usePathname();
   /** `undefined` removes a parameter (its default applies); any string, even empty, is kept. */
-  const set = useCallback(
-    (changes: Record<string, string | undefined>) => {
-      const next = new URLSearchParams(window.location.search);
-      for (const [key, value] of Object.entries(changes)) {
-        if (value === undefined) next.delete(key);
-        else next.set(key, value);
-      }
-      const query = next.toString();
-      router.replace(query ? `${pathname}?${query}` : pathname, { scroll: false });
-    },
-    [router, pathname],
-  );
+  const set = useCallback((changes: Record<string, string | undefined>) => {
+    const next = new URLSearchParams(window.location.search);
+    for (const [key, value] of Object.entries(changes)) {
+      if (value === undefined) next.delete(key);
+      else next.set(key, value);
+    }
+    const query = next.toString();
+    // The browser's own replaceState, which Next.js's router follows (useSearchParams updates):
+    // no navigation, so the page keeps its state (an open form, the search box's focus).
+    window.history.replaceState(window.history.state, "", `${window.location.pathname}${query ? `?${query}` : ""}`);
+  }, []);
   return [params, set] as const;
 }
 

@@ -12,7 +12,7 @@ export async function signIn(page: Page, user: { email: string; password: string
   await page.getByLabel("Password").fill(user.password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.waitForURL((url) => url.pathname === "/");
-  await expect(page.getByRole("heading", { level: 1, name: "Customers" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
 }
 
 /** An email no other test (or earlier run on the same database) has used. */
@@ -64,7 +64,7 @@ export function uniqueTag(prefix = ""): string {
 export async function createProductViaApi(
   page: Page,
   product: { name: string; tax_category?: string },
-  prices: { description: string; amount: string; currency_code: string; interval?: string }[] = [],
+  prices: { description: string; name?: string; amount: string; currency_code: string; interval?: string }[] = [],
 ): Promise<string> {
   return page.evaluate(
     async ({ product, prices }) => {
@@ -82,6 +82,7 @@ export async function createProductViaApi(
         await send("/api/prices", {
           product_id: created.id,
           description: price.description,
+          name: price.name,
           unit_price: { amount: price.amount, currency_code: price.currency_code },
           billing_cycle: price.interval ? { interval: price.interval, frequency: 1 } : null,
         });

@@ -14,7 +14,7 @@ interface Txn {
 /** A transaction of one $49.50 item for a new customer in the US (no tax), ready. */
 async function createTransaction(page: Page, extra: Record<string, unknown> = {}): Promise<Txn> {
   const productId = await createProductViaApi(page, { name: `Gadget ${uniqueTag()}` }, [
-    { description: "One gadget", amount: "4950", currency_code: "USD" },
+    { description: "Internal: gadget SKU 7", name: "One gadget", amount: "4950", currency_code: "USD" },
   ]);
   const [price] = await apiCall<{ id: string }[]>(page, "GET", `/api/prices?product_id=${productId}`);
   const customer = await apiCall<{ id: string }>(page, "POST", "/api/customers", {
@@ -56,6 +56,8 @@ test("pay a transaction at the hosted checkout, signed out: a decline, then succ
   await checkout.goto(url);
   await expect(checkout.getByRole("heading", { level: 1, name: "Your company" })).toBeVisible();
   await expect(checkout.getByRole("list", { name: "Items" })).toContainText("One gadget");
+  // The price's description is internal: never shown to the customer.
+  await expect(checkout.getByRole("list", { name: "Items" })).not.toContainText("SKU 7");
   await expect(checkout.getByTestId("total-due")).toHaveText("$49.50");
   await expect(checkout.getByText("4242 4242 4242 4242")).toBeVisible();
   await shot(checkout, "checkout");

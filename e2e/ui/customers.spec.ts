@@ -3,6 +3,8 @@ import { checkListLoadingAndError, createCustomerInUi, screenshot, signIn, uniqu
 
 test.beforeEach(async ({ page }) => {
   await signIn(page);
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Customers" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Customers" })).toBeVisible();
 });
 
 test("create a customer through the form, then find it in the table and on its page", async ({ page }) => {
@@ -177,7 +179,7 @@ test("an unknown customer shows the API's error with its request ID", async ({ p
   await page.goto("/customers/ctm_00000000000000000000000000");
   const alert = page.getByRole("main").getByRole("alert");
   await expect(alert).toContainText("Could not load this customer");
-  await expect(alert).toContainText("not found");
+  await expect(alert).toContainText("No customer with ID ctm_00000000000000000000000000");
   await expect(alert).toContainText(/Request ID [0-9a-f-]{36}/);
   await expect(page.getByRole("link", { name: "Customers" }).first()).toBeVisible();
   await screenshot(page, "customer-not-found");

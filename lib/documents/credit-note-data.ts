@@ -42,7 +42,7 @@ export function creditNoteDataFromAdjustment(
     const line = linesById.get(item.item_id);
     const product = text(line?.product.name) ?? "Item";
     const price = line ? prices.get(line.price_id) : undefined;
-    const priceText = text(price?.name) ?? text(price?.description);
+    const priceText = text(price?.name); // the price's description is internal ("not shown to customers")
     return {
       description: product,
       detail: priceText && priceText !== product ? priceText : null,

@@ -105,7 +105,7 @@ export function invoiceDataFromTransaction(t: InvoiceTransaction, merchant: Merc
     lines: t.details.line_items.map((line) => {
       const product = text(line.product.name) ?? "Item";
       const price = prices.get(line.price_id);
-      const priceText = text(price?.name) ?? text(price?.description);
+      const priceText = text(price?.name); // the price's description is internal ("not shown to customers")
       return {
         description: product,
         detail: priceText && priceText !== product ? priceText : null,

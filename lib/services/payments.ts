@@ -580,7 +580,7 @@ export async function getCheckout(id: string): Promise<CheckoutView> {
     `SELECT t.id, t.status, t.collection_mode, t.billing_details, t.currency_code, t.invoice_number,
             coalesce(t.customer_snapshot->>'email', (SELECT c.email FROM customers c WHERE c.id = t.customer_id)) AS customer_email,
             t.details, t.payments,
-            (SELECT coalesce(json_agg(json_build_object('price_id', i.price_id, 'description', i.price->>'description')
+            (SELECT coalesce(json_agg(json_build_object('price_id', i.price_id, 'description', i.price->>'name')
                                       ORDER BY i.position), '[]'::json)
                FROM transaction_items i WHERE i.transaction_id = t.id) AS items,
             (SELECT s.value FROM settings s WHERE s.key = $2) AS merchant_name
