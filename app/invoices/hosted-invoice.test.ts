@@ -13,7 +13,7 @@ import { updateAccountSettings } from "@/lib/services/account-settings";
 import { linkKey } from "@/lib/services/documents";
 import { loadHostedInvoice } from "@/lib/services/hosted-invoices";
 import { payAtCheckout } from "@/lib/services/payments";
-import { BASE, call, expectError, expectNotFound, testKey } from "@/lib/test/api";
+import { type ApiResult, BASE, call, expectError, expectNotFound, testKey } from "@/lib/test/api";
 import { pdfText } from "@/lib/test/pdf";
 import { MANUAL_TERMS, makeReady, transactions } from "@/lib/test/transactions";
 
@@ -29,7 +29,7 @@ async function makeBilled(enableCheckout = true): Promise<Entity> {
   return res.body.data;
 }
 
-async function link(id: string, key?: string): Promise<{ status: number; body: any }> {
+async function link(id: string, key?: string): Promise<ApiResult> {
   return call(invoiceLinkRoute.GET, "GET", `/transactions/${id}/invoice-link`, {
     key: key ?? (await testKey(["transaction.read"])),
     params: { transaction_id: id },
