@@ -45,7 +45,7 @@ const COLUMNS: Column<EmailSummary>[] = [
         <span className="text-slate-500">On request</span>
       ),
   },
-  { key: "status", header: "Status", cell: (e) => <EmailStatus status={e.status} /> },
+  { key: "status", header: "Status", className: "whitespace-nowrap", cell: (e) => <EmailStatus status={e.status} /> },
   {
     key: "time",
     header: "Time",
