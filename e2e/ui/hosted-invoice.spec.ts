@@ -109,6 +109,9 @@ test("pay an invoice from its hosted page, signed out; the dashboard then shows 
     new RegExp(`/api/documents/invoices/${txn.id}\\?disposition=attachment&expires=\\d+&signature=`),
   );
   await shot(hosted, "hosted-invoice-open");
+  await hosted.setViewportSize({ width: 390, height: 844 });
+  await shot(hosted, "hosted-invoice-open-phone");
+  await hosted.setViewportSize({ width: 1280, height: 720 });
 
   await hosted.getByRole("link", { name: "Pay $99.00 by card" }).click();
   await hosted.waitForURL(`**/checkout?_ptxn=${txn.id}`);
@@ -131,6 +134,10 @@ test("pay an invoice from its hosted page, signed out; the dashboard then shows 
   expect(response?.status()).toBe(200);
   await expect(hosted.getByText("This invoice link is not valid")).toBeVisible();
   await shot(hosted, "hosted-invoice-tampered");
+  for (const hostile of ["%25zz", "%3Cscript%3E", `${txn.id}-1-${"0".repeat(64)}`, "x".repeat(3000)]) {
+    const answer = await hosted.goto(`/invoices/${hostile}`);
+    expect(answer?.status(), hostile).toBeLessThan(500);
+  }
   await customer.close();
 
   await page.reload();

@@ -23,7 +23,8 @@ const PROBLEMS = {
 } as const;
 
 export default async function HostedInvoicePage({ params }: { params: Promise<{ token: string }> }) {
-  const result = await loadHostedInvoice(decodeURIComponent((await params).token));
+  // Next.js hands the segment over decoded; anything malformed is refused by the token check.
+  const result = await loadHostedInvoice((await params).token);
   if (!result.ok) {
     const problem = PROBLEMS[result.problem];
     return (
@@ -107,16 +108,16 @@ function InvoiceView({ view }: { view: HostedInvoiceView }) {
                   <th scope="col" className="py-2 font-medium">
                     Description
                   </th>
-                  <th scope="col" className="py-2 text-right font-medium">
+                  <th scope="col" className="whitespace-nowrap py-2 pl-3 text-right font-medium">
                     Qty
                   </th>
-                  <th scope="col" className="py-2 text-right font-medium">
+                  <th scope="col" className="whitespace-nowrap py-2 pl-3 text-right font-medium">
                     Unit price
                   </th>
-                  <th scope="col" className="py-2 text-right font-medium">
+                  <th scope="col" className="whitespace-nowrap py-2 pl-3 text-right font-medium">
                     Tax
                   </th>
-                  <th scope="col" className="py-2 text-right font-medium">
+                  <th scope="col" className="whitespace-nowrap py-2 pl-3 text-right font-medium">
                     Amount
                   </th>
                 </tr>
@@ -129,10 +130,10 @@ function InvoiceView({ view }: { view: HostedInvoiceView }) {
                       <div className="text-slate-900">{line.description}</div>
                       {line.detail && <div className="text-xs text-slate-600">{line.detail}</div>}
                     </td>
-                    <td className="py-2 text-right tabular-nums">{line.quantity}</td>
-                    <td className="py-2 text-right tabular-nums">{money(line.unitPrice)}</td>
-                    <td className="py-2 text-right tabular-nums">{percent(line.taxRate)}</td>
-                    <td className="py-2 text-right tabular-nums">{money(line.amount)}</td>
+                    <td className="whitespace-nowrap py-2 pl-3 text-right tabular-nums">{line.quantity}</td>
+                    <td className="whitespace-nowrap py-2 pl-3 text-right tabular-nums">{money(line.unitPrice)}</td>
+                    <td className="whitespace-nowrap py-2 pl-3 text-right tabular-nums">{percent(line.taxRate)}</td>
+                    <td className="whitespace-nowrap py-2 pl-3 text-right tabular-nums">{money(line.amount)}</td>
                   </tr>
                 ))}
               </tbody>
@@ -167,7 +168,7 @@ function InvoiceView({ view }: { view: HostedInvoiceView }) {
           )}
         </section>
 
-        <aside className="space-y-4">
+        <aside className="order-first space-y-4 lg:order-none">
           {view.checkoutUrl && (
             <a
               href={view.checkoutUrl}
