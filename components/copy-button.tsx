@@ -7,7 +7,7 @@ import { Button, type ButtonSize, type ButtonVariant } from "./button";
  * Copies text. The Clipboard API needs a secure context (https or localhost); a self-hosted
  * dashboard on plain http falls back to a hidden textarea and execCommand.
  */
-async function copyText(text: string): Promise<boolean> {
+export async function copyText(text: string): Promise<boolean> {
   try {
     if (navigator.clipboard && window.isSecureContext) {
       await navigator.clipboard.writeText(text);

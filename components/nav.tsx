@@ -12,6 +12,7 @@ export const NAV_ITEMS = [
   { href: "/transactions", label: "Transactions" },
   { href: "/subscriptions", label: "Subscriptions" },
   { href: "/notifications", label: "Notifications" },
+  { href: "/emails", label: "Emails" },
   { href: "/metrics", label: "Metrics" },
   { href: "/reports", label: "Reports" },
   { href: "/developers", label: "Developers" },

@@ -32,6 +32,7 @@ export const ID_PREFIX = {
   apiKey: "apikey",
   report: "rep",
   user: "usr",
+  email: "eml",
 } as const;
 
 export type IdPrefix = (typeof ID_PREFIX)[keyof typeof ID_PREFIX];

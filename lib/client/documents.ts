@@ -49,3 +49,16 @@ export function startDownload(url: string): void {
   link.click();
   link.remove();
 }
+
+/** The public hosted invoice page of a transaction that has an invoice (a signed link, valid 180 days). */
+export async function fetchHostedInvoiceUrl(transactionId: string): Promise<string> {
+  const response = await api<EntityResponse<{ url: string; expires_at: string }>>(
+    `/transactions/${enc(transactionId)}/invoice-link`,
+  );
+  return response.data.url;
+}
+
+/** The would-be invoice PDF of a ready manual transaction (stamped DRAFT), opened in a new tab. */
+export function invoicePreviewPath(transactionId: string): string {
+  return `/api/transactions/${enc(transactionId)}/invoice-preview`;
+}

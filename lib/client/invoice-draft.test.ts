@@ -92,6 +92,7 @@ describe("request bodies", () => {
       address: { id: "add_1" } as InvoiceDraft["address"],
       lines: [{ key: "a", kind: "catalogue", price, productName: "Plan", quantity: "1" }],
       purchaseOrderNumber: " PO-7 ",
+      acceptCards: false,
     });
     expect(previewBody(d)).toMatchObject({ customer_id: "ctm_1", address_id: "add_1", currency_code: "USD" });
     expect(createBody(d)).toMatchObject({

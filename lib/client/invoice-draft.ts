@@ -71,6 +71,8 @@ export interface InvoiceDraft {
   discount: DraftDiscount;
   terms: { preset: TermPreset; interval: Interval; frequency: string };
   purchaseOrderNumber: string;
+  /** Pay by card from the hosted invoice page (billing_details.enable_checkout). */
+  acceptCards: boolean;
   additionalInformation: string;
 }
 
@@ -84,6 +86,7 @@ export function emptyDraft(): InvoiceDraft {
     discount: { kind: "none" },
     terms: { preset: "30", interval: "day", frequency: "30" },
     purchaseOrderNumber: "",
+    acceptCards: true,
     additionalInformation: "",
   };
 }
@@ -200,7 +203,8 @@ export function createBody(draft: InvoiceDraft): CreateTransactionInput {
   const discount = discountBody(draft);
   const terms = paymentTerms(draft);
   const billing: BillingDetailsInput = {
-    enable_checkout: false,
+    // On by default: the hosted invoice page then offers "Pay by card" (the checkout of the invoice).
+    enable_checkout: draft.acceptCards,
     purchase_order_number: draft.purchaseOrderNumber.trim() || null,
     additional_information: draft.additionalInformation.trim() || null,
     // An unreadable custom term is sent as typed so that the API names the field.

@@ -73,7 +73,15 @@ export interface InvoiceData {
   amountPaid: string;
   amountDue: string;
   paid: boolean;
+  /**
+   * A preview of an invoice not issued yet (the dashboard's "Preview PDF" before "Issue invoice"):
+   * stamped DRAFT, "Invoice number" reads "Preview (not issued)", and no number is taken.
+   */
+  preview?: boolean;
 }
+
+/** What a preview prints where the invoice number will be. */
+export const PREVIEW_INVOICE_NUMBER = "DRAFT";
 
 /** The invoice's file name, `invoice-INV-000001.pdf` (only safe characters). */
 export function invoiceFileName(invoiceNumber: string): string {
@@ -86,7 +94,7 @@ export async function renderInvoicePdf(data: InvoiceData): Promise<Uint8Array> {
   const w = await createDocument(doc);
 
   const facts: [string, string][] = [
-    ["Invoice number", data.invoiceNumber],
+    ["Invoice number", data.preview ? "Preview (not issued)" : data.invoiceNumber],
     ["Invoice date", documentDate(data.issuedAt)],
   ];
   if (data.dueAt) facts.push(["Due date", documentDate(data.dueAt)]);
@@ -102,7 +110,11 @@ export async function renderInvoicePdf(data: InvoiceData): Promise<Uint8Array> {
   drawHeader(w, {
     merchant: data.merchant,
     title: "Invoice",
-    stamp: data.paid ? { text: "PAID", color: COLORS.paid } : null,
+    stamp: data.preview
+      ? { text: "DRAFT", color: COLORS.muted }
+      : data.paid
+        ? { text: "PAID", color: COLORS.paid }
+        : null,
     facts,
   });
 
@@ -152,7 +164,13 @@ export async function renderInvoicePdf(data: InvoiceData): Promise<Uint8Array> {
   drawTotals(w, rows);
 
   if (data.additionalInformation) drawNote(w, "Additional information", data.additionalInformation);
-  if (!data.paid && data.dueAt) {
+  if (data.preview) {
+    drawNote(
+      w,
+      "Preview",
+      "This is a preview of the invoice as it would be issued now. It has no invoice number yet and is not a request for payment.",
+    );
+  } else if (!data.paid && data.dueAt) {
     drawNote(
       w,
       "Payment",

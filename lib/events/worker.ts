@@ -12,6 +12,7 @@ import { EventEmitter } from "node:events";
 import { makeWorkerUtils, type Runner, run, type TaskList, type WorkerUtils } from "graphile-worker";
 import pg from "pg";
 import { config } from "../config.ts";
+import { EMAIL_TASKS } from "../services/emails/tasks.ts";
 import { REPORT_TASKS } from "../services/reports/tasks.ts";
 import { deliverNotification, purgeNotifications } from "./delivery.ts";
 import { quietLogger } from "./logger.ts";
@@ -66,6 +67,18 @@ const taskList: TaskList = {
   [REPORT_TASKS.generate]: async (payload, helpers) => {
     const { runReportJob } = await import("../services/reports/generate.ts");
     await runReportJob((payload as { id: string }).id, helpers.job.attempts, helpers.job.max_attempts);
+  },
+  [EMAIL_TASKS.sendEventEmails]: async (payload) => {
+    const { sendEventEmails } = await import("../services/emails/events.ts");
+    await sendEventEmails((payload as { event_id: string }).event_id);
+  },
+  [EMAIL_TASKS.deliverEmails]: async (payload) => {
+    const { deliverEmails } = await import("../services/emails/outbox.ts");
+    await deliverEmails((payload as { ids: string[] }).ids);
+  },
+  [EMAIL_TASKS.trialEnding]: async (payload) => {
+    const { sendTrialEndingEmail } = await import("../services/emails/events.ts");
+    await sendTrialEndingEmail(payload as { event_id: string; subscription_id: string; trial_ends_at: string });
   },
   [REPORT_TASKS.expire]: async () => {
     const { expireReports } = await import("../services/reports/expire.ts");

@@ -9,6 +9,7 @@ import { email, maxText, requiredText } from "./common.ts";
 export const MERCHANT_NAME_MAX = 200;
 export const MERCHANT_ADDRESS_MAX = 1000;
 export const MERCHANT_TAX_NUMBER_MAX = 100;
+export const BANK_TRANSFER_INSTRUCTIONS_MAX = 2000;
 
 /** `external`: prices exclude tax (added on top); `internal`: prices include it. */
 export const ACCOUNT_TAX_MODES = ["external", "internal"] as const;
@@ -22,6 +23,8 @@ export const accountSettingsSchema = z.object({
   merchant_address: z.string().nullable(),
   merchant_tax_number: z.string().nullable(),
   merchant_email: z.string().nullable(),
+  /** How to pay an invoice by bank transfer (IBAN, reference...): shown on the hosted invoice page. */
+  bank_transfer_instructions: z.string().nullable(),
   tax_mode: z.enum(ACCOUNT_TAX_MODES),
   updated_at: z.string().nullable(),
 });
@@ -36,6 +39,7 @@ export const updateAccountSettingsBody = z.strictObject({
   merchant_address: maxText(MERCHANT_ADDRESS_MAX).nullable().optional(),
   merchant_tax_number: maxText(MERCHANT_TAX_NUMBER_MAX).nullable().optional(),
   merchant_email: email.nullable().optional(),
+  bank_transfer_instructions: maxText(BANK_TRANSFER_INSTRUCTIONS_MAX).nullable().optional(),
   tax_mode: z.enum(ACCOUNT_TAX_MODES, { error: "must be external or internal" }).optional(),
 });
 export type UpdateAccountSettingsInput = z.infer<typeof updateAccountSettingsBody>;

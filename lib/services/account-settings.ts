@@ -18,6 +18,7 @@ export const ACCOUNT_SETTING_KEYS = {
   merchant_address: "merchant_address",
   merchant_tax_number: "merchant_tax_number",
   merchant_email: "merchant_email",
+  bank_transfer_instructions: "bank_transfer_instructions",
   tax_mode: ACCOUNT_TAX_MODE_SETTING,
 } as const satisfies Record<keyof UpdateAccountSettingsInput, string>;
 
@@ -38,6 +39,7 @@ export async function getAccountSettings(): Promise<AccountSettings> {
     merchant_address: value("merchant_address"),
     merchant_tax_number: value("merchant_tax_number"),
     merchant_email: value("merchant_email"),
+    bank_transfer_instructions: value("bank_transfer_instructions"),
     // Anything but `internal` is `external`, as the totals read it (lib/services/transaction-details.ts).
     tax_mode: value("tax_mode") === "internal" ? "internal" : "external",
     updated_at: latest,

@@ -41,7 +41,7 @@ export async function merchantDetails(): Promise<Merchant> {
   };
 }
 
-async function linkKey(): Promise<Buffer> {
+export async function linkKey(): Promise<Buffer> {
   return createHmac("sha256", await sessionSecret())
     .update("billing document links v1")
     .digest();

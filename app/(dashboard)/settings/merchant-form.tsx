@@ -9,13 +9,21 @@ import { type AccountSettings, useUpdateAccountSettings } from "@/lib/client/set
 import {
   ACCOUNT_TAX_MODES,
   type AccountTaxModeSetting,
+  BANK_TRANSFER_INSTRUCTIONS_MAX,
   DEFAULT_MERCHANT_NAME,
   MERCHANT_ADDRESS_MAX,
   MERCHANT_TAX_NUMBER_MAX,
   type UpdateAccountSettingsInput,
 } from "@/lib/schemas/account-settings";
 
-const FIELDS = ["merchant_name", "merchant_address", "merchant_tax_number", "merchant_email", "tax_mode"] as const;
+const FIELDS = [
+  "merchant_name",
+  "merchant_address",
+  "merchant_tax_number",
+  "merchant_email",
+  "bank_transfer_instructions",
+  "tax_mode",
+] as const;
 
 const TAX_MODE_TEXT: Record<AccountTaxModeSetting, { label: string; hint: string }> = {
   external: { label: "Prices exclude tax", hint: "Tax is added on top of the price (usual for business customers)." },
@@ -30,6 +38,7 @@ interface Values {
   merchant_address: string;
   merchant_tax_number: string;
   merchant_email: string;
+  bank_transfer_instructions: string;
   tax_mode: AccountTaxModeSetting;
 }
 
@@ -39,6 +48,7 @@ function valuesOf(settings: AccountSettings): Values {
     merchant_address: settings.merchant_address ?? "",
     merchant_tax_number: settings.merchant_tax_number ?? "",
     merchant_email: settings.merchant_email ?? "",
+    bank_transfer_instructions: settings.bank_transfer_instructions ?? "",
     tax_mode: settings.tax_mode,
   };
 }
@@ -60,7 +70,12 @@ export function MerchantForm({ settings }: { settings: AccountSettings }) {
     const saved = valuesOf(settings);
     const body: UpdateAccountSettingsInput = {};
     if (values.merchant_name !== saved.merchant_name) body.merchant_name = values.merchant_name;
-    for (const field of ["merchant_address", "merchant_tax_number", "merchant_email"] as const) {
+    for (const field of [
+      "merchant_address",
+      "merchant_tax_number",
+      "merchant_email",
+      "bank_transfer_instructions",
+    ] as const) {
       if (values[field] !== saved[field]) body[field] = textOrNull(values[field]);
     }
     if (values.tax_mode !== saved.tax_mode) body.tax_mode = values.tax_mode;
@@ -119,6 +134,16 @@ export function MerchantForm({ settings }: { settings: AccountSettings }) {
           hint={`Your VAT or GST registration number (up to ${MERCHANT_TAX_NUMBER_MAX} characters).`}
         />
       </div>
+      <TextAreaField
+        label="Bank transfer instructions"
+        name="bank_transfer_instructions"
+        mono={false}
+        rows={4}
+        value={values.bank_transfer_instructions}
+        onChange={set("bank_transfer_instructions")}
+        error={fieldError("bank_transfer_instructions")}
+        hint={`Shown on the hosted invoice page: bank, IBAN or account number, what to quote (up to ${BANK_TRANSFER_INSTRUCTIONS_MAX} characters).`}
+      />
       <fieldset aria-describedby={fieldError("tax_mode") ? "tax-mode-error" : undefined}>
         <legend className="text-sm font-medium text-slate-700">Tax mode</legend>
         <p className="text-xs text-slate-500">

@@ -33,6 +33,7 @@ describe("GET /account-settings", () => {
       merchant_address: null,
       merchant_tax_number: null,
       merchant_email: null,
+      bank_transfer_instructions: null,
       tax_mode: "external",
       updated_at: null,
     });
@@ -114,6 +115,8 @@ describe("PATCH /account-settings", () => {
     await expectMaxLength((v) => patch({ merchant_address: v }), "merchant_address", 1000, { status: 200 });
     await expectMaxLength((v) => patch({ merchant_tax_number: v }), "merchant_tax_number", 100, { status: 200 });
     expectFieldError(await patch({ merchant_email: "not an email" }), "merchant_email");
+    expectFieldError(await patch({ bank_transfer_instructions: "x".repeat(2001) }), "bank_transfer_instructions");
+    expectFieldError(await patch({ bank_transfer_instructions: 7 }), "bank_transfer_instructions");
     expectFieldError(await patch({ merchant_email: `${"a".repeat(315)}@b.example` }), "merchant_email");
     expectFieldError(await patch({ tax_mode: "account_setting" }), "tax_mode");
     expectFieldError(await patch({ merchant_name: 5 }), "merchant_name");

@@ -13,6 +13,7 @@ import { DateCell } from "@/components/list-page";
 import { PageHeader, Section } from "@/components/page-header";
 import { EmptyState } from "@/components/states";
 import { useToast } from "@/components/toast";
+import { invoicePreviewPath } from "@/lib/client/documents";
 import { countryName, formatDateTime, humanize } from "@/lib/client/format";
 import { currencyName, periodText } from "@/lib/client/money";
 import {
@@ -30,6 +31,7 @@ import { Amount, TransactionStatusBadge } from "../transaction-parts";
 import { AdjustmentsSection } from "./adjustments-section";
 import { DownloadInvoiceButton } from "./download-invoice-button";
 import { EventHistory } from "./event-history";
+import { InvoiceLinkButton, InvoiceLinkField } from "./invoice-link-button";
 import { TransactionPayments } from "./transaction-payments";
 
 const BACK = { href: "/transactions", label: "Transactions" };
@@ -64,6 +66,7 @@ const ACTIONS: Record<StatusChange, { title: string; description: string; confir
 
 function TransactionPage({ transaction: t }: { transaction: TransactionWithIncludes }) {
   const [confirming, setConfirming] = useState<StatusChange | null>(null);
+  const [invoiceLink, setInvoiceLink] = useState<string | null>(null);
   const change = useChangeTransactionStatus(t.id);
   const toast = useToast();
   const client = useQueryClient();
@@ -98,6 +101,7 @@ function TransactionPage({ transaction: t }: { transaction: TransactionWithInclu
         actions={
           <>
             <DownloadInvoiceButton transaction={t} />
+            <InvoiceLinkButton transaction={t} onLink={setInvoiceLink} />
             {canIssueInvoice(t) && <Button onClick={() => ask("billed")}>Issue invoice</Button>}
             {canCancel(t) && (
               <Button variant="danger" onClick={() => ask("canceled")}>
@@ -107,6 +111,8 @@ function TransactionPage({ transaction: t }: { transaction: TransactionWithInclu
           </>
         }
       />
+
+      {invoiceLink && <InvoiceLinkField url={invoiceLink} />}
 
       <div className="space-y-6">
         <Section title="Details">
@@ -169,7 +175,21 @@ function TransactionPage({ transaction: t }: { transaction: TransactionWithInclu
         error={change.error ? <EntityText text={change.error.message} /> : undefined}
         onConfirm={confirm}
         onCancel={() => setConfirming(null)}
-      />
+      >
+        {confirming === "billed" && (
+          <p className="text-sm text-slate-700">
+            <a
+              href={invoicePreviewPath(t.id)}
+              target="_blank"
+              rel="noopener noreferrer"
+              className="font-medium text-brand-700 underline"
+            >
+              Preview PDF
+            </a>{" "}
+            (opens in a new tab): the invoice as it would be issued now, marked DRAFT. No invoice number is taken.
+          </p>
+        )}
+      </ConfirmDialog>
     </div>
   );
 }

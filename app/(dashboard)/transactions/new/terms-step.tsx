@@ -85,6 +85,20 @@ export function TermsStep({
           hint={`Up to ${PURCHASE_ORDER_NUMBER_MAX} characters.`}
         />
       </div>
+      <label className="flex items-start gap-2 text-sm text-slate-800">
+        <input
+          type="checkbox"
+          checked={draft.acceptCards}
+          onChange={(e) => onChange({ acceptCards: e.target.checked })}
+          className="mt-0.5 accent-brand-600"
+        />
+        <span>
+          Let the customer pay by card
+          <span className="block text-xs text-slate-600">
+            The hosted invoice page offers &ldquo;Pay by card&rdquo; besides your bank-transfer instructions.
+          </span>
+        </span>
+      </label>
       <TextAreaField
         label="Additional information (optional)"
         mono={false}

@@ -1,0 +1,16 @@
+/** An extension of ours: emails the customer a portal link (lib/services/emails/events.ts emailPortalLink). */
+import { route } from "@/lib/http/route";
+import { customerParams } from "@/lib/schemas/customer";
+import { emailPortalLink } from "@/lib/services/emails/events";
+
+export const POST = route(
+  { permission: "customer_portal_session.write", params: customerParams, status: 202 },
+  ({ input }) => emailPortalLink(input.params.customer_id),
+);
+
+export {
+  methodNotAllowed as GET,
+  methodNotAllowed as PUT,
+  methodNotAllowed as PATCH,
+  methodNotAllowed as DELETE,
+} from "@/lib/http/route";

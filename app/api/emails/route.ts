@@ -1,0 +1,16 @@
+import { listOfJson } from "@/lib/http/pagination";
+import { route } from "@/lib/http/route";
+import { listEmailsQuery } from "@/lib/schemas/email";
+import { listEmails } from "@/lib/services/emails/list";
+
+/** An extension of ours: the customer emails written (sent through SMTP, or only logged without it). */
+export const GET = route({ permission: "notification.read", query: listEmailsQuery }, async ({ input }) =>
+  listOfJson(await listEmails(input.query)),
+);
+
+export {
+  methodNotAllowed as POST,
+  methodNotAllowed as PUT,
+  methodNotAllowed as PATCH,
+  methodNotAllowed as DELETE,
+} from "@/lib/http/route";

@@ -1,0 +1,36 @@
+/** The dashboard's Emails log: GET /emails (newest first, polled while some are being sent) and GET /emails/{id}. */
+import type { Email, EmailSummary } from "../schemas/email.ts";
+import { enc, type ListParams, useEntity, useList } from "./hooks.ts";
+
+export type { Email, EmailSummary };
+
+export const emailKeys = {
+  lists: ["emails", "list"] as const,
+  detail: (id: string) => ["emails", "detail", id] as const,
+};
+
+const POLL_MS = 3_000;
+
+export function useEmails(params: ListParams) {
+  return useList<EmailSummary>(emailKeys.lists, "/emails", params, true, (data) =>
+    data?.data.some((email) => email.status === "pending") ? POLL_MS : false,
+  );
+}
+
+export function useEmail(id: string) {
+  return useEntity<Email>(emailKeys.detail(id), `/emails/${enc(id)}`, (data) =>
+    data?.status === "pending" ? POLL_MS : false,
+  );
+}
+
+/** What each template is, in words. */
+export const TEMPLATE_LABELS: Record<EmailSummary["template"], string> = {
+  invoice_issued: "Invoice issued",
+  receipt: "Receipt",
+  payment_failed: "Payment failed",
+  invoice_past_due: "Invoice past due",
+  trial_ending: "Trial ending",
+  subscription_canceled: "Subscription canceled",
+  portal_link: "Portal link",
+  notification: "Notification",
+};
