@@ -2,6 +2,9 @@
  * The transaction entity (spec: Transaction): its API fields from the `transactions` and
  * `transaction_items` rows, in the spec's field order, and the entities `include` adds, once, for
  * every read, write and event.
+ *
+ * The included entities' definitions still live in their services (addresses.ts, customers.ts,
+ * ...): they move here, beside this one, when those domains are split the same way.
  */
 import { config } from "../../config.ts";
 import type { Transaction, TransactionInclude } from "../../schemas/transaction.ts";
