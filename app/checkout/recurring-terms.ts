@@ -18,9 +18,9 @@ import type { Transaction } from "@/lib/schemas/transaction";
 import { subscriptionCountry } from "@/lib/services/subscriptions/billing";
 import { recurringDetails, storedRenewalState } from "@/lib/services/subscriptions/preview";
 import { readSubscription } from "@/lib/services/subscriptions/store";
-import { taxContext, totalsFor } from "@/lib/services/transaction-details";
-import { storedItems } from "@/lib/services/transaction-items";
-import { getTransaction } from "@/lib/services/transactions";
+import { taxContext, totalsFor } from "@/lib/services/transactions/details";
+import { getTransaction } from "@/lib/services/transactions/get";
+import { storedItems } from "@/lib/services/transactions/items";
 
 export interface Period {
   interval: string;

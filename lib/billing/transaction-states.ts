@@ -1,6 +1,6 @@
 /**
  * The transaction's status moves a caller may ask for (spec: States and transitions), in one place
- * for the API (lib/services/transactions.ts) and the dashboard (which offers only allowed actions).
+ * for the API (lib/services/transactions/status.ts) and the dashboard (which offers only allowed actions).
  * `ready` is reached automatically; `paid`, `completed` and `past_due` come from payments.
  */
 

@@ -10,7 +10,7 @@ import {
   DEFAULT_MERCHANT_NAME,
   type UpdateAccountSettingsInput,
 } from "../schemas/account-settings.ts";
-import { ACCOUNT_TAX_MODE_SETTING } from "./transaction-details.ts";
+import { ACCOUNT_TAX_MODE_SETTING } from "./transactions/details.ts";
 
 /** API field → settings key. */
 export const ACCOUNT_SETTING_KEYS = {
@@ -40,7 +40,7 @@ export async function getAccountSettings(): Promise<AccountSettings> {
     merchant_tax_number: value("merchant_tax_number"),
     merchant_email: value("merchant_email"),
     bank_transfer_instructions: value("bank_transfer_instructions"),
-    // Anything but `internal` is `external`, as the totals read it (lib/services/transaction-details.ts).
+    // Anything but `internal` is `external`, as the totals read it (lib/services/transactions/details.ts).
     tax_mode: value("tax_mode") === "internal" ? "internal" : "external",
     updated_at: latest,
   };

@@ -41,6 +41,7 @@ import {
 import { BillingError } from "../billing/errors.ts";
 import { parseAmount } from "../billing/money.ts";
 import type { PayoutTotals, TransactionTotals } from "../billing/totals.ts";
+import { TRANSACTION } from "../db/entities/transaction.ts";
 import {
   insertJson,
   type JsonPage,
@@ -58,7 +59,6 @@ import type { Adjustment, CreateAdjustmentInput, ListAdjustmentsQuery } from "..
 import type { TransactionDetails } from "../schemas/transaction.ts";
 import { ADJUSTMENT, COUNTED_STATUS } from "./adjustment-entity.ts";
 import { nextCreditNoteNumber } from "./invoice-numbers.ts";
-import { TRANSACTION } from "./transactions.ts";
 
 export { ADJUSTMENT };
 

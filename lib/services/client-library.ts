@@ -26,8 +26,8 @@ import { ApiError, invalidField } from "../http/errors.ts";
 import type { JsCheckout, JsCheckoutInput, JsPricingPreviewInput } from "../schemas/client-token.ts";
 import { createAddress } from "./addresses.ts";
 import { createCustomer } from "./customers.ts";
-import { pricingPreview } from "./transaction-previews.ts";
-import { createTransaction } from "./transactions.ts";
+import { createTransaction } from "./transactions/create.ts";
+import { pricingPreview } from "./transactions/pricing-preview.ts";
 
 export function jsPricingPreview(input: JsPricingPreviewInput) {
   return pricingPreview({

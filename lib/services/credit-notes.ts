@@ -19,7 +19,7 @@ import type { Adjustment } from "../schemas/adjustment.ts";
 import type { Disposition } from "../schemas/document.ts";
 import { ADJUSTMENT } from "./adjustment-entity.ts";
 import { documentUrl, merchantDetails } from "./documents.ts";
-import { getTransaction } from "./transactions.ts";
+import { getTransaction } from "./transactions/get.ts";
 
 interface NumberedAdjustment {
   adjustment: Adjustment;

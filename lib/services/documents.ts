@@ -28,7 +28,7 @@ import { ApiError } from "../http/errors.ts";
 import type { Disposition, DocumentUrl } from "../schemas/document.ts";
 import { getAccountSettings } from "./account-settings.ts";
 import { sessionSecret } from "./settings.ts";
-import { getTransaction } from "./transactions.ts";
+import { getTransaction } from "./transactions/get.ts";
 
 /** The merchant's details as documents print them (from the account settings). */
 export async function merchantDetails(): Promise<Merchant> {

@@ -13,7 +13,7 @@
  * through at once, as the sandbox processes as it captures.
  *
  * Discount redemptions. A discount's `times_used` counts when a transaction is billed (see
- * lib/services/transactions.ts); a transaction completed without ever being billed (automatic
+ * lib/services/transactions/discounts.ts); a transaction completed without ever being billed (automatic
  * collection at checkout) counts it at completion. It is counted even past `usage_limit`: the
  * limit was checked when the discount was applied, and the customer has paid.
  *
@@ -39,6 +39,7 @@ import {
 } from "../billing/payments.ts";
 import { canMarkPaid, canPayAtCheckout, checkoutEnabled } from "../billing/transaction-states.ts";
 import { config } from "../config.ts";
+import { TRANSACTION, transactionEntity } from "../db/entities/transaction.ts";
 import { getJson, query, type RawJson, sqlTransaction, storableJson, updateJson, updateRows } from "../db/sql.ts";
 import { ApiError, notFound } from "../http/errors.ts";
 import { DEFAULT_MERCHANT_NAME } from "../schemas/account-settings.ts";
@@ -50,7 +51,6 @@ import { nextInvoiceNumber, nextInvoiceNumbers } from "./invoice-numbers.ts";
 import { saveCard } from "./payment-methods.ts";
 import { createFromTransaction, linkColumns } from "./subscriptions/create.ts";
 import { subscriptionTransactionPaid, subscriptionTransactionsPaid } from "./subscriptions/recover.ts";
-import { TRANSACTION, transactionEntity } from "./transactions.ts";
 
 interface Locked {
   id: string;

@@ -24,7 +24,8 @@ import { createDiscount } from "./discounts.ts";
 import { markPaid, payAtCheckout } from "./payments.ts";
 import { createPrice } from "./prices.ts";
 import { createProduct } from "./products.ts";
-import { createTransaction, updateTransaction } from "./transactions.ts";
+import { createTransaction } from "./transactions/create.ts";
+import { updateTransaction } from "./transactions/update.ts";
 
 interface DemoCustomer {
   email: string;

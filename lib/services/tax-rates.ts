@@ -1,6 +1,6 @@
 /**
  * GET /tax-rates, PUT and DELETE /tax-rates/{country_code}: the merchant's overrides of the
- * standard rates (table `tax_rates`), which lib/services/transaction-details.ts reads when it
+ * standard rates (table `tax_rates`), which lib/services/transactions/details.ts reads when it
  * prices a transaction. A transaction keeps the details it was priced with, so changing a rate
  * changes only transactions priced (created, updated or previewed) afterwards.
  *

@@ -5,7 +5,7 @@
  */
 import type { CardPaymentInput } from "../schemas/payment.ts";
 import { markPaid, payAtCheckout } from "../services/payments.ts";
-import { getTransaction } from "../services/transactions.ts";
+import { getTransaction } from "../services/transactions/get.ts";
 
 /** The sandbox card that always pays (lib/billing/payments.ts TEST_CARDS). */
 export const TEST_CARD: CardPaymentInput = {

@@ -1,6 +1,6 @@
 import { route } from "@/lib/http/route";
 import { pricingPreviewBody } from "@/lib/schemas/transaction";
-import { pricingPreview } from "@/lib/services/transaction-previews";
+import { pricingPreview } from "@/lib/services/transactions/pricing-preview";
 
 // Nothing is saved, so reading is enough: transaction.read.
 export const POST = route({ permission: "transaction.read", body: pricingPreviewBody }, ({ input }) =>

@@ -1,7 +1,8 @@
 import { listOfJson } from "@/lib/http/pagination";
 import { route } from "@/lib/http/route";
 import { createTransactionBody, listTransactionsQuery, transactionQuery } from "@/lib/schemas/transaction";
-import { createTransaction, listTransactions } from "@/lib/services/transactions";
+import { createTransaction } from "@/lib/services/transactions/create";
+import { listTransactions } from "@/lib/services/transactions/list";
 
 export const GET = route({ permission: "transaction.read", query: listTransactionsQuery }, async ({ input }) =>
   listOfJson(await listTransactions(input.query)),

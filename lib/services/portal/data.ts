@@ -4,6 +4,7 @@
  * can reach another customer's data (another customer's subscription is "not found").
  */
 import type { CardDetails } from "../../billing/payments.ts";
+import { TRANSACTION } from "../../db/entities/transaction.ts";
 import { jsonObject, query } from "../../db/sql.ts";
 import { pool } from "../../db.ts";
 import { invoiceUnavailableReason } from "../../documents/invoice-data.ts";
@@ -18,7 +19,6 @@ import { BUSINESS } from "../businesses.ts";
 import { SUBSCRIPTION } from "../subscriptions/entity.ts";
 import { nextTransaction, recurringDetails, storedRenewalState } from "../subscriptions/preview.ts";
 import { readSubscription } from "../subscriptions/store.ts";
-import { TRANSACTION } from "../transactions.ts";
 
 export interface PortalCustomer {
   id: string;

@@ -9,7 +9,7 @@
  *   past_due, as a renewal does.
  * - Manual collection: the invoice is issued (invoice number now, `billed`), paid by the customer
  *   on its terms; the engine moves it to past_due at its due date.
- * Totals come from the same engine as every transaction (lib/services/transaction-details.ts), so a
+ * Totals come from the same engine as every transaction (lib/services/transactions/details.ts), so a
  * preview of the same lines (lib/services/subscriptions/preview.ts) equals what is billed.
  *
  * Credit balance (reference §13): a transaction whose total is positive is paid first from the
@@ -20,6 +20,7 @@
  * completed at once, whatever its collection mode: there is nothing to collect.
  */
 import type pg from "pg";
+import { TRANSACTION } from "../../db/entities/transaction.ts";
 import { insertRows, type Queryable, query } from "../../db/sql.ts";
 import { newId } from "../../ids.ts";
 import type { TransactionOrigin } from "../../schemas/transaction.ts";
@@ -27,11 +28,10 @@ import { addCredit, takeCredit } from "../credit-balances.ts";
 import { nextInvoiceNumbers } from "../invoice-numbers.ts";
 import { savedCards } from "../payment-methods.ts";
 import { chargeSavedCards } from "../payments.ts";
-import { addressTaxContexts, taxContext, transactionDetails } from "../transaction-details.ts";
-import type { LineProration, PriceJson, ProductJson, ResolvedItem } from "../transaction-items.ts";
-import { insertItems } from "../transaction-items.ts";
-import { type DiscountRef, storedDiscount } from "../transaction-references.ts";
-import { TRANSACTION } from "../transactions.ts";
+import { addressTaxContexts, taxContext, transactionDetails } from "../transactions/details.ts";
+import type { LineProration, PriceJson, ProductJson, ResolvedItem } from "../transactions/items.ts";
+import { insertItems } from "../transactions/items.ts";
+import { type DiscountRef, storedDiscount } from "../transactions/references.ts";
 import type { SubscriptionRow } from "./store.ts";
 
 /** One line of a subscription transaction. */

@@ -12,7 +12,7 @@
  * - Only the transaction's recurring items (prices with a billing cycle) become subscription items;
  *   one-time items are billed once, by that transaction. Every recurring item of a transaction must
  *   share one billing cycle and one trial period (checked when the transaction is created or
- *   changed: lib/services/transactions.ts), so the first recurring item's cycle is the
+ *   changed: lib/services/transactions/rules.ts), so the first recurring item's cycle is the
  *   subscription's.
  * - A discount with `recur` carries over to the subscription, from its start; with
  *   `maximum_recurring_intervals` N it ends with the N-th renewal's period (`discount.ends_at`),

@@ -33,7 +33,7 @@ import { formatAmount } from "../../billing/money.ts";
 import { type Queryable, query } from "../../db/sql.ts";
 import { ApiError } from "../../http/errors.ts";
 import type { TransactionOrigin } from "../../schemas/transaction.ts";
-import type { DiscountRef } from "../transaction-references.ts";
+import type { DiscountRef } from "../transactions/references.ts";
 import { type BillLine, billSubscription, type Period } from "./billing.ts";
 import { markPastDue, scheduleInvoiceCheck } from "./lifecycle.ts";
 import type { SubscriptionRow } from "./store.ts";

@@ -20,10 +20,10 @@ import type pg from "pg";
 import { addInterval } from "../../billing/billing-dates.ts";
 import { parseDecimal } from "../../billing/money.ts";
 import { config } from "../../config.ts";
+import { TRANSACTION } from "../../db/entities/transaction.ts";
 import { type Queryable, query, storableJson, updateJson } from "../../db/sql.ts";
 import type { OnResume } from "../../schemas/subscription.ts";
 import { INVOICE_DUE_AT } from "../payments.ts";
-import { TRANSACTION } from "../transactions.ts";
 import { type BillLine, billSubscriptions, periodDiscount } from "./billing.ts";
 import { emitSubscriptionEvents, type SubscriptionRow, subscriptionItemsOf } from "./store.ts";
 

@@ -18,14 +18,14 @@
  * customer updates a card to come back, or before a trial ends).
  */
 import { refusal } from "../../billing/subscription-states.ts";
+import { TRANSACTION } from "../../db/entities/transaction.ts";
 import { getJson, insertJson, query, type RawJson, sqlTransaction, storableJson } from "../../db/sql.ts";
 import { pool } from "../../db.ts";
 import { notFound } from "../../http/errors.ts";
 import { newId } from "../../ids.ts";
 import type { Transaction } from "../../schemas/transaction.ts";
-import { taxContext, transactionDetails } from "../transaction-details.ts";
-import { type ResolvedItem, writeItems } from "../transaction-items.ts";
-import { TRANSACTION } from "../transactions.ts";
+import { taxContext, transactionDetails } from "../transactions/details.ts";
+import { type ResolvedItem, writeItems } from "../transactions/items.ts";
 import { lineItems, subscriptionCountry, subscriptionNow } from "./billing.ts";
 import { runDue } from "./engine.ts";
 import { periodLines } from "./lifecycle.ts";

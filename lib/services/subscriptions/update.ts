@@ -76,14 +76,14 @@ import { ApiError, type FieldError, invalidField } from "../../http/errors.ts";
 import { newId } from "../../ids.ts";
 import type { Subscription, UpdateSubscriptionInput } from "../../schemas/subscription.ts";
 import { MANUAL_CURRENCIES, type PreviewItemInput } from "../../schemas/transaction.ts";
-import { pricedIn } from "../transaction-details.ts";
+import { pricedIn } from "../transactions/details.ts";
 import {
   type PriceJson,
   type ProductJson,
   type ResolvedItem,
   resolveItems,
   saveNewPrices,
-} from "../transaction-items.ts";
+} from "../transactions/items.ts";
 import {
   type DiscountRef,
   discountCurrencyProblem,
@@ -92,8 +92,8 @@ import {
   loadCustomer,
   Problems,
   storedDiscount,
-} from "../transaction-references.ts";
-import { storedBillingDetails } from "../transactions.ts";
+} from "../transactions/references.ts";
+import { storedBillingDetails } from "../transactions/stored-fields.ts";
 import { type BillLine, type Period, periodDiscount, subscriptionCountry, subscriptionNow } from "./billing.ts";
 import { billNow, checkImmediateChargeLimits, checkMinimumCharge, type OnPaymentFailure } from "./immediate-charges.ts";
 import { futureDate, refuse, subscriptionOperation } from "./operation.ts";

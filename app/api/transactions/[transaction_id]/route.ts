@@ -1,6 +1,7 @@
 import { route } from "@/lib/http/route";
 import { transactionParams, transactionQuery, updateTransactionBody } from "@/lib/schemas/transaction";
-import { getTransaction, updateTransaction } from "@/lib/services/transactions";
+import { getTransaction } from "@/lib/services/transactions/get";
+import { updateTransaction } from "@/lib/services/transactions/update";
 
 export const GET = route(
   { permission: "transaction.read", params: transactionParams, query: transactionQuery },

@@ -1,6 +1,6 @@
 import { route } from "@/lib/http/route";
 import { previewTransactionBody } from "@/lib/schemas/transaction";
-import { previewTransaction } from "@/lib/services/transaction-previews";
+import { previewTransaction } from "@/lib/services/transactions/preview";
 
 // Nothing is saved, so reading is enough: transaction.read.
 export const POST = route({ permission: "transaction.read", body: previewTransactionBody }, ({ input }) =>

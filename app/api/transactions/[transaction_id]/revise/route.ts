@@ -1,7 +1,7 @@
 import { route } from "@/lib/http/route";
 import { reviseTransactionBody } from "@/lib/schemas/adjustment";
 import { transactionParams, transactionQuery } from "@/lib/schemas/transaction";
-import { reviseTransaction } from "@/lib/services/transaction-revisions";
+import { reviseTransaction } from "@/lib/services/transactions/revise";
 
 export const POST = route(
   { permission: "transaction.write", params: transactionParams, query: transactionQuery, body: reviseTransactionBody },

@@ -7,9 +7,9 @@
  * the standard rate of lib/billing/tax-rates.ts; prices with tax mode `account_setting` take the
  * account's mode, the setting `account_tax_mode` (`external` or `internal`; `external` when unset).
  */
-import { type CurrencyCode, isCurrencyCode } from "../billing/currencies.ts";
-import { BillingError } from "../billing/errors.ts";
-import type { TaxRateOverrides } from "../billing/tax-rates.ts";
+import { type CurrencyCode, isCurrencyCode } from "../../billing/currencies.ts";
+import { BillingError } from "../../billing/errors.ts";
+import type { TaxRateOverrides } from "../../billing/tax-rates.ts";
 import {
   type AccountTaxMode,
   computeTotals,
@@ -18,11 +18,11 @@ import {
   type TotalsDetails,
   type TransactionTotals,
   unitPriceFor,
-} from "../billing/totals.ts";
-import { type Queryable, query } from "../db/sql.ts";
-import { ApiError } from "../http/errors.ts";
-import type { TransactionDetails } from "../schemas/transaction.ts";
-import { type PriceJson, type ProductJson, prorationJson, type ResolvedItem } from "./transaction-items.ts";
+} from "../../billing/totals.ts";
+import { type Queryable, query } from "../../db/sql.ts";
+import { ApiError } from "../../http/errors.ts";
+import type { TransactionDetails } from "../../schemas/transaction.ts";
+import { type PriceJson, type ProductJson, prorationJson, type ResolvedItem } from "./items.ts";
 
 /** The settings key of the account's tax mode, what `account_setting` prices use. */
 export const ACCOUNT_TAX_MODE_SETTING = "account_tax_mode";

@@ -9,16 +9,16 @@
  * come from there, so a billed transaction keeps showing what was billed after the catalogue moves.
  */
 import type pg from "pg";
-import type { Ratio } from "../billing/money.ts";
-import { jsonObject, type Queryable, query, relatedJson, storableJson } from "../db/sql.ts";
-import { newId } from "../ids.ts";
-import type { Price } from "../schemas/price.ts";
-import { DEFAULT_QUANTITY } from "../schemas/price.ts";
-import type { Product } from "../schemas/product.ts";
-import type { NonCataloguePriceInput, PreviewItemInput } from "../schemas/transaction.ts";
-import { insertPrice, PRICE } from "./prices.ts";
-import { createProduct, PRODUCT } from "./products.ts";
-import type { Problems } from "./transaction-references.ts";
+import type { Ratio } from "../../billing/money.ts";
+import { jsonObject, type Queryable, query, relatedJson, storableJson } from "../../db/sql.ts";
+import { newId } from "../../ids.ts";
+import type { Price } from "../../schemas/price.ts";
+import { DEFAULT_QUANTITY } from "../../schemas/price.ts";
+import type { Product } from "../../schemas/product.ts";
+import type { NonCataloguePriceInput, PreviewItemInput } from "../../schemas/transaction.ts";
+import { insertPrice, PRICE } from "../prices.ts";
+import { createProduct, PRODUCT } from "../products.ts";
+import type { Problems } from "./references.ts";
 
 /** A price's API JSON; a non-catalogue price not (yet) saved has null ID and timestamps. */
 export type PriceJson = Omit<Price, "id" | "product_id" | "created_at" | "updated_at"> & {

@@ -11,14 +11,15 @@
  * invoices whose payment is late, like billed ones (the family names billed and completed).
  * Emits `transaction.revised`.
  */
-import { query, type RawJson, relatedJson, sqlTransaction, storableJson, updateJson } from "../db/sql.ts";
-import { ApiError, type FieldError, notFound } from "../http/errors.ts";
-import type { ReviseTransactionInput } from "../schemas/adjustment.ts";
-import type { Transaction, TransactionInclude } from "../schemas/transaction.ts";
-import { ADDRESS } from "./addresses.ts";
-import { BUSINESS } from "./businesses.ts";
-import { CUSTOMER } from "./customers.ts";
-import { TRANSACTION, withIncludes } from "./transactions.ts";
+import { TRANSACTION } from "../../db/entities/transaction.ts";
+import { query, type RawJson, relatedJson, sqlTransaction, storableJson, updateJson } from "../../db/sql.ts";
+import { ApiError, type FieldError, notFound } from "../../http/errors.ts";
+import type { ReviseTransactionInput } from "../../schemas/adjustment.ts";
+import type { Transaction, TransactionInclude } from "../../schemas/transaction.ts";
+import { ADDRESS } from "../addresses.ts";
+import { BUSINESS } from "../businesses.ts";
+import { CUSTOMER } from "../customers.ts";
+import { withIncludes } from "./get.ts";
 
 /** Statuses whose customer information can be revised. */
 export const REVISABLE_STATUSES: ReadonlySet<string> = new Set(["billed", "completed", "past_due"]);

@@ -6,13 +6,13 @@
  * field of a request: unknown IDs and broken rules as 400 `invalid_field`, archived entities as
  * 400 `entity_archived` (with the same `errors` list naming the field), the former first.
  */
-import type { DiscountLike } from "../billing/totals.ts";
-import { jsonObject, type Queryable, query } from "../db/sql.ts";
-import { ApiError, type FieldError } from "../http/errors.ts";
-import { ADDRESS } from "./addresses.ts";
-import { BUSINESS } from "./businesses.ts";
-import { CUSTOMER } from "./customers.ts";
-import { DISCOUNT } from "./discounts.ts";
+import type { DiscountLike } from "../../billing/totals.ts";
+import { jsonObject, type Queryable, query } from "../../db/sql.ts";
+import { ApiError, type FieldError } from "../../http/errors.ts";
+import { ADDRESS } from "../addresses.ts";
+import { BUSINESS } from "../businesses.ts";
+import { CUSTOMER } from "../customers.ts";
+import { DISCOUNT } from "../discounts.ts";
 
 export class Problems {
   readonly invalid: FieldError[] = [];
