@@ -38,7 +38,7 @@ export interface WorkerOptions {
 const taskList: TaskList = Object.fromEntries(JOBS.map((job) => [job.id, job.task]));
 
 /** The scheduled jobs (graphile-worker runs each cron item once across all workers). */
-const CRONTAB = JOBS.filter((job) => job.schedule)
+export const CRONTAB = JOBS.filter((job) => job.schedule)
   .map((job) => `${job.schedule} ${job.id}`)
   .join("\n");
 
