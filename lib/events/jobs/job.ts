@@ -13,7 +13,7 @@
  */
 import type { JobHelpers, Task } from "graphile-worker";
 import type { z } from "zod";
-import { type Queryable, query } from "../../db/sql.ts";
+import { type Queryable, query, storableJson } from "../../db/sql.ts";
 
 export interface Job<Schema extends z.ZodType> {
   readonly id: string;
@@ -51,7 +51,7 @@ export async function queueJob<Schema extends z.ZodType>(
 ): Promise<void> {
   await query(
     "SELECT graphile_worker.add_job($1, $2::json, max_attempts := $3::int)",
-    [job.id, JSON.stringify(payload), job.maxAttempts ?? null],
+    [job.id, storableJson(payload), job.maxAttempts ?? null],
     on,
   );
 }
