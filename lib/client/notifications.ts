@@ -7,7 +7,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { z } from "zod";
 import type { EventType } from "../events/catalogue.ts";
-import type { SimulationType } from "../events/simulation-types.ts";
 import type { Notification, NotificationLog, NotificationReplay } from "../schemas/notification.ts";
 import type {
   createNotificationSettingBody,
@@ -15,6 +14,7 @@ import type {
   updateNotificationSettingBody,
 } from "../schemas/notification-setting.ts";
 import type { CreateSimulationInput, Simulation, SimulationEvent, SimulationRun } from "../schemas/simulation.ts";
+import type { SimulationType } from "../simulator/simulation-types.ts";
 import { api } from "./api.ts";
 import { type EntityResponse, enc, type ListParams, useEntity, useList, useSave } from "./hooks.ts";
 

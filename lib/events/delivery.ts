@@ -11,7 +11,7 @@
 import { config } from "../config.ts";
 import { query } from "../db/sql.ts";
 import { newId } from "../ids.ts";
-import { queueDeliverySql } from "./queue.ts";
+import { queueDeliverySql } from "./jobs/deliver-notification.ts";
 import { type SendOutcome, sendSigned } from "./send.ts";
 
 export type NotificationStatus = "not_attempted" | "needs_retry" | "delivered" | "failed";

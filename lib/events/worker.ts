@@ -1,5 +1,6 @@
 /**
- * The background worker: graphile-worker (a PostgreSQL job queue) running our tasks. It runs inside
+ * The background worker: graphile-worker (a PostgreSQL job queue) running our jobs (declared in
+ * lib/events/jobs/, one file each). It runs inside
  * the web process by default (instrumentation.ts) and as its own process with
  * `npm run --silent cli -- worker`; any number of either share one database. The queue locks each
  * job for one worker pool, so a notification is not delivered twice in normal operation.
@@ -12,11 +13,8 @@ import { EventEmitter } from "node:events";
 import { makeWorkerUtils, type Runner, run, type TaskList, type WorkerUtils } from "graphile-worker";
 import pg from "pg";
 import { config } from "../config.ts";
-import { EMAIL_TASKS } from "../services/emails/tasks.ts";
-import { REPORT_TASKS } from "../services/reports/tasks.ts";
-import { deliverNotification, purgeNotifications } from "./delivery.ts";
+import { JOBS } from "./jobs/all.ts";
 import { quietLogger } from "./logger.ts";
-import { TASKS } from "./queue.ts";
 
 export interface WorkerHandle {
   /** The worker pool's ID (what it locks jobs with). */
@@ -36,67 +34,13 @@ export interface WorkerOptions {
   maxJobMs?: number;
 }
 
-const taskList: TaskList = {
-  [TASKS.deliverNotification]: async (payload) => {
-    const { id, attempt } = payload as { id: string; attempt: number };
-    await deliverNotification(id, attempt);
-  },
-  [TASKS.runSimulation]: async (payload) => {
-    const { executeSimulationRun } = await import("./simulation-runner.ts");
-    await executeSimulationRun((payload as { id: string }).id);
-  },
-  [TASKS.purgeNotifications]: async () => {
-    await purgeNotifications();
-    // The other records kept for a while: Idempotency-Key answers (24 h), rate-limit counters of
-    // past minutes, and the checkout's declined attempts (a day).
-    const { purgeIdempotencyKeys } = await import("../http/idempotency.ts");
-    const { purgeRateLimitCounters } = await import("../http/rate-limit.ts");
-    const { purgeCheckoutDeclines } = await import("../services/payments.ts");
-    await purgeIdempotencyKeys();
-    await purgeRateLimitCounters();
-    await purgeCheckoutDeclines();
-  },
-  [TASKS.markPastDue]: async () => {
-    const { markPastDueTransactions } = await import("../services/payments.ts");
-    await markPastDueTransactions();
-  },
-  [TASKS.subscriptionsDue]: async () => {
-    const { processDueSubscriptions } = await import("../services/subscriptions/engine.ts");
-    await processDueSubscriptions();
-  },
-  [REPORT_TASKS.generate]: async (payload, helpers) => {
-    const { runReportJob } = await import("../services/reports/generate.ts");
-    await runReportJob((payload as { id: string }).id, helpers.job.attempts, helpers.job.max_attempts);
-  },
-  [EMAIL_TASKS.sendEventEmails]: async (payload) => {
-    const { sendEventEmails } = await import("../services/emails/events.ts");
-    await sendEventEmails((payload as { event_id: string }).event_id);
-  },
-  [EMAIL_TASKS.deliverEmails]: async (payload) => {
-    const { deliverEmails } = await import("../services/emails/outbox.ts");
-    await deliverEmails((payload as { ids: string[] }).ids);
-  },
-  [EMAIL_TASKS.trialEnding]: async (payload) => {
-    const { sendTrialEndingEmail } = await import("../services/emails/events.ts");
-    await sendTrialEndingEmail(payload as { event_id: string; subscription_id: string; trial_ends_at: string });
-  },
-  [REPORT_TASKS.expire]: async () => {
-    const { expireReports } = await import("../services/reports/expire.ts");
-    await expireReports();
-  },
-};
+/** Each job's task, by its id. */
+const taskList: TaskList = Object.fromEntries(JOBS.map((job) => [job.id, job.task]));
 
-// Hourly: notifications past retention are deleted (and expired idempotency keys, rate-limit
-// counters and checkout declines). Every minute: unpaid manual invoices past their due date become
-// past_due, and subscriptions' due renewals, scheduled changes and dunning run.
-// (graphile-worker runs each cron item once across all workers.)
-const CRONTAB = [
-  `17 * * * * ${TASKS.purgeNotifications}`,
-  `* * * * * ${TASKS.markPastDue}`,
-  `* * * * * ${TASKS.subscriptionsDue}`,
-  // Every 10 minutes: ready reports past expires_at become expired (their files deleted).
-  `*/10 * * * * ${REPORT_TASKS.expire}`,
-].join("\n");
+/** The scheduled jobs (graphile-worker runs each cron item once across all workers). */
+export const CRONTAB = JOBS.filter((job) => job.schedule)
+  .map((job) => `${job.schedule} ${job.id}`)
+  .join("\n");
 
 /**
  * Unlocks jobs that can no longer finish: those held by pools whose heartbeat is stale (crashed or

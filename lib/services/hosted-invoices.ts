@@ -25,7 +25,7 @@ import {
 import { ApiError } from "../http/errors.ts";
 import { getAccountSettings } from "./account-settings.ts";
 import { documentUrl, linkKey, merchantDetails } from "./documents.ts";
-import { getTransaction } from "./transactions.ts";
+import { getTransaction } from "./transactions/get.ts";
 
 export function hostedInvoicePath(token: string): string {
   return `/invoices/${token}`;

@@ -8,7 +8,7 @@ import { PREVIEW_INVOICE_NUMBER, renderInvoicePdf } from "../documents/invoice.t
 import { type InvoiceTransaction, invoiceDataFromTransaction } from "../documents/invoice-data.ts";
 import { ApiError } from "../http/errors.ts";
 import { merchantDetails } from "./documents.ts";
-import { getTransaction } from "./transactions.ts";
+import { getTransaction } from "./transactions/get.ts";
 
 export async function invoicePreviewPdf(
   id: string,

@@ -22,7 +22,7 @@ import {
 } from "../db/sql.ts";
 import { EVENT_TYPES } from "../events/catalogue.ts";
 import { destinationAddressProblem } from "../events/destination.ts";
-import { requeuePendingNotifications } from "../events/queue.ts";
+import { requeuePendingNotifications } from "../events/jobs/deliver-notification.ts";
 import { newEndpointSecretKey } from "../events/signature.ts";
 import { ApiError, invalidField, notFound } from "../http/errors.ts";
 import { newId } from "../ids.ts";

@@ -1,5 +1,5 @@
-import { simulationTypes } from "@/lib/events/simulation-types";
 import { route } from "@/lib/http/route";
+import { simulationTypes } from "@/lib/simulator/simulation-types";
 
 // The whole catalogue, not paginated (as in the API family).
 export const GET = route({ permission: "notification_simulation.read" }, async () => simulationTypes());

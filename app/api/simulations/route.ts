@@ -1,7 +1,8 @@
 import { listOfJson } from "@/lib/http/pagination";
 import { route } from "@/lib/http/route";
 import { createSimulationBody, listSimulationsQuery } from "@/lib/schemas/simulation";
-import { createSimulation, listSimulations } from "@/lib/services/simulations";
+import { createSimulation } from "@/lib/services/simulations/create";
+import { listSimulations } from "@/lib/services/simulations/list";
 
 export const GET = route(
   { permission: "notification_simulation.read", query: listSimulationsQuery },

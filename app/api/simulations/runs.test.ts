@@ -10,19 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { query } from "@/lib/db/sql";
 import { EVENT_TYPES } from "@/lib/events/catalogue";
-import {
-  EXAMPLE_IDS,
-  exampleAddress,
-  exampleBusiness,
-  exampleCustomer,
-  exampleDiscount,
-  exampleDiscountGroup,
-  examplePayload,
-  examplePrice,
-  exampleProduct,
-} from "@/lib/events/examples";
 import { verifySignature } from "@/lib/events/signature";
-import { executeSimulationRun } from "@/lib/events/simulation-runner";
 import { newId } from "@/lib/ids";
 import { createAddressBody } from "@/lib/schemas/address";
 import { createBusinessBody } from "@/lib/schemas/business";
@@ -38,6 +26,18 @@ import { createDiscountGroup } from "@/lib/services/discount-groups";
 import { createDiscount } from "@/lib/services/discounts";
 import { createPrice, getPrice } from "@/lib/services/prices";
 import { createProduct, getProduct } from "@/lib/services/products";
+import { EXAMPLE_IDS } from "@/lib/simulator/examples/common";
+import {
+  exampleAddress,
+  exampleBusiness,
+  exampleCustomer,
+  exampleDiscount,
+  exampleDiscountGroup,
+  examplePrice,
+  exampleProduct,
+} from "@/lib/simulator/examples/entities";
+import { examplePayload } from "@/lib/simulator/examples/payloads";
+import { executeSimulationRun } from "@/lib/simulator/runner";
 import { type ApiResult, errorFields, expectError, testKey } from "@/lib/test/api";
 import { expectForbidden, expectMethodsNotAllowed, expectPermission, permissionsWithout } from "@/lib/test/checks";
 import { type Receiver, startReceiver } from "@/lib/test/receiver";

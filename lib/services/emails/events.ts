@@ -24,13 +24,13 @@ import { query, sqlTransaction } from "../../db/sql.ts";
 import { documentDate, documentMoney } from "../../documents/format.ts";
 import { invoiceUnavailableReason } from "../../documents/invoice-data.ts";
 import { EVENT_TYPES } from "../../events/catalogue.ts";
+import { sendTrialEndingEmailJob } from "../../events/jobs/send-trial-ending-email.ts";
 import { ApiError } from "../../http/errors.ts";
 import type { Transaction } from "../../schemas/transaction.ts";
 import { getAccountSettings } from "../account-settings.ts";
 import { hostedInvoiceUrlFor } from "../hosted-invoices.ts";
 import { createPortalSession } from "../portal/sessions.ts";
 import { deliverEmails, type OutgoingEmail, queueDelivery, recordEmails } from "./outbox.ts";
-import { EMAIL_TASKS } from "./tasks.ts";
 import {
   invoiceIssuedEmail,
   invoicePastDueEmail,
@@ -218,7 +218,7 @@ async function scheduleTrialEnding(event: EventRow): Promise<void> {
   await query(
     `SELECT graphile_worker.add_job($1, json_build_object('event_id', $2::text, 'subscription_id', $3::text, 'trial_ends_at', $4::text),
        run_at := greatest(now(), $5::timestamptz), job_key := $6, max_attempts := 25)`,
-    [EMAIL_TASKS.trialEnding, event.id, event.entity_id, endsAt, runAt, `trial_ending:${event.entity_id}`],
+    [sendTrialEndingEmailJob.id, event.id, event.entity_id, endsAt, runAt, `trial_ending:${event.entity_id}`],
   );
 }
 

@@ -4,9 +4,9 @@
  * server's answer, retried by the job queue), or, without SMTP_URL, kept as `logged`.
  */
 import { type Queryable, query } from "../../db/sql.ts";
+import { deliverEmailsJob } from "../../events/jobs/deliver-emails.ts";
 import { newId } from "../../ids.ts";
 import { getAccountSettings } from "../account-settings.ts";
-import { EMAIL_TASKS } from "./tasks.ts";
 import type { EmailContent, EmailTemplate } from "./templates.ts";
 import { fromAddress, smtpUrl, transportFor } from "./transport.ts";
 
@@ -59,7 +59,7 @@ export async function recordEmails(emails: readonly OutgoingEmail[], on?: Querya
 export async function queueDelivery(on: Queryable, ids: readonly string[]): Promise<void> {
   if (ids.length === 0) return;
   await query(
-    `SELECT graphile_worker.add_job('${EMAIL_TASKS.deliverEmails}', json_build_object('ids', $1::text[]), max_attempts := 25)`,
+    `SELECT graphile_worker.add_job('${deliverEmailsJob.id}', json_build_object('ids', $1::text[]), max_attempts := 25)`,
     [ids],
     on,
   );

@@ -16,6 +16,7 @@ import {
   storableJson,
 } from "../../db/sql.ts";
 import { REPORT_LINK_LIFETIME_SECONDS } from "../../documents/signed-links.ts";
+import { queueReportGeneration } from "../../events/jobs/generate-report.ts";
 import { ApiError, notFound } from "../../http/errors.ts";
 import { newId } from "../../ids.ts";
 import {
@@ -31,7 +32,6 @@ import {
 } from "../../schemas/report.ts";
 import { documentUrl } from "../documents.ts";
 import { REPORT } from "./entity.ts";
-import { queueReportGeneration } from "./tasks.ts";
 
 /**
  * The filters stored with a report: those sent (operator null for non-date filters), plus the

@@ -1,6 +1,7 @@
 import { route } from "@/lib/http/route";
 import { simulationParams, updateSimulationBody } from "@/lib/schemas/simulation";
-import { getSimulation, updateSimulation } from "@/lib/services/simulations";
+import { getSimulation } from "@/lib/services/simulations/get";
+import { updateSimulation } from "@/lib/services/simulations/update";
 
 export const GET = route({ permission: "notification_simulation.read", params: simulationParams }, ({ input }) =>
   getSimulation(input.params.simulation_id),

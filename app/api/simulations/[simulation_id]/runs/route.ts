@@ -1,7 +1,8 @@
 import { listOfJson } from "@/lib/http/pagination";
 import { route } from "@/lib/http/route";
 import { listSimulationRunsQuery, simulationParams } from "@/lib/schemas/simulation";
-import { createSimulationRun, listSimulationRuns } from "@/lib/services/simulations";
+import { createSimulationRun } from "@/lib/services/simulations/create-run";
+import { listSimulationRuns } from "@/lib/services/simulations/list-runs";
 
 export const GET = route(
   { permission: "notification_simulation.read", params: simulationParams, query: listSimulationRunsQuery },

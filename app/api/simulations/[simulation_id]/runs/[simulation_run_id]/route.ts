@@ -1,6 +1,6 @@
 import { route } from "@/lib/http/route";
 import { getSimulationRunQuery, simulationRunParams } from "@/lib/schemas/simulation";
-import { getSimulationRun } from "@/lib/services/simulations";
+import { getSimulationRun } from "@/lib/services/simulations/get-run";
 
 export const GET = route(
   { permission: "notification_simulation.read", params: simulationRunParams, query: getSimulationRunQuery },

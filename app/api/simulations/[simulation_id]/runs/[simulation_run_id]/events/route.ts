@@ -1,7 +1,7 @@
 import { listOfJson } from "@/lib/http/pagination";
 import { route } from "@/lib/http/route";
 import { listSimulationEventsQuery, simulationRunParams } from "@/lib/schemas/simulation";
-import { listSimulationEvents } from "@/lib/services/simulations";
+import { listSimulationEvents } from "@/lib/services/simulations/list-events";
 
 export const GET = route(
   { permission: "notification_simulation.read", params: simulationRunParams, query: listSimulationEventsQuery },

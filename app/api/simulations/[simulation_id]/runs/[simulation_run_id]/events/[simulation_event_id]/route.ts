@@ -1,6 +1,6 @@
 import { route } from "@/lib/http/route";
 import { simulationEventParams } from "@/lib/schemas/simulation";
-import { getSimulationEvent } from "@/lib/services/simulations";
+import { getSimulationEvent } from "@/lib/services/simulations/get-event";
 
 export const GET = route({ permission: "notification_simulation.read", params: simulationEventParams }, ({ input }) =>
   getSimulationEvent(input.params.simulation_id, input.params.simulation_run_id, input.params.simulation_event_id),

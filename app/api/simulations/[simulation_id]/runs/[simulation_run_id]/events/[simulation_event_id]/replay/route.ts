@@ -1,6 +1,6 @@
 import { route } from "@/lib/http/route";
 import { simulationEventParams } from "@/lib/schemas/simulation";
-import { replaySimulationEvent } from "@/lib/services/simulations";
+import { replaySimulationEvent } from "@/lib/services/simulations/replay-event";
 
 export const POST = route({ permission: "notification_simulation.write", params: simulationEventParams }, ({ input }) =>
   replaySimulationEvent(input.params.simulation_id, input.params.simulation_run_id, input.params.simulation_event_id),

@@ -13,8 +13,8 @@
 
 import { jsonRecord, query, ts } from "../db/sql.ts";
 import { pool } from "../db.ts";
+import { sendSigned } from "../events/send.ts";
 import { newId } from "../ids.ts";
-import { sendSigned } from "./send.ts";
 
 /** Destinations that take simulated traffic (`traffic_source`). */
 export const SIMULATION_TRAFFIC_SOURCES = ["simulation", "all"] as const;

@@ -1,0 +1,28 @@
+/**
+ * Every background job the worker runs (lib/events/worker.ts builds its task list and crontab from
+ * this list; the crontab keeps the list's order).
+ */
+import { deliverEmailsJob } from "./deliver-emails.ts";
+import { deliverNotificationJob } from "./deliver-notification.ts";
+import { expireReportsJob } from "./expire-reports.ts";
+import { generateReportJob } from "./generate-report.ts";
+import type { RunnableJob } from "./job.ts";
+import { markPastDueJob } from "./mark-past-due.ts";
+import { purgeNotificationsJob } from "./purge-notifications.ts";
+import { runSimulationJob } from "./run-simulation.ts";
+import { sendEventEmailsJob } from "./send-event-emails.ts";
+import { sendTrialEndingEmailJob } from "./send-trial-ending-email.ts";
+import { subscriptionsDueJob } from "./subscriptions-due.ts";
+
+export const JOBS: readonly RunnableJob[] = [
+  deliverNotificationJob,
+  runSimulationJob,
+  purgeNotificationsJob,
+  markPastDueJob,
+  subscriptionsDueJob,
+  generateReportJob,
+  expireReportsJob,
+  sendEventEmailsJob,
+  deliverEmailsJob,
+  sendTrialEndingEmailJob,
+];

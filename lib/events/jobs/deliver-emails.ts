@@ -1,0 +1,12 @@
+/** Delivers emails already written (the portal link), through SMTP or into the sandbox's log. */
+import { z } from "zod";
+import { defineJob } from "./job.ts";
+
+export const deliverEmailsJob = defineJob({
+  id: "deliver_emails",
+  payload: z.object({ ids: z.array(z.string()) }),
+  async run({ ids }) {
+    const { deliverEmails } = await import("../../services/emails/outbox.ts");
+    await deliverEmails(ids);
+  },
+});

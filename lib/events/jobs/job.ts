@@ -1,0 +1,57 @@
+/**
+ * A background job, declared once (one file per job in this folder; the worker runs the list in
+ * all.ts on graphile-worker, a PostgreSQL job queue):
+ * - `id`: the queue's task name. SQL queues jobs by this name too (the notifications trigger of the
+ *   migrations calls add_job('deliver_notification', ...)) and queued rows keep it: never rename one.
+ * - `payload`: the zod schema of its payload, parsed before the handler runs, so a handler gets
+ *   typed values and a malformed payload fails the job (the queue retries it, then gives up).
+ * - `maxAttempts`: how often the queue tries a job whose handler throws (unset: the queue's 25).
+ * - `schedule`: for a periodic job, its crontab time fields; graphile-worker runs each scheduled
+ *   job once across all workers.
+ * Jobs are queued inside the caller's transaction (queueJob), so a job exists exactly when the
+ * change that needs it committed.
+ */
+import type { JobHelpers, Task } from "graphile-worker";
+import type { z } from "zod";
+import { type Queryable, query, storableJson } from "../../db/sql.ts";
+
+export interface Job<Schema extends z.ZodType> {
+  readonly id: string;
+  readonly payload: Schema;
+  readonly maxAttempts?: number;
+  readonly schedule?: string;
+  run(payload: z.output<Schema>, helpers: JobHelpers): Promise<void>;
+  /** The graphile-worker task: parses the payload, then runs the handler. */
+  readonly task: Task;
+}
+
+/** What the worker needs of a job, whatever its payload. */
+export type RunnableJob = Pick<Job<z.ZodType>, "id" | "schedule" | "task">;
+
+export function defineJob<Schema extends z.ZodType>(declaration: {
+  id: string;
+  payload: Schema;
+  maxAttempts?: number;
+  schedule?: string;
+  run(payload: z.output<Schema>, helpers: JobHelpers): Promise<void>;
+}): Job<Schema> {
+  return {
+    ...declaration,
+    task: async (payload, helpers) => {
+      await declaration.run(declaration.payload.parse(payload), helpers);
+    },
+  };
+}
+
+/** Queues `job` with `payload` (call inside the transaction whose change needs it). */
+export async function queueJob<Schema extends z.ZodType>(
+  on: Queryable,
+  job: Job<Schema>,
+  payload: z.input<Schema>,
+): Promise<void> {
+  await query(
+    "SELECT graphile_worker.add_job($1, $2::json, max_attempts := $3::int)",
+    [job.id, storableJson(payload), job.maxAttempts ?? null],
+    on,
+  );
+}

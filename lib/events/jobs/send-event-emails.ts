@@ -1,0 +1,12 @@
+/** The customer emails and email-destination emails of one event (queued by the trigger on events). */
+import { z } from "zod";
+import { defineJob } from "./job.ts";
+
+export const sendEventEmailsJob = defineJob({
+  id: "send_event_emails",
+  payload: z.object({ event_id: z.string() }),
+  async run({ event_id }) {
+    const { sendEventEmails } = await import("../../services/emails/events.ts");
+    await sendEventEmails(event_id);
+  },
+});

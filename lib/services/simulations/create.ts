@@ -1,0 +1,45 @@
+import { SIMULATION } from "../../db/entities/simulation.ts";
+import { foreignKeyViolation, forgetTotals, jsonObject, query, RawJson } from "../../db/sql.ts";
+import { newId } from "../../ids.ts";
+import type { CreateSimulationInput, Simulation } from "../../schemas/simulation.ts";
+import { isScenario } from "../../simulator/scenarios.ts";
+import {
+  assertEntityPermissions,
+  entityProblems,
+  invalid,
+  jsonText,
+  normalizeConfig,
+  settingProblems,
+} from "./rules.ts";
+
+/**
+ * `permissions`: the caller's, for the entities `config` names. A single event keeps the payload as
+ * sent (null: the example); a scenario's config is stored whole, with its defaults.
+ */
+export async function createSimulation(
+  input: CreateSimulationInput,
+  permissions: Set<string>,
+): Promise<RawJson<Simulation>> {
+  const config = normalizeConfig(input.type, input.config);
+  assertEntityPermissions(input.type, config, permissions);
+  const problems = [
+    ...(await settingProblems(input.notification_setting_id)),
+    ...(await entityProblems(input.type, config)),
+  ];
+  if (problems.length > 0) throw invalid(problems);
+  const payload = isScenario(input.type) ? null : (input.payload ?? null);
+  try {
+    const [row] = await query<{ j: string }>(
+      `WITH t AS (INSERT INTO simulations (id, notification_setting_id, name, type, payload, config)
+                  VALUES ($1, $2, $3, $4, $5::json, $6::json) RETURNING *)
+       SELECT ${jsonObject(SIMULATION)}::text AS j FROM t`,
+      [newId("ntfsim"), input.notification_setting_id, input.name, input.type, jsonText(payload), jsonText(config)],
+    );
+    forgetTotals(SIMULATION.table);
+    return new RawJson<Simulation>(row.j);
+  } catch (error) {
+    // The destination was deleted since it was checked.
+    if (foreignKeyViolation(error)) throw invalid(await settingProblems(input.notification_setting_id));
+    throw error;
+  }
+}
