@@ -12,7 +12,10 @@ describe("humaneDetail", () => {
 
   it("says what a role cannot do", () => {
     expect(
-      humaneDetail("forbidden", "You aren't permitted to perform this request: it needs the customer.write permission."),
+      humaneDetail(
+        "forbidden",
+        "You aren't permitted to perform this request: it needs the customer.write permission.",
+      ),
     ).toBe("Your role cannot change customer data (it needs the customer.write permission). Ask an owner for access.");
   });
 

@@ -10,7 +10,11 @@ const transaction = {
   id: "txn_01hv8x00000000000000000000",
   invoice_number: "INV-000009",
   items: [
-    { price_id: "pri_a", price: { description: "Internal: SKU-7 annual (not shown to customers)", name: "Annual licence" }, quantity: 2 },
+    {
+      price_id: "pri_a",
+      price: { description: "Internal: SKU-7 annual (not shown to customers)", name: "Annual licence" },
+      quantity: 2,
+    },
     { price_id: "pri_b", price: { description: "Setup", name: "Setup" }, quantity: 1 },
   ],
   details: {

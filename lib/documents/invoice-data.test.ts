@@ -30,7 +30,12 @@ function transaction(overrides: Partial<InvoiceTransaction> = {}): InvoiceTransa
     },
     billing_period: null,
     items: [
-      { price_id: "pri_a", price: { description: "Internal: SKU-7 annual (not shown to customers)", name: "Annual licence" }, quantity: 2, proration: null },
+      {
+        price_id: "pri_a",
+        price: { description: "Internal: SKU-7 annual (not shown to customers)", name: "Annual licence" },
+        quantity: 2,
+        proration: null,
+      },
       { price_id: "pri_b", price: { description: "Setup", name: "Setup" }, quantity: 1, proration: null },
     ],
     details: {

@@ -24,7 +24,10 @@ function flatten(value: unknown, prefix: string, depth: number, out: Map<string,
     for (const [key, inner] of Object.entries(value)) flatten(inner, prefix ? `${prefix}.${key}` : key, depth + 1, out);
     return;
   }
-  out.set(prefix, value === null || value === undefined ? "" : typeof value === "object" ? JSON.stringify(value) : String(value));
+  out.set(
+    prefix,
+    value === null || value === undefined ? "" : typeof value === "object" ? JSON.stringify(value) : String(value),
+  );
 }
 
 /**
@@ -44,7 +47,12 @@ function csvLine(cells: string[]): string {
  * Streams `list` (a list route's GET handler for `apiPath`) as CSV. Errors of the first page (no
  * permission, a bad filter) are answered as the API answers them, before any CSV is sent.
  */
-export async function exportCsv(request: Request, list: ListHandler, apiPath: string, filename: string): Promise<Response> {
+export async function exportCsv(
+  request: Request,
+  list: ListHandler,
+  apiPath: string,
+  filename: string,
+): Promise<Response> {
   const query = new URL(request.url).searchParams;
   query.delete("after");
   query.set("per_page", PAGE_SIZE);
@@ -57,7 +65,10 @@ export async function exportCsv(request: Request, list: ListHandler, apiPath: st
     const url = new URL(`/api${apiPath}?${pageQuery}`, request.url);
     const response = await list(new Request(url, { method: "GET", headers }), { params: Promise.resolve({}) });
     if (response.status !== 200) return response;
-    const body = (await response.json()) as { data: Record<string, unknown>[]; meta: { pagination?: { has_more: boolean; next: string | null } } };
+    const body = (await response.json()) as {
+      data: Record<string, unknown>[];
+      meta: { pagination?: { has_more: boolean; next: string | null } };
+    };
     const pagination = body.meta.pagination;
     const next = pagination?.has_more && pagination.next ? new URL(pagination.next).searchParams.get("after") : null;
     return { data: body.data, next };
@@ -87,7 +98,9 @@ export async function exportCsv(request: Request, list: ListHandler, apiPath: st
         controller.close();
         return;
       }
-      const text = (pendingRows ?? rows(pending.data)).map((row) => csvLine(columns.map((c) => row.get(c) ?? ""))).join("");
+      const text = (pendingRows ?? rows(pending.data))
+        .map((row) => csvLine(columns.map((c) => row.get(c) ?? "")))
+        .join("");
       controller.enqueue(encoder.encode(text));
       const after = pending.next;
       pending = null;
