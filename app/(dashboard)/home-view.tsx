@@ -63,7 +63,11 @@ function RevenueCards() {
   const mrrNow = mrr.data ? lastPoint(mrr.data) : null;
   const subscribersNow = subscribers.data ? lastPoint(subscribers.data) : null;
   const currency = revenue.data?.currency_code ?? "USD";
-  const loading = <p className="h-8 w-24 animate-pulse rounded bg-slate-100" aria-label="Loading" />;
+  const loading = (
+    <p className="h-8 w-24 animate-pulse rounded bg-slate-100">
+      <span className="sr-only">Loading…</span>
+    </p>
+  );
   return (
     <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
       <Card title="Revenue today" href="/metrics">
