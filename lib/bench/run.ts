@@ -19,7 +19,8 @@
  * BENCH_ONLY=api, deliveries, metrics, renewals, subscriptions, subscription-metrics or reports runs
  *   one part.
  * DATABASE_URL names the server (a database `billing_bench` is made on it); without it an embedded
- * PostgreSQL is used. BENCH_SECONDS sets the length of each run (default 10).
+ * PostgreSQL is used. BENCH_SECONDS sets the length of each run (default 10). BENCH_PORT (default 3200)
+ * and BENCH_DATABASE_PREFIX keep benches of several checkouts on one machine apart.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";

@@ -84,11 +84,13 @@ export async function load(
 
 /**
  * Builds the app (into its own folder, so a benchmark never disturbs a build in use) if stale, and
- * makes the database `name` afresh on the DATABASE_URL server (or an embedded one), migrated, with
+ * makes the database `name` (after BENCH_DATABASE_PREFIX) afresh on the DATABASE_URL server (or an embedded one), migrated, with
  * an API key holding every permission, and a client connected to it (for seeding). DATABASE_URL is
  * pointed at the new database. Hand the result to withServer, which closes it all.
  */
 export async function prepareBench(name: string) {
+  // BENCH_DATABASE_PREFIX: benches of several checkouts on one server each get their own databases.
+  name = `${process.env.BENCH_DATABASE_PREFIX ?? ""}${name}`;
   process.env.NEXT_DIST_DIR ??= ".next-bench";
   await generate();
   await buildIfStale();
