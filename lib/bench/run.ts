@@ -76,6 +76,7 @@ async function benchApi(): Promise<Record<string, unknown>> {
     );
     await load("warm-up", { path: "/api/customers?per_page=50", duration: 3 }, key);
     await load("warm-up", { path: `/api/customers/${customerId}`, duration: 2 }, key);
+    await load("warm-up", { path: "/api/health", duration: 2 });
     const bare = await load("bare handler GET /api/health", { path: "/api/health" });
     const getOne = await load("GET /api/customers/{id}", { path: `/api/customers/${customerId}` }, key);
     let n = 0;

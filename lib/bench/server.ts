@@ -28,14 +28,18 @@ export interface Run {
   non2xx: number;
   /** Responses received. */
   requests: number;
-  /** Server CPU (utime + stime of its process group) per request, in ms; null outside withServer. */
+  /**
+   * Server CPU (utime + stime of its process group) per request, in ms, less what the idle server
+   * spends in that time (timers, the job queue's polling: measured once in withServer); null
+   * outside withServer.
+   */
   serverCpuMs: number | null;
   /** The bench database's PostgreSQL backends' CPU per request, in ms; null when not readable. */
   pgCpuMs: number | null;
 }
 
 /** The server under load and the bench's database client, while withServer runs. */
-let measured: { pgid: number; client: pg.Client } | null = null;
+let measured: { pgid: number; client: pg.Client; idleCpuPerSecond: number } | null = null;
 
 /** One autocannon run of `options.duration` seconds (default BENCH_SECONDS) on `options.path`. */
 export async function load(
@@ -44,6 +48,7 @@ export async function load(
   key?: string,
   connections = CONNECTIONS,
 ): Promise<Run> {
+  const startedAt = performance.now();
   const cpuBefore = measured ? groupCpuSeconds(measured.pgid) : null;
   const pgBefore = measured ? await backendCpu(measured.client) : null;
   const result = await autocannon({
@@ -54,6 +59,7 @@ export async function load(
     ...options,
   });
   const cpuAfter = measured ? groupCpuSeconds(measured.pgid) : null;
+  const idle = measured ? (measured.idleCpuPerSecond * (performance.now() - startedAt)) / 1000 : 0;
   const pgAfter = measured ? await backendCpu(measured.client) : null;
   const requests = result.requests.total;
   const perRequestMs = (seconds: number | null) =>
@@ -68,7 +74,7 @@ export async function load(
     errors: result.errors,
     non2xx: result.non2xx,
     requests,
-    serverCpuMs: perRequestMs(cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore),
+    serverCpuMs: perRequestMs(cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore - idle),
     pgCpuMs: perRequestMs(pgSpent),
   };
   const ms = (value: number | null) => (value === null ? "   n/a" : value.toFixed(3).padStart(6));
@@ -120,7 +126,7 @@ export async function withServer<T>(
   try {
     await waitForServer();
     // `detached`: the server's processes form the process group child.pid.
-    measured = { pgid: child.pid!, client: bench.client };
+    measured = { pgid: child.pid!, client: bench.client, idleCpuPerSecond: await idleCpuPerSecond(child.pid!) };
     return await body();
   } finally {
     measured = null;
@@ -128,6 +134,17 @@ export async function withServer<T>(
     await bench.client.end();
     await bench.server.embedded?.stop();
   }
+}
+
+/** The CPU seconds per second the server's process group spends with no request, over 3 s. */
+async function idleCpuPerSecond(pgid: number): Promise<number> {
+  await new Promise((r) => setTimeout(r, 1_000)); // past the first answer's aftermath
+  const before = groupCpuSeconds(pgid);
+  const startedAt = performance.now();
+  await new Promise((r) => setTimeout(r, 3_000));
+  const rate = (groupCpuSeconds(pgid) - before) / ((performance.now() - startedAt) / 1000);
+  console.log(`Idle server: ${(rate * 1000).toFixed(1)} ms of CPU per second (left out of CPU per request)`);
+  return rate;
 }
 
 /** `cli start` on BENCH_PORT against `url`, in its own process group; see waitForServer. */
