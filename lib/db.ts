@@ -1,11 +1,12 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
-import { Prisma, PrismaClient } from "./generated/prisma/client.ts";
+import { PrismaClient } from "./generated/prisma/client.ts";
 
 interface Connection {
   url: string;
   pool: pg.Pool;
-  client: PrismaClient;
+  /** Made on first use: the API's processes never need one. */
+  client?: PrismaClient;
 }
 
 const globalForDb = globalThis as unknown as { __billingDb?: Connection };
@@ -15,8 +16,9 @@ const POOL_SIZE = Number(process.env.DATABASE_POOL_SIZE ?? 10);
 
 /**
  * One pg pool per process on DATABASE_URL, created on first use (so tests and the CLI can choose
- * the database first) and kept on globalThis across hot reloads in development. Prisma runs on
- * the same pool through its driver adapter; lib/db/sql.ts uses it directly on hot paths.
+ * the database first) and kept on globalThis across hot reloads in development. Every API read and
+ * write is SQL on this pool (lib/db/sql.ts); the Prisma client runs on the same pool through its
+ * driver adapter for the admin paths only (the CLI, the demo seed, test helpers).
  */
 function connection(): Connection {
   const url = process.env.DATABASE_URL;
@@ -25,14 +27,15 @@ function connection(): Connection {
   if (current && current.url === url) return current;
   const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE });
   pool.on("error", () => {}); // an idle connection dropped by the server is replaced on next use
-  const client = new PrismaClient({ adapter: new PrismaPg(pool) });
-  globalForDb.__billingDb = { url, pool, client };
+  globalForDb.__billingDb = { url, pool };
   return globalForDb.__billingDb;
 }
 
-/** The Prisma client. */
+/** The Prisma client, for admin paths only (the CLI, the demo seed, test helpers): never on the API's data path. */
 export function db(): PrismaClient {
-  return connection().client;
+  const current = connection();
+  current.client ??= new PrismaClient({ adapter: new PrismaPg(current.pool) });
+  return current.client;
 }
 
 /** The pg pool under it, for lib/db/sql.ts. */
@@ -40,28 +43,11 @@ export function pool(): pg.Pool {
   return connection().pool;
 }
 
-export type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
-
-/** Runs `fn` in one database transaction through Prisma. */
-export function transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
-  return db().$transaction(fn, { maxWait: 10_000, timeout: 30_000 });
-}
-
 export async function disconnectDb(): Promise<void> {
   const current = globalForDb.__billingDb;
   globalForDb.__billingDb = undefined;
   if (current) {
-    await current.client.$disconnect();
+    await current.client?.$disconnect();
     await current.pool.end();
   }
-}
-
-/**
- * A JSON column value from an API value: undefined leaves the column as it is, null writes SQL
- * NULL (Prisma needs a marker for that), an object is stored as given.
- */
-export function json(value: Record<string, unknown> | unknown[] | null | undefined) {
-  if (value === undefined) return undefined;
-  if (value === null) return Prisma.DbNull;
-  return value as Prisma.InputJsonValue;
 }

@@ -9,7 +9,8 @@ import type { Environment } from "../config.ts";
 import { ulid } from "../ids.ts";
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-const ENV_CODE = { sandbox: "sdbx", live: "live" } as const;
+/** The environment as API key values (and their masked form) write it. */
+export const ENV_CODE = { sandbox: "sdbx", live: "live" } as const;
 const KEY_PATTERN = /^svc_apikey_(sdbx|live)_([a-z0-9]{26})_([A-Za-z0-9]{22})_([A-Za-z0-9]{3})$/;
 export const API_KEY_LENGTH = 69;
 

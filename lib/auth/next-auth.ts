@@ -4,8 +4,8 @@ import { randomBytes } from "node:crypto";
 import type { NextAuthOptions } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { config } from "../config.ts";
-import { db } from "../db.ts";
 import { clientAddress } from "../http/client-address.ts";
+import { findUserByEmail, recordSignIn } from "../services/users.ts";
 import { hashPassword, verifyPassword } from "./passwords.ts";
 import { SIGN_IN_THROTTLED } from "./sign-in-errors.ts";
 import { purgeSignInLimits, recordSignInSuccess, reserveSignInAttempt } from "./sign-in-limits.ts";
@@ -51,12 +51,12 @@ export async function verifyCredentials(emailInput: unknown, password: unknown, 
   const wait = await reserveSignInAttempt(email, address);
   if (wait > 0) throw new SignInThrottledError(wait);
   if (Math.random() < 1 / PURGE_EVERY) purgeSignInLimits().catch(() => {});
-  const user = await db().user.findUnique({ where: { email } });
+  const user = await findUserByEmail(email);
   // Checked whether or not the login exists: the same work, the same time.
   const matches = await verifyPassword(password, user?.passwordHash ?? (await unknownUserHash()));
   if (!user || !matches) return null;
   await recordSignInSuccess(email, address);
-  await db().user.update({ where: { id: user.id }, data: { lastLoginAt: new Date() } });
+  await recordSignIn(user.id);
   return user;
 }
 

@@ -4,7 +4,7 @@
  * does, so a changed role shows at once rather than when the session is renewed.
  */
 import { getServerSession } from "next-auth";
-import { db } from "../db.ts";
+import { userRole } from "../services/users.ts";
 import { authOptions } from "./next-auth.ts";
 import { isRole, rolePermissions } from "./permissions.ts";
 
@@ -12,7 +12,7 @@ export async function signedInPermissions(): Promise<string[]> {
   const session = await getServerSession(authOptions);
   const userId = (session?.user as { id?: string } | undefined)?.id;
   if (!userId) return [];
-  const user = await db().user.findUnique({ where: { id: userId }, select: { role: true } });
-  if (!user || !isRole(user.role)) return [];
-  return [...rolePermissions(user.role)].sort();
+  const role = await userRole(userId);
+  if (!role || !isRole(role)) return [];
+  return [...rolePermissions(role)].sort();
 }

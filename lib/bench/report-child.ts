@@ -42,7 +42,7 @@ async function main() {
   const { reportCsvResponse } = await import("../services/reports/download.ts");
   const { disconnectDb } = await import("../db.ts");
   const { sessionSecret } = await import("../services/settings.ts");
-  // Modules loaded, the pool and the Prisma client (the link key's secret) warm before measuring:
+  // Modules loaded and the pool (the link key's secret) warm before measuring:
   // the baseline is the idle process.
   await sessionSecret();
   const generation = await measure(() => generateReport(id));

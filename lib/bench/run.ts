@@ -2,7 +2,9 @@
  * `npm run bench`: load runs against `next start` on PostgreSQL, beside the bare route handler
  * (/api/health, no work at all) measured in the same run.
  *   1. requests/s of GET /api/customers/{id}, POST /api/customers, GET /api/customers?per_page=50,
- *      each as a ratio of the bare handler's (target: at least 0.8);
+ *      each as a ratio of the bare handler's (target: at least 0.8), and the CPU time one request
+ *      costs the server and PostgreSQL (lib/bench/cpu.ts): the endpoint's server CPU minus the bare
+ *      handler's is our own cost per request, what the framework does not account for;
  *   2. latency of GET /api/customers?per_page=200 over 1,000 and over 100,000 customers
  *      (target: the large table within 2x of the small one);
  *   3. webhook deliveries per second and commit-to-delivery latency (lib/bench/deliveries.ts);
@@ -17,7 +19,8 @@
  * BENCH_ONLY=api, deliveries, metrics, renewals, subscriptions, subscription-metrics or reports runs
  *   one part.
  * DATABASE_URL names the server (a database `billing_bench` is made on it); without it an embedded
- * PostgreSQL is used. BENCH_SECONDS sets the length of each run (default 10).
+ * PostgreSQL is used. BENCH_SECONDS sets the length of each run (default 10). BENCH_PORT (default 3200)
+ * and BENCH_DATABASE_PREFIX keep benches of several checkouts on one machine apart.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -28,7 +31,7 @@ import { benchDeliveries } from "./deliveries.ts";
 import { benchMetrics } from "./metrics.ts";
 import { benchRenewals, benchSubscriptionList } from "./renewals.ts";
 import { benchReports } from "./reports.ts";
-import { CONNECTIONS, load, prepareBench, SECONDS, withServer } from "./server.ts";
+import { CONNECTIONS, load, prepareBench, type Run, SECONDS, withServer } from "./server.ts";
 import { benchSubscriptionMetrics } from "./subscription-metrics.ts";
 
 async function insertCustomers(client: pg.Client, count: number, offset: number): Promise<void> {
@@ -73,6 +76,7 @@ async function benchApi(): Promise<Record<string, unknown>> {
     );
     await load("warm-up", { path: "/api/customers?per_page=50", duration: 3 }, key);
     await load("warm-up", { path: `/api/customers/${customerId}`, duration: 2 }, key);
+    await load("warm-up", { path: "/api/health", duration: 2 });
     const bare = await load("bare handler GET /api/health", { path: "/api/health" });
     const getOne = await load("GET /api/customers/{id}", { path: `/api/customers/${customerId}` }, key);
     let n = 0;
@@ -98,6 +102,7 @@ async function benchApi(): Promise<Record<string, unknown>> {
     const bareRps = (bare.rps + bareAfter.rps) / 2;
     console.log("\nRatio to the bare handler (target ≥ 0.8):");
     for (const run of [getOne, create, list]) console.log(`  ${run.name.padEnd(40)} ${(run.rps / bareRps).toFixed(2)}`);
+    const cost = cpuTable([bare, bareAfter], [getOne, create, list]);
 
     console.log("\nList latency by table size (1 connection):");
     const small = await load("GET ?per_page=200 over 1,000", { path: "/api/customers?per_page=200" }, key, 1);
@@ -117,6 +122,7 @@ async function benchApi(): Promise<Record<string, unknown>> {
       getOne,
       create,
       list,
+      cost,
       small,
       large,
       deep,
@@ -124,6 +130,43 @@ async function benchApi(): Promise<Record<string, unknown>> {
       connections: CONNECTIONS,
     };
   });
+}
+
+/**
+ * Prints, per endpoint and for the bare handler, requests/s, the server's and PostgreSQL's CPU per
+ * request, and our own cost per request: the endpoint's server CPU minus the bare handler's (the
+ * mean of its two runs), i.e. what auth, validation, the query and serialisation add to the
+ * framework's floor. Returns the same figures.
+ */
+function cpuTable(bareRuns: Run[], endpoints: Run[]) {
+  const mean = (values: (number | null)[]) =>
+    values.some((v) => v === null) ? null : (values as number[]).reduce((a, b) => a + b, 0) / values.length;
+  const bare = {
+    name: "bare handler GET /api/health",
+    rps: mean(bareRuns.map((r) => r.rps)) ?? 0,
+    serverCpuMs: mean(bareRuns.map((r) => r.serverCpuMs)),
+    pgCpuMs: mean(bareRuns.map((r) => r.pgCpuMs)),
+  };
+  const ms = (value: number | null) => (value === null ? "n/a" : value.toFixed(3)).padStart(9);
+  console.log("\nCPU per request (server: its process group; pg: the bench database's backends), in ms:");
+  console.log(
+    `  ${"".padEnd(40)} ${"req/s".padStart(7)} ${"server".padStart(9)} ${"pg".padStart(9)} ${"own".padStart(9)}`,
+  );
+  const rows = [bare, ...endpoints].map((run) => {
+    const own = run.serverCpuMs === null || bare.serverCpuMs === null ? null : run.serverCpuMs - bare.serverCpuMs;
+    console.log(
+      `  ${run.name.padEnd(40)} ${run.rps.toFixed(0).padStart(7)} ${ms(run.serverCpuMs)} ${ms(run.pgCpuMs)} ${run === bare ? "".padStart(9) : ms(own)}`,
+    );
+    return {
+      name: run.name,
+      rps: run.rps,
+      serverCpuMs: run.serverCpuMs,
+      pgCpuMs: run.pgCpuMs,
+      ownCpuMs: run === bare ? null : own,
+    };
+  });
+  console.log("  own = endpoint server CPU − bare handler server CPU: our own cost per request");
+  return rows;
 }
 
 main().then(

@@ -5,7 +5,7 @@
  * ~0.5 ms of Node CPU and an interactive transaction of two writes ~1.1 ms, against ~0.05 ms and
  * ~0.1 ms for the same work on pg with the JSON built by PostgreSQL. The Next.js floor is ~0.8 ms a
  * request, so Prisma alone would cap every endpoint at a fraction of the framework's throughput.
- * Prisma keeps the schema, the migrations and the admin paths (keys, users, settings).
+ * Prisma keeps the schema, the migrations, the generated types and the admin paths (CLI, seed, tests).
  *
  * An `EntityTable` names, once, how an entity's API fields come from its columns: it is the
  * entity's serializer (a whitelist, in the spec's field order) and is used by every read and

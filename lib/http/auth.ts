@@ -4,9 +4,10 @@
  */
 import { decode } from "next-auth/jwt";
 import { hashApiKey, hashesEqual, parseApiKey } from "../auth/api-key-format.ts";
-import { expandPermissions, isRole, type Role, rolePermissions } from "../auth/permissions.ts";
+import { isRole, type Role, rolePermissions } from "../auth/permissions.ts";
 import { config } from "../config.ts";
-import { db } from "../db.ts";
+import { apiKeyCredentials, markApiKeyUsed } from "../services/api-keys.ts";
+import { userRole } from "../services/users.ts";
 import { ApiError } from "./errors.ts";
 
 export type AuthContext =
@@ -20,53 +21,8 @@ function invalidToken(detail: string): ApiError {
   return new ApiError("invalid_token", detail, { headers: { "WWW-Authenticate": 'Bearer realm="api"' } });
 }
 
-interface CachedKey {
-  secretHash: string;
-  permissions: Set<string>;
-  status: string;
-  expiresAt: Date | null;
-  lastUsedAt: Date | null;
-  fetchedAt: number;
-}
-
-/**
- * Keys are cached for a few seconds per process: authentication then costs no query on the hot
- * path. Revoking a key through this process drops it at once (forgetApiKey); another process
- * sees a revocation within CACHE_MS.
- */
+/** A staff member's role is cached as briefly as an API key's credentials (lib/services/api-keys.ts). */
 const CACHE_MS = 5_000;
-const LAST_USED_EVERY_MS = 60_000;
-const keyCache = new Map<string, CachedKey>();
-
-export function forgetApiKey(id: string): void {
-  keyCache.delete(id);
-}
-
-async function loadKey(id: string): Promise<CachedKey | null> {
-  const cached = keyCache.get(id);
-  if (cached && Date.now() - cached.fetchedAt < CACHE_MS) return cached;
-  const row = await db().apiKey.findUnique({
-    where: { id },
-    select: { secretHash: true, permissions: true, status: true, expiresAt: true, lastUsedAt: true },
-  });
-  if (!row) {
-    keyCache.delete(id);
-    return null;
-  }
-  const entry: CachedKey = { ...row, permissions: expandPermissions(row.permissions), fetchedAt: Date.now() };
-  keyCache.set(id, entry);
-  return entry;
-}
-
-function touchLastUsed(id: string, entry: CachedKey): void {
-  const now = new Date();
-  if (entry.lastUsedAt && now.getTime() - entry.lastUsedAt.getTime() < LAST_USED_EVERY_MS) return;
-  entry.lastUsedAt = now;
-  // Off the request path: a lost update of this timestamp costs nothing.
-  db()
-    .apiKey.update({ where: { id }, data: { lastUsedAt: now } })
-    .catch(() => {});
-}
 
 async function authenticateKey(token: string): Promise<AuthContext> {
   const parsed = parseApiKey(token);
@@ -76,14 +32,14 @@ async function authenticateKey(token: string): Promise<AuthContext> {
       `This is a ${parsed.environment} API key; this server is the ${config.environment} environment.`,
     );
   }
-  const entry = await loadKey(parsed.id);
+  const entry = await apiKeyCredentials(parsed.id);
   if (!entry || !hashesEqual(entry.secretHash, hashApiKey(token))) {
     throw invalidToken("Authentication token is invalid.");
   }
   if (entry.status === "revoked") throw invalidToken("Authentication token has been revoked.");
   if (entry.expiresAt && entry.expiresAt.getTime() <= Date.now())
     throw invalidToken("Authentication token has expired.");
-  touchLastUsed(parsed.id, entry);
+  markApiKeyUsed(parsed.id, entry);
   return { type: "api_key", apiKeyId: parsed.id, permissions: entry.permissions };
 }
 
@@ -153,9 +109,9 @@ async function authenticateSession(token: string, request: Request): Promise<Aut
   // The role is read from the database (briefly cached), so a changed or removed login takes effect.
   let cached = userCache.get(userId);
   if (!cached || Date.now() - cached.fetchedAt > CACHE_MS) {
-    const user = await db().user.findUnique({ where: { id: userId }, select: { role: true } });
-    if (!user || !isRole(user.role)) throw invalidToken("The dashboard session's user no longer exists.");
-    cached = { role: user.role, fetchedAt: Date.now() };
+    const role = await userRole(userId);
+    if (!role || !isRole(role)) throw invalidToken("The dashboard session's user no longer exists.");
+    cached = { role, fetchedAt: Date.now() };
     userCache.set(userId, cached);
   }
   return { type: "session", userId, role: cached.role, permissions: rolePermissions(cached.role) };

@@ -43,14 +43,6 @@ export function orderByParam<const F extends readonly [string, ...string[]]>(
     });
 }
 
-/** One page of a list as the service layer returns it. */
-export interface Page<T> {
-  items: T[];
-  perPage: number;
-  hasMore: boolean;
-  estimatedTotal: number;
-}
-
 /** A list response: the route wrapper adds `meta.pagination` with `next` built from the request. */
 export class ListResult<T = unknown> {
   constructor(
@@ -60,11 +52,6 @@ export class ListResult<T = unknown> {
     readonly estimatedTotal: number,
     readonly lastId: string | null,
   ) {}
-}
-
-export function listOf<R extends { id: string }, T>(page: Page<R>, serialize: (row: R) => T): ListResult<T> {
-  const last = page.items.at(-1);
-  return new ListResult(page.items.map(serialize), page.perPage, page.hasMore, page.estimatedTotal, last?.id ?? null);
 }
 
 /** `next`: the original query with `after` set to the last ID of this page (always present). */

@@ -14,9 +14,8 @@ import { generateApiKey, parseApiKey } from "../auth/api-key-format.ts";
 import { PERMISSIONS, type Role } from "../auth/permissions.ts";
 import { db } from "../db.ts";
 import { newId } from "../ids.ts";
-import { createApiKey } from "../services/api-keys.ts";
+import { createApiKey, forgetApiKey } from "../services/api-keys.ts";
 import { BASE, call, errorFields, expectError, testKey, testKeyWithId } from "../test/api.ts";
-import { forgetApiKey } from "./auth.ts";
 import { route } from "./route.ts";
 
 let seq = 0;

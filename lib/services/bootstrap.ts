@@ -4,9 +4,9 @@
  */
 import { randomBytes } from "node:crypto";
 import { PERMISSIONS } from "../auth/permissions.ts";
-import { db } from "../db.ts";
 import { createApiKey } from "./api-keys.ts";
-import { createUser } from "./users.ts";
+import { claimSetting } from "./settings.ts";
+import { anyUserExists, createUser } from "./users.ts";
 
 export interface FirstStart {
   email: string;
@@ -15,12 +15,8 @@ export interface FirstStart {
 }
 
 export async function bootstrapIfEmpty(): Promise<FirstStart | null> {
-  if ((await db().user.count()) > 0) return null;
-  const claimed = await db().setting.createMany({
-    data: [{ key: "bootstrapped_at", value: new Date().toISOString() }],
-    skipDuplicates: true,
-  });
-  if (claimed.count === 0) return null;
+  if (await anyUserExists()) return null;
+  if (!(await claimSetting("bootstrapped_at", new Date().toISOString()))) return null;
   const email = (process.env.BILLING_OWNER_EMAIL ?? "owner@example.com").toLowerCase();
   const password = process.env.BILLING_OWNER_PASSWORD ?? randomBytes(12).toString("base64url");
   await createUser({ email, password, role: "owner", name: "Owner" });

@@ -1,4 +1,4 @@
-/** The event stream (`GET /events`): the outbox rows every change writes (lib/db/sql.ts, lib/events/outbox.ts). */
+/** The event stream (`GET /events`): the outbox rows every change writes (lib/db/sql.ts). */
 import { type EntityTable, type JsonPage, listJson, Params, ts } from "../db/sql.ts";
 import type { Event, ListEventsQuery } from "../schemas/event.ts";
 import { assertEventTypesVisible, visibleEventTypesSql } from "./event-visibility.ts";

@@ -1,12 +1,24 @@
 import { randomBytes } from "node:crypto";
-import { db } from "../db.ts";
+import { query } from "../db/sql.ts";
 
 /** Reads a deployment setting, creating it with `initial()` the first time (race-safe). */
 export async function getOrCreateSetting(key: string, initial: () => string): Promise<string> {
-  const existing = await db().setting.findUnique({ where: { key } });
+  const read = () => query<{ value: string }>("SELECT value FROM settings WHERE key = $1", [key]);
+  const [existing] = await read();
   if (existing) return existing.value;
-  await db().setting.createMany({ data: [{ key, value: initial() }], skipDuplicates: true });
-  return (await db().setting.findUniqueOrThrow({ where: { key } })).value;
+  await query("INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING", [key, initial()]);
+  // Another process may have created it first: its value is the one kept.
+  const [kept] = await read();
+  return kept.value;
+}
+
+/** Sets `key` to `value` unless it is already set; true when this call set it (a one-time claim). */
+export async function claimSetting(key: string, value: string): Promise<boolean> {
+  const rows = await query(
+    "INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING RETURNING key",
+    [key, value],
+  );
+  return rows.length > 0;
 }
 
 /** The secret that signs dashboard sessions: NEXTAUTH_SECRET, or one generated once and kept in the database. */

@@ -6,8 +6,9 @@ import { parseApiKey } from "@/lib/auth/api-key-format";
 import { PERMISSIONS, rolePermissions } from "@/lib/auth/permissions";
 import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
+import { apiKeySchema } from "@/lib/schemas/api-key";
 import { call, errorFields, expectError, nextPath, testKey } from "@/lib/test/api";
-import { expectAllowed, expectForbidden, permissionsWithout } from "@/lib/test/checks";
+import { events, expectAllowed, expectForbidden, permissionsWithout } from "@/lib/test/checks";
 import { admin, type Key, resource } from "@/lib/test/resource";
 import { staffSession } from "@/lib/test/staff";
 import * as item from "./[api_key_id]/route";
@@ -451,5 +452,41 @@ describe("concurrent revocations", () => {
     for (const r of results) expect([200, 409]).toContain(r.status);
     expect((await db().apiKey.findUniqueOrThrow({ where: { id: k.id } })).status).toBe("revoked");
     expect(await db().event.count({ where: { entityId: k.id, eventType: "api_key.revoked" } })).toBe(1);
+  });
+});
+
+describe("the key's JSON, built by PostgreSQL (lib/db/entities/api-key.ts)", () => {
+  it("parses strictly as the response schema in every answer and event; events show the masked key", async () => {
+    const k = await createOk({ description: null, expires_at: "2099-01-02T03:04:05.123456Z" });
+    expect(k.expires_at).toBe("2099-01-02T03:04:05.123456Z");
+    const renamed = (await update(k.id, { name: "Renamed" })).body.data;
+    const revoked = (await update(k.id, { status: "revoked" })).body.data;
+    expect(revoked.revoked_at).toBe(revoked.updated_at); // one instant: the transaction's
+    const listed = (await list("?per_page=200")).body.data as unknown[];
+    for (const shown of [k, renamed, revoked, (await get(k.id)).body.data, ...listed]) {
+      expect(apiKeySchema.strict().parse(shown)).toEqual(shown);
+    }
+    const written = await events(k.id);
+    expect(written.map((e) => e.eventType)).toEqual(["api_key.created", "api_key.updated", "api_key.revoked"]);
+    for (const event of written) {
+      const data = apiKeySchema.strict().parse(event.data);
+      expectMasked(data.key, k.key);
+    }
+    const { key: _full, ...created } = k;
+    const { key: _masked, ...firstEvent } = written[0].data as Record<string, unknown>;
+    expect(firstEvent).toEqual(created);
+    expect(written[2].data).toEqual(revoked);
+  });
+
+  it("reports a key past its expires_at as expired, and lists it under status=expired only", async () => {
+    const k = await createOk();
+    await db().apiKey.update({ where: { id: k.id }, data: { expiresAt: new Date(Date.now() - 1_000) } });
+    expect((await get(k.id)).body.data.status).toBe("expired");
+    const ids = async (status: string) =>
+      ((await list(`?status=${status}&per_page=200`)).body.data as { id: string }[]).map((x) => x.id);
+    expect(await ids("expired")).toContain(k.id);
+    expect(await ids("active")).not.toContain(k.id);
+    expect(await ids("revoked")).not.toContain(k.id);
+    expect(await ids("active,expired")).toContain(k.id);
   });
 });

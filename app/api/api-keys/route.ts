@@ -1,10 +1,10 @@
-import { listOf } from "@/lib/http/pagination";
+import { listOfJson } from "@/lib/http/pagination";
 import { route } from "@/lib/http/route";
 import { createApiKeyBody, listApiKeysQuery } from "@/lib/schemas/api-key";
-import { createApiKey, listApiKeys, serializeApiKey } from "@/lib/services/api-keys";
+import { createApiKey, listApiKeys } from "@/lib/services/api-keys";
 
 export const GET = route({ permission: "api_key.read", query: listApiKeysQuery }, async ({ input }) =>
-  listOf(await listApiKeys(input.query), (row) => serializeApiKey(row)),
+  listOfJson(await listApiKeys(input.query)),
 );
 
 export const POST = route({ permission: "api_key.write", body: createApiKeyBody, status: 201 }, ({ input, auth }) =>

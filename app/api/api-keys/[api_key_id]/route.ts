@@ -1,9 +1,9 @@
 import { route } from "@/lib/http/route";
 import { apiKeyParams, updateApiKeyBody } from "@/lib/schemas/api-key";
-import { getApiKey, serializeApiKey, updateApiKey } from "@/lib/services/api-keys";
+import { getApiKey, updateApiKey } from "@/lib/services/api-keys";
 
-export const GET = route({ permission: "api_key.read", params: apiKeyParams }, async ({ input }) =>
-  serializeApiKey(await getApiKey(input.params.api_key_id)),
+export const GET = route({ permission: "api_key.read", params: apiKeyParams }, ({ input }) =>
+  getApiKey(input.params.api_key_id),
 );
 
 export const PATCH = route({ permission: "api_key.write", params: apiKeyParams, body: updateApiKeyBody }, ({ input }) =>
