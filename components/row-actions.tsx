@@ -116,9 +116,8 @@ export function RowActions({
         </Button>
       ) : (
         <Button
-          variant="ghost"
+          variant="danger"
           size="sm"
-          className="text-red-700 hover:bg-red-50"
           onClick={onArchive}
           aria-label={`Archive ${label}`}
         >

@@ -57,8 +57,7 @@ function CustomerPage({ customer, permissions }: { customer: Customer; permissio
         <Section title="Details">
           {editing ? (
             <CustomerForm
-              mode="edit"
-              customer={customer}
+              entity={customer}
               onSubmit={(body) => update.mutateAsync(body)}
               onSaved={(saved) => {
                 setEditing(false);

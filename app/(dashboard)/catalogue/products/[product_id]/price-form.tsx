@@ -399,9 +399,8 @@ export function PriceForm(props: Props) {
                   <div className="flex items-start justify-between gap-3">
                     <p className="text-sm font-semibold text-slate-800">Override {i + 1}</p>
                     <Button
-                      variant="ghost"
+                      variant="danger"
                       size="sm"
-                      className="text-red-700 hover:bg-red-50"
                       onClick={() => setOverrides((list) => list.filter((r) => r.key !== row.key))}
                       aria-label={`Remove override ${i + 1}`}
                     >
