@@ -79,7 +79,8 @@ export function useForm<V extends object>(initial: () => V, { autoFocus = true }
       setErrors(null);
       return plan.onUnchanged?.();
     }
-    const checked = plan.schema && plan.body !== null ? checkBody(plan.schema, plan.body, plan.fields, plan.rename) : null;
+    const checked =
+      plan.schema && plan.body !== null ? checkBody(plan.schema, plan.body, plan.fields, plan.rename) : null;
     if (hasLocal || (checked && !checked.ok)) {
       const found = checked && !checked.ok ? checked.errors : NO_ERRORS;
       setErrors({
@@ -107,6 +108,8 @@ export function useForm<V extends object>(initial: () => V, { autoFocus = true }
     bind,
     error,
     clear,
+    /** Whether `clear(field)` ran since the last submit. */
+    isCleared: (field: string) => cleared.has(field),
     errors,
     pending,
     dirty: !sameJson(values, saved),
@@ -203,6 +206,9 @@ export interface FormShellProps {
   renderDetail?: (detail: string) => ReactNode;
   /** After the buttons, such as a "Saved." status. */
   after?: ReactNode;
+  /** The space between the fields (and between them, the error and the buttons). */
+  spacing?: "space-y-3" | "space-y-4" | "space-y-5";
+  /** More classes for the form element. */
   className?: string;
   children: ReactNode;
 }
@@ -222,12 +228,13 @@ export function FormShell({
   showDirty = false,
   renderDetail,
   after,
-  className = "space-y-4",
+  spacing = "space-y-4",
+  className = "",
   children,
 }: FormShellProps) {
   return (
-    <form ref={form} onSubmit={onSubmit} noValidate aria-label={label} className={className}>
-      <fieldset disabled={pending} className={`min-w-0 ${className}`}>
+    <form ref={form} onSubmit={onSubmit} noValidate aria-label={label} className={`${spacing} ${className}`}>
+      <fieldset disabled={pending} className={`min-w-0 ${spacing}`}>
         {children}
       </fieldset>
       {errors && (

@@ -64,7 +64,12 @@ export function BusinessFields({ bind, autofill = true }: { bind: Bind<BusinessF
     <>
       <TextField label="Business name" autoComplete={autofill ? "organization" : "off"} required {...bind("name")} />
       <TextField label="Company number" autoComplete="off" {...bind("company_number")} />
-      <TextField label="Tax identifier" autoComplete="off" {...bind("tax_identifier")} hint="VAT or other tax number." />
+      <TextField
+        label="Tax identifier"
+        autoComplete="off"
+        {...bind("tax_identifier")}
+        hint="VAT or other tax number."
+      />
     </>
   );
 }

@@ -115,12 +115,7 @@ export function RowActions({
           {restoreVerb}
         </Button>
       ) : (
-        <Button
-          variant="danger"
-          size="sm"
-          onClick={onArchive}
-          aria-label={`Archive ${label}`}
-        >
+        <Button variant="danger" size="sm" onClick={onArchive} aria-label={`Archive ${label}`}>
           Archive
         </Button>
       )}

@@ -62,7 +62,8 @@ export function BusinessForm(props: EntityFormProps<Business, CreateBusinessInpu
         ...contacts.flatMap((_, row) => [`contacts[${row}].name`, `contacts[${row}].email`]),
       ],
       rename: (field) => field.replace(/^contacts\[(\d+)\]/, (_, i) => `contacts[${sent[Number(i)] ?? i}]`),
-      create: () => withoutNulls({ ...full, contacts: sentContacts.length > 0 ? sentContacts : null }) as CreateBusinessInput,
+      create: () =>
+        withoutNulls({ ...full, contacts: sentContacts.length > 0 ? sentContacts : null }) as CreateBusinessInput,
       update: (current) => changes({ ...full, contacts: sentContacts }, current) as UpdateBusinessInput | null,
     });
   }
