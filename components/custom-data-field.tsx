@@ -119,7 +119,13 @@ export function CustomDataField({
       {/* Floated, so the toggle sits on its line; still the first child, which names the group. */}
       <legend className="float-left py-1 text-sm font-medium text-slate-700">{label}</legend>
       <div className="flex justify-end">
-        <Button variant="ghost" size="sm" aria-pressed={value.mode === "json"} onClick={toggle}>
+        <Button
+          variant="ghost"
+          size="sm"
+          aria-pressed={value.mode === "json"}
+          onClick={toggle}
+          className="aria-pressed:bg-brand-50 aria-pressed:ring-1 aria-pressed:ring-brand-300"
+        >
           Edit as JSON
         </Button>
       </div>

@@ -32,7 +32,9 @@ export interface SubmitPlan<B> {
 
 type StringKeys<V> = { [K in keyof V]: V[K] extends string ? K : never }[keyof V] & string;
 
-const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+/** Sets (of ticked names) compare by their members. */
+const setsAsLists = (_key: string, value: unknown) => (value instanceof Set ? [...value].sort() : value);
+const sameJson = (a: unknown, b: unknown) => JSON.stringify(a, setsAsLists) === JSON.stringify(b, setsAsLists);
 
 /**
  * A form's state. `autoFocus` moves focus to the first control when the form opens (a panel that
