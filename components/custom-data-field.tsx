@@ -1,6 +1,6 @@
 "use client";
 
-import { useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { parseJsonField } from "@/lib/client/form";
 import { Button } from "./button";
 import { controlClasses } from "./form";
@@ -86,6 +86,17 @@ export function CustomDataField({
 }) {
   const id = useId();
   const [notice, setNotice] = useState<string | null>(null);
+  /** After a row is added or removed, focus goes to a key (by row) or to Add row: never lost. */
+  const [focusTo, setFocusTo] = useState<number | "add" | null>(null);
+  const box = useRef<HTMLFieldSetElement>(null);
+  useEffect(() => {
+    if (focusTo === null) return;
+    const keys = box.current?.querySelectorAll<HTMLInputElement>("input[data-key]");
+    const target =
+      focusTo === "add" || !keys?.[focusTo] ? box.current?.querySelector<HTMLElement>("[data-add-row]") : keys[focusTo];
+    target?.focus();
+    setFocusTo(null);
+  }, [focusTo]);
   const errorId = error ? `${id}-error` : undefined;
   const hintId = `${id}-hint`;
   const describedBy = [errorId, notice ? `${id}-notice` : undefined, hintId].filter(Boolean).join(" ");
@@ -115,7 +126,7 @@ export function CustomDataField({
     setRows(rows.map((r) => (r.id === rowId ? { ...r, ...change } : r)));
 
   return (
-    <fieldset className="min-w-0">
+    <fieldset ref={box} className="min-w-0">
       {/* Floated, so the toggle sits on its line; still the first child, which names the group. */}
       <legend className="float-left py-1 text-sm font-medium text-slate-700">{label}</legend>
       <div className="flex justify-end">
@@ -143,10 +154,22 @@ export function CustomDataField({
         />
       ) : (
         <>
+          {rows.length > 0 && (
+            // The inputs are named "Key 1", "Value 1"…; these headings say the same to the eye.
+            <div
+              aria-hidden="true"
+              className="clear-both mt-1 grid grid-cols-[minmax(0,1fr)_minmax(0,1fr)_auto] gap-2 text-xs text-slate-600"
+            >
+              <span>Key</span>
+              <span>Value</span>
+              <span className="invisible px-2.5">Remove</span>
+            </div>
+          )}
           <ul className="clear-both mt-1 space-y-2">
             {rows.map((r, index) => (
               <li key={r.id} className="grid grid-cols-[minmax(0,1fr)_minmax(0,1fr)_auto] items-center gap-2">
                 <input
+                  data-key=""
                   aria-label={`Key ${index + 1}`}
                   aria-describedby={describedBy}
                   aria-invalid={invalid(index)}
@@ -171,14 +194,26 @@ export function CustomDataField({
                   variant="danger"
                   size="sm"
                   aria-label={`Remove row ${index + 1}`}
-                  onClick={() => setRows(rows.filter((other) => other.id !== r.id))}
+                  onClick={() => {
+                    setRows(rows.filter((other) => other.id !== r.id));
+                    setFocusTo(rows.length > 1 ? Math.min(index, rows.length - 2) : "add");
+                  }}
                 >
                   Remove
                 </Button>
               </li>
             ))}
           </ul>
-          <Button variant="secondary" size="sm" className="mt-2" onClick={() => setRows([...rows, row()])}>
+          <Button
+            variant="secondary"
+            size="sm"
+            className="mt-2"
+            data-add-row=""
+            onClick={() => {
+              setRows([...rows, row()]);
+              setFocusTo(rows.length);
+            }}
+          >
             Add row
           </Button>
         </>

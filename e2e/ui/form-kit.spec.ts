@@ -24,6 +24,7 @@ test("custom data rows on a phone: a row without a key is refused beside it, rem
   await page.keyboard.press("Tab");
   await expect(data.getByRole("button", { name: "Remove row 1" })).toBeFocused();
   await data.getByRole("button", { name: "Add row" }).click();
+  await expect(data.getByLabel("Key 2")).toBeFocused();
   await data.getByLabel("Value 2").fill("orphan");
   await form.getByRole("button", { name: "Create product" }).click();
   await expect(data.getByLabel("Key 2")).toHaveAttribute("aria-invalid", "true");
@@ -34,6 +35,7 @@ test("custom data rows on a phone: a row without a key is refused beside it, rem
   await shot(page, "forms-product-390");
 
   await data.getByRole("button", { name: "Remove row 2" }).click();
+  await expect(data.getByLabel("Key 1")).toBeFocused();
   const request = page.waitForRequest((r) => r.method() === "POST" && new URL(r.url()).pathname === "/api/products");
   await form.getByRole("button", { name: "Create product" }).click();
   expect((await request).postDataJSON().custom_data).toEqual({ plan: "pro" });
