@@ -7,7 +7,8 @@ export type ButtonSize = "sm" | "md";
 const VARIANTS: Record<ButtonVariant, string> = {
   primary: "bg-brand-600 text-white shadow-sm hover:bg-brand-700",
   secondary: "border border-slate-300 bg-white text-slate-800 shadow-sm hover:bg-slate-50",
-  danger: "bg-red-600 text-white shadow-sm hover:bg-red-700",
+  /** Every destructive action (delete, revoke, archive, cancel, remove): one look, red on white. */
+  danger: "border border-red-300 bg-white text-red-700 shadow-sm hover:border-red-400 hover:bg-red-50",
   ghost: "text-brand-700 hover:bg-brand-50",
 };
 

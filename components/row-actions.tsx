@@ -115,13 +115,7 @@ export function RowActions({
           {restoreVerb}
         </Button>
       ) : (
-        <Button
-          variant="ghost"
-          size="sm"
-          className="text-red-700 hover:bg-red-50"
-          onClick={onArchive}
-          aria-label={`Archive ${label}`}
-        >
+        <Button variant="danger" size="sm" onClick={onArchive} aria-label={`Archive ${label}`}>
           Archive
         </Button>
       )}

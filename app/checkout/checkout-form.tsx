@@ -1,11 +1,11 @@
 "use client";
 
-import { type FormEvent, type ReactNode, useRef, useState } from "react";
+import { type FormEvent, type ReactNode, useState } from "react";
 import { Button } from "@/components/button";
-import { FormError, TextField, useFocusOnError } from "@/components/form";
+import { useForm } from "@/components/entity-form";
+import { FormError, TextField } from "@/components/form";
 import { DECLINE_MESSAGES, type DeclineCode, type Payment, TEST_CARDS } from "@/lib/billing/payments";
 import { ApiClientError, api } from "@/lib/client/api";
-import { checkBody, type FormErrorState, formErrors, NO_ERRORS } from "@/lib/client/form";
 import { billingCycleText, formatMoney } from "@/lib/client/money";
 import { type CheckoutView, cardPaymentBody } from "@/lib/schemas/payment";
 import type { RecurringTerms } from "./recurring-terms";
@@ -222,43 +222,34 @@ function CardForm({
   onAlreadyPaid: () => void;
   onNotPayable: () => void;
 }) {
-  const form = useRef<HTMLFormElement>(null);
-  const [values, setValues] = useState({ cardholder_name: "", number: "", expiry: "", cvc: "" });
-  const [errors, setErrors] = useState<FormErrorState>(NO_ERRORS);
+  const state = useForm(() => ({ cardholder_name: "", number: "", expiry: "", cvc: "" }), { autoFocus: false });
+  const { form, values, bind, errors, pending } = state;
   const [declined, setDeclined] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
-  useFocusOnError(form, errors === NO_ERRORS ? null : errors);
 
-  const set = (field: keyof typeof values) => (event: { target: { value: string } }) =>
-    setValues((v) => ({ ...v, [field]: event.target.value }));
-
-  async function submit(event: FormEvent) {
+  function submit(event: FormEvent) {
     event.preventDefault();
-    if (pending) return;
     setDeclined(null);
-    const checked = checkBody(cardPaymentBody, values, FIELDS);
-    if (!checked.ok) {
-      setErrors(checked.errors);
-      return;
-    }
-    setErrors(NO_ERRORS);
-    setPending(true);
-    try {
-      const result = (
-        await api<{ data: PaymentResult }>(`/checkout/${encodeURIComponent(view.transaction_id)}/payments`, {
-          method: "POST",
-          body: values,
-        })
-      ).data;
-      if (result.payment.status === "captured") onPaid(result.payment);
-      else setDeclined(declineText(result.payment.error_code));
-    } catch (error) {
-      if (error instanceof ApiClientError && error.code === "transaction_already_paid") onAlreadyPaid();
-      else if (error instanceof ApiClientError && error.code === "transaction_not_payable") onNotPayable();
-      else setErrors(formErrors(error, FIELDS));
-    } finally {
-      setPending(false);
-    }
+    return state.run({
+      fields: FIELDS,
+      schema: cardPaymentBody,
+      body: values,
+      send: async (body) => {
+        const result = (
+          await api<{ data: PaymentResult }>(`/checkout/${encodeURIComponent(view.transaction_id)}/payments`, {
+            method: "POST",
+            body,
+          })
+        ).data;
+        if (result.payment.status === "captured") onPaid(result.payment);
+        else setDeclined(declineText(result.payment.error_code));
+      },
+      handle: (error) => {
+        if (error instanceof ApiClientError && error.code === "transaction_already_paid") onAlreadyPaid();
+        else if (error instanceof ApiClientError && error.code === "transaction_not_payable") onNotPayable();
+        else return false;
+        return true;
+      },
+    });
   }
 
   return (
@@ -281,9 +272,7 @@ function CardForm({
         name="cardholder_name"
         autoComplete="cc-name"
         required
-        value={values.cardholder_name}
-        onChange={set("cardholder_name")}
-        error={errors.fields.cardholder_name}
+        {...bind("cardholder_name")}
       />
       <TextField
         label="Card number"
@@ -292,9 +281,7 @@ function CardForm({
         autoComplete="cc-number"
         placeholder="1234 1234 1234 1234"
         required
-        value={values.number}
-        onChange={set("number")}
-        error={errors.fields.number}
+        {...bind("number")}
       />
       <div className="grid grid-cols-2 gap-4">
         <TextField
@@ -303,9 +290,7 @@ function CardForm({
           autoComplete="cc-exp"
           placeholder="MM/YY"
           required
-          value={values.expiry}
-          onChange={set("expiry")}
-          error={errors.fields.expiry}
+          {...bind("expiry")}
         />
         <TextField
           label="CVC"
@@ -314,12 +299,10 @@ function CardForm({
           autoComplete="cc-csc"
           placeholder="123"
           required
-          value={values.cvc}
-          onChange={set("cvc")}
-          error={errors.fields.cvc}
+          {...bind("cvc")}
         />
       </div>
-      <FormError message={errors.message} other={errors.other} requestId={errors.requestId} />
+      {errors && <FormError message={errors.message} other={errors.other} requestId={errors.requestId} />}
       <Button type="submit" className="w-full" pending={pending} pendingLabel="Processing payment…">
         Pay {formatMoney(view.totals.grand_total, view.currency_code)}
       </Button>

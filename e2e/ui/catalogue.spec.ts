@@ -34,7 +34,8 @@ test("a product with a monthly USD price and a one-time JPY price, then archived
   await form.getByLabel("Description").fill("Dashboards and reports for small teams.");
   // An image that cannot load: the page shows a placeholder instead of a broken image.
   await form.getByLabel("Image URL").fill("https://images.invalid/analytics.png");
-  await form.getByLabel("Custom data").fill('{"sku": "AN-1"}');
+  await form.getByLabel("Key 1").fill("sku");
+  await form.getByLabel("Value 1").fill("AN-1");
   await shot(page, "catalogue-product-form");
   await form.getByRole("button", { name: "Create product" }).click();
   await expect(form).toBeHidden();

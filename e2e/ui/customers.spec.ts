@@ -15,7 +15,18 @@ test("create a customer through the form, then find it in the table and on its p
   await form.getByLabel("Email").fill(email);
   await form.getByLabel("Name", { exact: true }).fill("Ada Lovelace");
   await form.getByLabel("Locale").fill("en-GB");
-  await form.getByLabel("Custom data").fill('{"crm_id": "42"}');
+  // Custom data: rows of key and value; nested values are typed as JSON, refused beside the field until they parse.
+  await form.getByLabel("Key 1").fill("crm_id");
+  await form.getByLabel("Value 1").fill("42");
+  await form.getByRole("button", { name: "Edit as JSON" }).click();
+  const json = form.getByLabel("Custom data as JSON");
+  await expect(json).toHaveValue(/"crm_id": "42"/);
+  await json.fill('{"crm_id": "42", "tier": {"level": 2}');
+  await form.getByRole("button", { name: "Create customer" }).click();
+  await expect(json).toHaveAttribute("aria-invalid", "true");
+  await expect(json).toHaveAccessibleDescription(/must be valid JSON/);
+  await expect(json).toBeFocused();
+  await json.fill('{"crm_id": "42", "tier": {"level": 2}}');
   await form.getByRole("button", { name: "Create customer" }).click();
   await expect(form).toBeHidden();
   await expect(page.getByRole("status").filter({ hasText: "created" })).toContainText(email);
@@ -41,6 +52,7 @@ test("create a customer through the form, then find it in the table and on its p
   await expect(details).toContainText(email);
   await expect(details).toContainText("en-GB");
   await expect(details).toContainText('"crm_id": "42"');
+  await expect(details).toContainText('"level": 2');
   await expect(page.getByRole("region", { name: "Addresses" }).getByText("No addresses")).toBeVisible();
   await expect(page.getByRole("region", { name: "Businesses" }).getByText("No businesses")).toBeVisible();
   await screenshot(page, "customer-detail");

@@ -1,116 +1,60 @@
 "use client";
 
-import { useEffect, useRef, useState } from "react";
-import { Button } from "@/components/button";
+import { CustomDataField, customData, customDataProblem, customDataValue } from "@/components/custom-data-field";
+import { changes, EntityForm, type EntityFormProps, useEntityForm, withoutNulls } from "@/components/entity-form";
 import { EntityText } from "@/components/entity-text";
-import { FormActions, FormError, TextAreaField, TextField, useFocusOnError } from "@/components/form";
-import { type FormErrorState, formErrors, parseJsonField, textOrNull } from "@/lib/client/form";
-import { jsonText } from "@/lib/client/format";
+import { TextField } from "@/components/form";
+import { textOrNull } from "@/lib/client/form";
 import type { Customer } from "@/lib/client/hooks";
 import type { CreateCustomerInput, UpdateCustomerInput } from "@/lib/schemas/customer";
 
 const FIELDS = ["email", "name", "locale", "custom_data"] as const;
 
-interface Values {
-  email: string;
-  name: string;
-  locale: string;
-  custom_data: string;
-}
-
-function initialValues(customer?: Customer): Values {
-  return {
-    email: customer?.email ?? "",
-    name: customer?.name ?? "",
-    locale: customer?.locale ?? "en",
-    custom_data: jsonText(customer?.custom_data),
-  };
-}
-
-type Props =
-  | { mode: "create"; onSubmit: (body: CreateCustomerInput) => Promise<Customer>; customer?: undefined }
-  | { mode: "edit"; onSubmit: (body: UpdateCustomerInput) => Promise<Customer>; customer: Customer };
-
 /**
  * Creates or edits a customer. The server validates; its field errors appear beside the inputs and
  * what the user typed stays. Editing sends only the fields that changed.
  */
-export function CustomerForm(props: Props & { onSaved: (customer: Customer | null) => void; onCancel: () => void }) {
-  const { mode, customer, onSaved, onCancel } = props;
-  const [values, setValues] = useState<Values>(() => initialValues(customer));
-  const [errors, setErrors] = useState<FormErrorState | null>(null);
-  const [pending, setPending] = useState(false);
-  const form = useRef<HTMLFormElement>(null);
-  useFocusOnError(form, errors);
-  useEffect(() => form.current?.querySelector<HTMLInputElement>("input")?.focus(), []);
+export function CustomerForm(props: EntityFormProps<Customer, CreateCustomerInput, UpdateCustomerInput>) {
+  const customer = props.entity;
+  const state = useEntityForm(props, () => ({
+    email: customer?.email ?? "",
+    name: customer?.name ?? "",
+    locale: customer?.locale ?? "en",
+    custom_data: customData(customer?.custom_data),
+  }));
+  const { values, bind } = state;
 
-  const set = (field: keyof Values) => (event: { target: { value: string } }) =>
-    setValues((v) => ({ ...v, [field]: event.target.value }));
+  const onSubmit = (event: React.FormEvent<HTMLFormElement>) => {
+    const full = {
+      email: values.email.trim(),
+      name: textOrNull(values.name),
+      locale: textOrNull(values.locale),
+      custom_data: customDataValue(values.custom_data),
+    };
+    return state.submit(event, {
+      fields: FIELDS,
+      local: { custom_data: customDataProblem(values.custom_data) },
+      create: () => withoutNulls(full) as CreateCustomerInput,
+      update: (current) => changes({ ...full, locale: values.locale.trim() }, current) as UpdateCustomerInput | null,
+    });
+  };
 
-  async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const customData = parseJsonField(values.custom_data);
-    if (!customData.ok) {
-      setErrors({ fields: { custom_data: customData.message }, message: null, other: [] });
-      return;
-    }
-    setPending(true);
-    setErrors(null);
-    try {
-      if (props.mode === "create") {
-        const body: CreateCustomerInput = { email: values.email.trim() };
-        const name = textOrNull(values.name);
-        if (name !== null) body.name = name;
-        if (values.locale.trim() !== "") body.locale = values.locale.trim();
-        if (customData.value !== null) body.custom_data = customData.value as CreateCustomerInput["custom_data"];
-        onSaved(await props.onSubmit(body));
-      } else {
-        const current = props.customer;
-        const body: UpdateCustomerInput = {};
-        if (values.email.trim() !== current.email) body.email = values.email.trim();
-        if (textOrNull(values.name) !== current.name) body.name = textOrNull(values.name);
-        if (values.locale.trim() !== current.locale) body.locale = values.locale.trim();
-        if (JSON.stringify(customData.value) !== JSON.stringify(current.custom_data)) {
-          body.custom_data = customData.value as UpdateCustomerInput["custom_data"];
-        }
-        onSaved(Object.keys(body).length === 0 ? null : await props.onSubmit(body));
-      }
-    } catch (error) {
-      setErrors(formErrors(error, FIELDS));
-    } finally {
-      setPending(false);
-    }
-  }
-
-  const fieldError = (field: (typeof FIELDS)[number]) => errors?.fields[field];
-  const title = mode === "create" ? "New customer" : "Edit customer";
   return (
-    <form ref={form} onSubmit={onSubmit} noValidate aria-label={title} className="space-y-4">
+    <EntityForm
+      noun="customer"
+      editing={Boolean(customer)}
+      submitLabel={{ add: "Create customer", save: "Save changes" }}
+      state={state}
+      onSubmit={onSubmit}
+      onCancel={props.onCancel}
+      renderDetail={(detail) => <EntityText text={detail} />}
+    >
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
-        <TextField
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="off"
-          required
-          value={values.email}
-          onChange={set("email")}
-          error={fieldError("email")}
-        />
-        <TextField
-          label="Name"
-          name="name"
-          autoComplete="off"
-          value={values.name}
-          onChange={set("name")}
-          error={fieldError("name")}
-        />
+        <TextField label="Email" type="email" autoComplete="off" required {...bind("email")} />
+        <TextField label="Name" autoComplete="off" {...bind("name")} />
         <TextField
           label="Locale"
-          name="locale"
-          value={values.locale}
-          onChange={set("locale")}
-          error={fieldError("locale")}
+          {...bind("locale")}
           hint="An IETF BCP 47 language tag, such as en or pt-BR. Defaults to en."
           list="customer-locales"
         />
@@ -120,33 +64,12 @@ export function CustomerForm(props: Props & { onSaved: (customer: Customer | nul
           ))}
         </datalist>
       </div>
-      <TextAreaField
-        label="Custom data"
-        name="custom_data"
+      <CustomDataField
         value={values.custom_data}
-        onChange={set("custom_data")}
-        error={fieldError("custom_data")}
-        placeholder='{"crm_id": "1234"}'
-        hint="Optional. A JSON object of your own data, returned with the customer."
-        rows={3}
-        spellCheck={false}
+        onChange={(value) => state.set("custom_data", value)}
+        error={state.error("custom_data")}
+        hint="Optional. Your own data, returned with the customer."
       />
-      {errors && (
-        <FormError
-          message={errors.message}
-          other={errors.other}
-          requestId={errors.requestId}
-          renderDetail={(detail) => <EntityText text={detail} />}
-        />
-      )}
-      <FormActions>
-        <Button type="submit" pending={pending} pendingLabel="Saving…">
-          {mode === "create" ? "Create customer" : "Save changes"}
-        </Button>
-        <Button variant="secondary" onClick={onCancel} disabled={pending}>
-          Cancel
-        </Button>
-      </FormActions>
-    </form>
+    </EntityForm>
   );
 }

@@ -61,7 +61,6 @@ export function CustomersView() {
       {panel.editing && (
         <PanelSection id={panel.id} title="New customer">
           <CustomerForm
-            mode="create"
             onSubmit={(body) => create.mutateAsync(body)}
             onSaved={(customer) => {
               panel.close();

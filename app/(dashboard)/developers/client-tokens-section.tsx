@@ -134,9 +134,8 @@ export function ClientTokensSection({ canWrite }: { canWrite: boolean }) {
             cell: (t: ClientToken) =>
               t.status === "revoked" ? null : (
                 <Button
-                  variant="ghost"
+                  variant="danger"
                   size="sm"
-                  className="text-red-700 hover:bg-red-50"
                   onClick={() => {
                     revoke.reset();
                     setRevoking(t);

@@ -1,29 +1,11 @@
 "use client";
 
-import { useEffect, useId, useRef, useState } from "react";
-import { Button } from "@/components/button";
-import { FormActions, FormError, TextAreaField, TextField, useFocusOnError } from "@/components/form";
-import { type FormErrorState, formErrors, textOrNull } from "@/lib/client/form";
+import { useId } from "react";
+import { TextField } from "@/components/form";
+import { endOfDayIso, todayInputValue } from "@/lib/client/format";
 import { type ApiKey, useCreateApiKey } from "@/lib/client/hooks";
-import type { CreateApiKeyInput } from "@/lib/schemas/api-key";
+import { CredentialForm, useCredentialForm } from "./credential-form";
 import { PermissionPicker } from "./permission-picker";
-
-const FIELDS = ["name", "description", "expires_at", "permissions"] as const;
-
-/** Today in the viewer's time zone, as YYYY-MM-DD (the `min` of the expiry date input). */
-function today(): string {
-  const now = new Date();
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
-}
-
-/**
- * A key given an expiry date works until the end of that day in the viewer's time zone; the API
- * receives the instant in UTC.
- */
-export function endOfDay(date: string): string {
-  return new Date(`${date}T23:59:59.999`).toISOString();
-}
 
 export function CreateApiKeyForm({
   grantable,
@@ -34,79 +16,46 @@ export function CreateApiKeyForm({
   onCreated: (key: ApiKey) => void;
   onCancel: () => void;
 }) {
-  const [name, setName] = useState("");
-  const [description, setDescription] = useState("");
-  const [expiry, setExpiry] = useState("");
-  const [permissions, setPermissions] = useState<Set<string>>(new Set());
-  const [errors, setErrors] = useState<FormErrorState | null>(null);
   const create = useCreateApiKey();
-  const form = useRef<HTMLFormElement>(null);
+  const state = useCredentialForm(() => ({ name: "", description: "", expiry: "", permissions: new Set<string>() }));
+  const { values } = state;
   const permissionsErrorId = useId();
-  useFocusOnError(form, errors);
-  useEffect(() => form.current?.querySelector<HTMLInputElement>("input")?.focus(), []);
-
-  async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    setErrors(null);
-    const body: CreateApiKeyInput = { name: name.trim(), permissions: [...permissions].sort() };
-    const text = textOrNull(description);
-    if (text !== null) body.description = text;
-    if (expiry) body.expires_at = endOfDay(expiry);
-    try {
-      onCreated(await create.mutateAsync(body));
-    } catch (error) {
-      setErrors(formErrors(error, FIELDS));
-    }
-  }
-
   return (
-    <form ref={form} onSubmit={onSubmit} noValidate aria-label="Create API key" className="space-y-4">
-      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
-        <TextField
-          label="Name"
-          required
-          value={name}
-          onChange={(event) => setName(event.target.value)}
-          error={errors?.fields.name}
-          hint="What uses this key, such as Production backend."
-          maxLength={150}
-          autoComplete="off"
+    <CredentialForm
+      label="Create API key"
+      submitLabel="Create key"
+      state={state}
+      onSubmit={(event) =>
+        state.submit(event, {
+          fields: ["expires_at", "permissions"],
+          // A key given an expiry date works until the end of that day in the viewer's time zone.
+          extra: {
+            permissions: [...values.permissions].sort(),
+            ...(values.expiry ? { expires_at: endOfDayIso(values.expiry) } : {}),
+          },
+          send: async (body) => onCreated(await create.mutateAsync(body)),
+        })
+      }
+      onCancel={onCancel}
+      nameHint="What uses this key, such as Production backend."
+      descriptionMax={500}
+      after={
+        <PermissionPicker
+          grantable={grantable}
+          selected={values.permissions}
+          onChange={(permissions) => state.set("permissions", permissions)}
+          error={state.error("permissions")}
+          errorId={permissionsErrorId}
         />
-        <TextField
-          label="Expires on"
-          type="date"
-          min={today()}
-          value={expiry}
-          onChange={(event) => setExpiry(event.target.value)}
-          error={errors?.fields.expires_at}
-          hint="Optional. The key stops working at the end of this day. Leave empty for a key that does not expire."
-        />
-        <TextAreaField
-          label="Description"
-          value={description}
-          onChange={(event) => setDescription(event.target.value)}
-          error={errors?.fields.description}
-          rows={2}
-          maxLength={500}
-          className="sm:col-span-2"
-        />
-      </div>
-      <PermissionPicker
-        grantable={grantable}
-        selected={permissions}
-        onChange={setPermissions}
-        error={errors?.fields.permissions}
-        errorId={permissionsErrorId}
+      }
+    >
+      <TextField
+        label="Expires on"
+        type="date"
+        min={todayInputValue()}
+        {...state.bind("expiry", "expires_at")}
+        hint="Optional. The key stops working at the end of this day. Leave empty for a key that does not expire."
       />
-      {errors && <FormError message={errors.message} other={errors.other} requestId={errors.requestId} />}
-      <FormActions>
-        <Button type="submit" pending={create.isPending} pendingLabel="Creating…">
-          Create key
-        </Button>
-        <Button variant="secondary" onClick={onCancel} disabled={create.isPending}>
-          Cancel
-        </Button>
-      </FormActions>
-    </form>
+    </CredentialForm>
   );
 }

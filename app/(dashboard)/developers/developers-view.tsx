@@ -111,9 +111,8 @@ export function DevelopersView({ grantable }: { grantable: readonly string[] }) 
       cell: (k) =>
         k.status === "revoked" || !canWrite ? null : (
           <Button
-            variant="ghost"
+            variant="danger"
             size="sm"
-            className="text-red-700 hover:bg-red-50"
             onClick={() => {
               revoke.reset();
               setRevoking(k);

@@ -1,10 +1,10 @@
 "use client";
 
-import { useRef, useState } from "react";
-import { Button } from "@/components/button";
-import { FormActions, FormError, TextAreaField, TextField, useFocusOnError } from "@/components/form";
+import { useId } from "react";
+import { changes, FormShell, useForm } from "@/components/entity-form";
+import { TextAreaField, TextField } from "@/components/form";
 import { useToast } from "@/components/toast";
-import { type FormErrorState, formErrors, textOrNull } from "@/lib/client/form";
+import { textOrNull } from "@/lib/client/form";
 import { type AccountSettings, useUpdateAccountSettings } from "@/lib/client/settings";
 import {
   ACCOUNT_TAX_MODES,
@@ -55,64 +55,48 @@ function valuesOf(settings: AccountSettings): Values {
 
 /** The merchant details and the tax mode. Sends only what changed; server errors sit beside their fields. */
 export function MerchantForm({ settings }: { settings: AccountSettings }) {
-  const [values, setValues] = useState<Values>(() => valuesOf(settings));
-  const [errors, setErrors] = useState<FormErrorState | null>(null);
+  const state = useForm(() => valuesOf(settings), { autoFocus: false });
+  const { values, bind, error } = state;
   const save = useUpdateAccountSettings();
   const toast = useToast();
-  const form = useRef<HTMLFormElement>(null);
-  useFocusOnError(form, errors);
+  const taxModeErrorId = useId();
 
-  const set = (field: keyof Values) => (event: { target: { value: string } }) =>
-    setValues((v) => ({ ...v, [field]: event.target.value }));
-
-  async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
+  function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const saved = valuesOf(settings);
-    const body: UpdateAccountSettingsInput = {};
-    if (values.merchant_name !== saved.merchant_name) body.merchant_name = values.merchant_name;
-    for (const field of [
-      "merchant_address",
-      "merchant_tax_number",
-      "merchant_email",
-      "bank_transfer_instructions",
-    ] as const) {
-      if (values[field] !== saved[field]) body[field] = textOrNull(values[field]);
-    }
-    if (values.tax_mode !== saved.tax_mode) body.tax_mode = values.tax_mode;
-    setErrors(null);
-    if (Object.keys(body).length === 0) {
-      toast.show("Nothing to save.", "info");
-      return;
-    }
-    try {
-      const updated = await save.mutateAsync(body);
-      setValues(valuesOf(updated));
-      toast.show("Settings saved.");
-    } catch (error) {
-      setErrors(formErrors(error, FIELDS));
-    }
+    const full = {
+      merchant_name: values.merchant_name,
+      merchant_address: textOrNull(values.merchant_address),
+      merchant_tax_number: textOrNull(values.merchant_tax_number),
+      merchant_email: textOrNull(values.merchant_email),
+      bank_transfer_instructions: textOrNull(values.bank_transfer_instructions),
+      tax_mode: values.tax_mode,
+    };
+    return state.run({
+      fields: FIELDS,
+      body: changes(full, settings) as UpdateAccountSettingsInput | null,
+      onUnchanged: () => toast.show("Nothing to save.", "info"),
+      send: async (body) => {
+        state.reset(valuesOf(await save.mutateAsync(body)));
+        toast.show("Settings saved.");
+      },
+    });
   }
 
-  const fieldError = (field: (typeof FIELDS)[number]) => errors?.fields[field];
   return (
-    <form ref={form} onSubmit={onSubmit} noValidate aria-label="Business details" className="space-y-4">
+    <FormShell label="Business details" submitLabel="Save settings" state={state} onSubmit={onSubmit} showDirty>
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
         <TextField
           label="Business name"
           name="merchant_name"
           required
-          value={values.merchant_name}
-          onChange={set("merchant_name")}
-          error={fieldError("merchant_name")}
+          {...bind("merchant_name")}
           hint={`As shown on invoices. Leave as "${DEFAULT_MERCHANT_NAME}" until you set yours.`}
         />
         <TextField
           label="Billing email"
           name="merchant_email"
           type="email"
-          value={values.merchant_email}
-          onChange={set("merchant_email")}
-          error={fieldError("merchant_email")}
+          {...bind("merchant_email")}
           hint="Where customers reply about invoices."
         />
         <TextAreaField
@@ -120,17 +104,13 @@ export function MerchantForm({ settings }: { settings: AccountSettings }) {
           name="merchant_address"
           mono={false}
           rows={4}
-          value={values.merchant_address}
-          onChange={set("merchant_address")}
-          error={fieldError("merchant_address")}
+          {...bind("merchant_address")}
           hint={`One line per line of the address, up to ${MERCHANT_ADDRESS_MAX} characters.`}
         />
         <TextField
           label="Tax number"
           name="merchant_tax_number"
-          value={values.merchant_tax_number}
-          onChange={set("merchant_tax_number")}
-          error={fieldError("merchant_tax_number")}
+          {...bind("merchant_tax_number")}
           hint={`Your VAT or GST registration number (up to ${MERCHANT_TAX_NUMBER_MAX} characters).`}
         />
       </div>
@@ -139,12 +119,10 @@ export function MerchantForm({ settings }: { settings: AccountSettings }) {
         name="bank_transfer_instructions"
         mono={false}
         rows={4}
-        value={values.bank_transfer_instructions}
-        onChange={set("bank_transfer_instructions")}
-        error={fieldError("bank_transfer_instructions")}
+        {...bind("bank_transfer_instructions")}
         hint={`Shown on the hosted invoice page: bank, IBAN or account number, what to quote (up to ${BANK_TRANSFER_INSTRUCTIONS_MAX} characters).`}
       />
-      <fieldset aria-describedby={fieldError("tax_mode") ? "tax-mode-error" : undefined}>
+      <fieldset aria-describedby={error("tax_mode") ? taxModeErrorId : undefined}>
         <legend className="text-sm font-medium text-slate-700">Tax mode</legend>
         <p className="text-xs text-slate-500">
           For prices whose tax mode is &ldquo;account setting&rdquo;. Existing transactions keep their totals.
@@ -162,8 +140,8 @@ export function MerchantForm({ settings }: { settings: AccountSettings }) {
                 name="tax_mode"
                 value={mode}
                 checked={values.tax_mode === mode}
-                onChange={() => setValues((v) => ({ ...v, tax_mode: mode }))}
-                aria-invalid={fieldError("tax_mode") ? true : undefined}
+                onChange={() => state.set("tax_mode", mode)}
+                aria-invalid={error("tax_mode") ? true : undefined}
                 className="mt-0.5 accent-brand-600"
               />
               <span>
@@ -173,18 +151,12 @@ export function MerchantForm({ settings }: { settings: AccountSettings }) {
             </label>
           ))}
         </div>
-        {fieldError("tax_mode") && (
-          <p id="tax-mode-error" className="mt-1 text-sm text-red-700">
-            {fieldError("tax_mode")}
+        {error("tax_mode") && (
+          <p id={taxModeErrorId} className="mt-1 text-sm text-red-700">
+            {error("tax_mode")}
           </p>
         )}
       </fieldset>
-      <FormError message={errors?.message ?? null} other={errors?.other} requestId={errors?.requestId} />
-      <FormActions>
-        <Button type="submit" pending={save.isPending} pendingLabel="Saving…">
-          Save settings
-        </Button>
-      </FormActions>
-    </form>
+    </FormShell>
   );
 }

@@ -125,7 +125,7 @@ export function DiscountGroupsView() {
           ) : (
             <DiscountGroupForm
               key={editing.id}
-              group={editing}
+              entity={editing}
               onSubmit={(input) => update.mutateAsync({ id: editing.id, input })}
               onSaved={(saved) => {
                 close();

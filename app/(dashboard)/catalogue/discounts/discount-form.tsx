@@ -3,23 +3,15 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { Button } from "@/components/button";
 import { CurrencySelectField } from "@/components/currency-select";
+import { CustomDataField, customData, customDataProblem, customDataValue } from "@/components/custom-data-field";
+import { changes, EntityForm, type EntityFormProps, useEntityForm, withoutNulls } from "@/components/entity-form";
 import { EntityText } from "@/components/entity-text";
-import {
-  CheckboxField,
-  Field,
-  FormActions,
-  FormError,
-  SelectField,
-  TextAreaField,
-  TextField,
-  useFocusOnError,
-} from "@/components/form";
+import { CheckboxField, Field, SelectField, TextField } from "@/components/form";
 import { MoneyField, moneyHint } from "@/components/money-input";
 import { InlineMessage } from "@/components/toast";
 import { ApiClientError } from "@/lib/client/api";
 import { type Discount, useDiscountGroups } from "@/lib/client/catalogue";
-import { checkBody, type FormErrorState, formErrors, parseJsonField } from "@/lib/client/form";
-import { dateInputValue, endOfDayIso, jsonText, todayInputValue } from "@/lib/client/format";
+import { dateInputValue, endOfDayIso, todayInputValue } from "@/lib/client/format";
 import { moneyText, readMoney } from "@/lib/client/money";
 import {
   amountProblem,
@@ -52,30 +44,12 @@ const FIELDS = [
 /** `restrict_to[2]` errors name one entry; the checklist shows them as one field. */
 const rename = (field: string) => field.replace(/^restrict_to\[\d+\]$/, "restrict_to");
 
-interface Values {
-  description: string;
-  type: DiscountType;
-  percent: string;
-  currency: string;
-  money: string;
-  code: string;
-  enabled_for_checkout: boolean;
-  recur: boolean;
-  maximum_recurring_intervals: string;
-  usage_limit: string;
-  expires_on: string;
-  discount_group_id: string;
-  restricted: boolean;
-  restrict_to: string[];
-  custom_data: string;
-}
-
-function initialValues(discount?: Discount): Values {
+function initialValues(discount?: Discount) {
   const currency = discount?.currency_code ?? "USD";
   const percentage = !discount || discount.type === "percentage";
   return {
     description: discount?.description ?? "",
-    type: discount?.type ?? "percentage",
+    type: (discount?.type ?? "percentage") as DiscountType,
     percent: discount && percentage ? discount.amount : "",
     currency,
     money: discount && !percentage ? moneyText(discount.amount, currency) : "",
@@ -88,7 +62,7 @@ function initialValues(discount?: Discount): Values {
     discount_group_id: discount?.discount_group_id ?? "",
     restricted: Boolean(discount?.restrict_to?.length),
     restrict_to: discount?.restrict_to ?? [],
-    custom_data: jsonText(discount?.custom_data),
+    custom_data: customData(discount?.custom_data),
   };
 }
 
@@ -147,15 +121,10 @@ function PercentField({
   );
 }
 
-type Props =
-  | { discount?: undefined; onSubmit: (body: CreateDiscountInput) => Promise<Discount> }
-  | {
-      discount: Discount;
-      /** Sends the change as of `discount.revision_id`. */
-      onSubmit: (body: UpdateDiscountInput) => Promise<Discount>;
-      /** Loads the discount as it is now (after a stale-revision refusal). */
-      onReload: () => void;
-    };
+type Props = EntityFormProps<Discount, CreateDiscountInput, UpdateDiscountInput> & {
+  /** Loads the discount as it is now (after a stale-revision refusal); editing sends the change as of its revision. */
+  onReload?: () => void;
+};
 
 /**
  * Creates or edits a discount of any type: the amount is a percentage or money in the chosen
@@ -164,48 +133,23 @@ type Props =
  * sit beside the fields and nothing typed is lost. An edit names the revision it was loaded with,
  * so a change someone saved meanwhile is never overwritten: the form says so and offers a reload.
  */
-export function DiscountForm(props: Props & { onSaved: (discount: Discount | null) => void; onCancel: () => void }) {
-  const { discount, onSaved, onCancel } = props;
-  const [values, setValues] = useState<Values>(() => initialValues(discount));
-  const [errors, setErrors] = useState<FormErrorState | null>(null);
+export function DiscountForm(props: Props) {
+  const discount = props.entity;
+  const state = useEntityForm<Discount, CreateDiscountInput, UpdateDiscountInput, ReturnType<typeof initialValues>>(
+    props,
+    () => initialValues(discount),
+  );
+  const { values, set, bind, error, clear } = state;
   const [stale, setStale] = useState(false);
-  const [pending, setPending] = useState(false);
-  const form = useRef<HTMLFormElement>(null);
   const staleRef = useRef<HTMLDivElement>(null);
   const typeName = useId();
   const groups = useDiscountGroups({ status: "active", per_page: 200, order_by: "id[ASC]" });
-  useFocusOnError(form, errors);
-  useEffect(() => form.current?.querySelector<HTMLInputElement>("input")?.focus(), []);
   useEffect(() => {
     if (stale) staleRef.current?.focus();
   }, [stale]);
-
-  const set = <K extends keyof Values>(field: K, value: Values[K]) => setValues((v) => ({ ...v, [field]: value }));
-  /**
-   * Fields whose message of the last submit gives way once changed (the amount, which the money
-   * input checks as it changes). Kept apart from `errors`, whose change moves focus.
-   */
-  const [cleared, setCleared] = useState<ReadonlySet<string>>(new Set());
-  const clearError = (field: string) =>
-    setCleared((current) => (current.has(field) ? current : new Set([...current, field])));
-  const text =
-    (
-      field:
-        | "description"
-        | "code"
-        | "maximum_recurring_intervals"
-        | "usage_limit"
-        | "expires_on"
-        | "discount_group_id"
-        | "custom_data",
-    ) =>
-    (event: { target: { value: string } }) =>
-      set(field, event.target.value);
   const percentage = values.type === "percentage";
 
-  async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    setCleared(new Set());
+  function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     const local: Record<string, string> = {};
     let amount = values.percent.trim();
     if (!percentage) {
@@ -220,8 +164,8 @@ export function DiscountForm(props: Props & { onSaved: (discount: Discount | nul
     if (values.restricted && values.restrict_to.length === 0) {
       local.restrict_to = "Choose at least one product or price, or apply the discount to all products.";
     }
-    const customData = parseJsonField(values.custom_data);
-    if (!customData.ok) local.custom_data = customData.message;
+    const customDataError = customDataProblem(values.custom_data);
+    if (customDataError) local.custom_data = customDataError;
 
     const full = {
       description: values.description.trim(),
@@ -236,83 +180,53 @@ export function DiscountForm(props: Props & { onSaved: (discount: Discount | nul
       restrict_to: values.restricted ? values.restrict_to : null,
       expires_at: values.expires_on ? endOfDayIso(values.expires_on) : null,
       discount_group_id: values.discount_group_id || null,
-      custom_data: customData.ok ? customData.value : null,
+      custom_data: customDataValue(values.custom_data),
     };
 
-    let body: Record<string, unknown>;
-    let checked: ReturnType<typeof checkBody>;
-    if (!props.discount) {
-      body = Object.fromEntries(Object.entries(full).filter(([, value]) => value !== null));
-      checked = checkBody(createDiscountBody, body, FIELDS, rename);
-    } else {
-      const current = props.discount;
-      const initial = initialValues(current);
-      body = {};
-      const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-      if (full.description !== current.description) body.description = full.description;
-      // Type, amount and currency are read together by the rules, so a change to one sends all three.
-      if (
-        full.type !== current.type ||
-        full.amount !== current.amount ||
-        full.currency_code !== current.currency_code
-      ) {
-        body.type = full.type;
-        body.amount = full.amount;
-        body.currency_code = full.currency_code;
-      }
-      if (full.code !== current.code) body.code = full.code;
-      if (full.enabled_for_checkout !== current.enabled_for_checkout) {
-        body.enabled_for_checkout = full.enabled_for_checkout;
-      }
-      if (full.recur !== current.recur || full.maximum_recurring_intervals !== current.maximum_recurring_intervals) {
-        body.recur = full.recur;
-        body.maximum_recurring_intervals = full.maximum_recurring_intervals;
-      }
-      if (full.usage_limit !== current.usage_limit) body.usage_limit = full.usage_limit;
-      if (!same(full.restrict_to, current.restrict_to?.length ? current.restrict_to : null)) {
-        body.restrict_to = full.restrict_to;
-      }
-      // An untouched date is not sent again (an expired discount keeps its past expiry).
-      if (values.expires_on !== initial.expires_on) body.expires_at = full.expires_at;
-      if (full.discount_group_id !== current.discount_group_id) body.discount_group_id = full.discount_group_id;
-      if (!same(full.custom_data, current.custom_data)) body.custom_data = full.custom_data;
-      if (Object.keys(body).length === 0 && Object.keys(local).length === 0) return onSaved(null);
-      checked = checkBody(updateDiscountBody, body, FIELDS, rename);
-    }
-
-    if (!checked.ok || Object.keys(local).length > 0) {
-      const schemaErrors = checked.ok ? { fields: {}, message: null, other: [] } : checked.errors;
-      setErrors({
-        ...schemaErrors,
-        fields: { ...schemaErrors.fields, ...local },
-        message: schemaErrors.other.length > 0 ? "Some fields need attention." : null,
-      });
-      return;
-    }
-
-    setPending(true);
-    setErrors(null);
-    try {
-      onSaved(
-        props.discount
-          ? await props.onSubmit(body as UpdateDiscountInput)
-          : await props.onSubmit(body as CreateDiscountInput),
-      );
-    } catch (error) {
-      if (isStaleRevision(error)) setStale(true);
-      else setErrors(formErrors(error, FIELDS, rename));
-    } finally {
-      setPending(false);
-    }
+    return state.submit(event, {
+      fields: FIELDS,
+      rename,
+      local,
+      schemas: { create: createDiscountBody, update: updateDiscountBody },
+      handle: (caught) => {
+        if (isStaleRevision(caught)) setStale(true);
+        return isStaleRevision(caught);
+      },
+      create: () => withoutNulls(full) as CreateDiscountInput,
+      update: (current) => {
+        const body: Record<string, unknown> = {
+          ...changes(full, { ...current, restrict_to: current.restrict_to?.length ? current.restrict_to : null }),
+        };
+        // Type, amount and currency are read together by the rules, so a change to one sends all three.
+        if ("type" in body || "amount" in body || "currency_code" in body) {
+          Object.assign(body, { type: full.type, amount: full.amount, currency_code: full.currency_code });
+        }
+        if ("recur" in body || "maximum_recurring_intervals" in body) {
+          Object.assign(body, { recur: full.recur, maximum_recurring_intervals: full.maximum_recurring_intervals });
+        }
+        // An untouched date is not sent again (an expired discount keeps its past expiry).
+        if (values.expires_on === initialValues(current).expires_on) delete body.expires_at;
+        else body.expires_at = full.expires_at;
+        return body as UpdateDiscountInput;
+      },
+    });
   }
 
-  const error = (field: (typeof FIELDS)[number]) => (cleared.has(field) ? undefined : errors?.fields[field]);
   const groupOptions = [...(groups.data?.data ?? [])].sort((a, b) => a.name.localeCompare(b.name));
   const currentGroup = discount?.discount_group_id;
-  const title = discount ? "Edit discount" : "New discount";
   return (
-    <form ref={form} onSubmit={onSubmit} noValidate aria-label={title} className="space-y-5">
-      {stale && props.discount && (
+    <EntityForm
+      noun="discount"
+      editing={Boolean(discount)}
+      submitLabel={{ add: "Create discount", save: "Save discount" }}
+      submitDisabled={stale}
+      state={state}
+      onSubmit={onSubmit}
+      onCancel={props.onCancel}
+      renderDetail={(detail) => <EntityText text={detail} />}
+      spacing="space-y-5"
+    >
+      {stale && props.onReload && (
         <div ref={staleRef} tabIndex={-1}>
           <InlineMessage tone="warning" title="Someone changed this discount since you opened it">
             <p>
@@ -332,9 +246,7 @@ export function DiscountForm(props: Props & { onSaved: (discount: Discount | nul
           required
           autoComplete="off"
           maxLength={500}
-          value={values.description}
-          onChange={text("description")}
-          error={error("description")}
+          {...bind("description")}
           hint="Internal, for you and your team: customers do not see it."
           className="sm:col-span-2"
         />
@@ -366,12 +278,12 @@ export function DiscountForm(props: Props & { onSaved: (discount: Discount | nul
             value={values.percent}
             onChange={(value) => {
               set("percent", value);
-              clearError("amount");
+              clear("amount");
             }}
             error={
               error("amount") ??
               // Once changed after a refusal, the percentage is checked as typed (the schema's own rule).
-              (cleared.has("amount") && values.percent.trim() !== ""
+              (state.isCleared("amount") && values.percent.trim() !== ""
                 ? (amountProblem("percentage", values.percent.trim()) ?? undefined)
                 : undefined)
             }
@@ -392,7 +304,7 @@ export function DiscountForm(props: Props & { onSaved: (discount: Discount | nul
               value={values.money}
               onValueChange={(value) => {
                 set("money", value);
-                clearError("amount");
+                clear("amount");
               }}
               error={error("amount")}
               hint={`${
@@ -418,9 +330,7 @@ export function DiscountForm(props: Props & { onSaved: (discount: Discount | nul
             autoComplete="off"
             spellCheck={false}
             maxLength={32}
-            value={values.code}
-            onChange={text("code")}
-            error={error("code")}
+            {...bind("code")}
             placeholder="SUMMER15"
             hint={
               values.enabled_for_checkout
@@ -442,9 +352,7 @@ export function DiscountForm(props: Props & { onSaved: (discount: Discount | nul
               type="number"
               inputMode="numeric"
               min={1}
-              value={values.maximum_recurring_intervals}
-              onChange={text("maximum_recurring_intervals")}
-              error={error("maximum_recurring_intervals")}
+              {...bind("maximum_recurring_intervals")}
               hint="How many billing periods it applies to. Empty: every payment, for as long as the subscription lasts."
             />
           ) : (
@@ -462,25 +370,19 @@ export function DiscountForm(props: Props & { onSaved: (discount: Discount | nul
           type="number"
           inputMode="numeric"
           min={1}
-          value={values.usage_limit}
-          onChange={text("usage_limit")}
-          error={error("usage_limit")}
+          {...bind("usage_limit")}
           hint={`Redemptions in total, by all customers. Empty: unlimited.${discount ? ` Used ${discount.times_used} times so far.` : ""}`}
         />
         <TextField
           label="Expires on"
           type="date"
           min={todayInputValue()}
-          value={values.expires_on}
-          onChange={text("expires_on")}
-          error={error("expires_at")}
+          {...bind("expires_on", "expires_at")}
           hint="It can be redeemed until the end of this day. Empty: never expires."
         />
         <SelectField
           label="Discount group"
-          value={values.discount_group_id}
-          onChange={text("discount_group_id")}
-          error={error("discount_group_id")}
+          {...bind("discount_group_id")}
           hint={
             groups.error ? "Could not load the discount groups." : "Optional. Groups keep related discounts together."
           }
@@ -505,33 +407,12 @@ export function DiscountForm(props: Props & { onSaved: (discount: Discount | nul
         error={error("restrict_to")}
       />
 
-      <TextAreaField
-        label="Custom data"
+      <CustomDataField
         value={values.custom_data}
-        onChange={text("custom_data")}
+        onChange={(value) => set("custom_data", value)}
         error={error("custom_data")}
-        placeholder='{"campaign": "summer"}'
-        hint="Optional. A JSON object of your own data, returned with the discount."
-        rows={2}
-        spellCheck={false}
+        hint="Optional. Your own data, returned with the discount."
       />
-
-      {errors && (
-        <FormError
-          message={errors.message}
-          other={errors.other}
-          requestId={errors.requestId}
-          renderDetail={(detail) => <EntityText text={detail} />}
-        />
-      )}
-      <FormActions>
-        <Button type="submit" pending={pending} pendingLabel="Saving…" disabled={stale}>
-          {discount ? "Save discount" : "Create discount"}
-        </Button>
-        <Button variant="secondary" onClick={onCancel} disabled={pending}>
-          Cancel
-        </Button>
-      </FormActions>
-    </form>
+    </EntityForm>
   );
 }

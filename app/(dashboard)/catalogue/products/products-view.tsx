@@ -99,7 +99,6 @@ export function ProductsView() {
       {panel.editing && (
         <PanelSection id={panel.id} title="New product">
           <ProductForm
-            mode="create"
             onSubmit={(body) => create.mutateAsync(body)}
             onSaved={(product) => {
               panel.close();

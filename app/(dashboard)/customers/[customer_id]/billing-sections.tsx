@@ -138,7 +138,7 @@ export function PaymentMethodsSection({ customerId, write }: { customerId: strin
             className: "text-right",
             cell: (m: PaymentMethod) => (
               <Button
-                variant="secondary"
+                variant="danger"
                 size="sm"
                 onClick={() => {
                   remove.reset();

@@ -1,9 +1,9 @@
 "use client";
 
-import { useState } from "react";
 import { Button } from "@/components/button";
-import { EntityForm, type EntityFormProps, useEntityForm } from "@/components/entity-form";
-import { controlClasses, Field, TextField } from "@/components/form";
+import { changes, EntityForm, type EntityFormProps, useEntityForm, withoutNulls } from "@/components/entity-form";
+import { controlClasses, Field } from "@/components/form";
+import { BusinessFields } from "@/components/party-fields";
 import { textOrNull } from "@/lib/client/form";
 import type { Business } from "@/lib/client/hooks";
 import type { BusinessContact, CreateBusinessInput, UpdateBusinessInput } from "@/lib/schemas/business";
@@ -31,12 +31,13 @@ export function BusinessForm(props: EntityFormProps<Business, CreateBusinessInpu
     name: business?.name ?? "",
     company_number: business?.company_number ?? "",
     tax_identifier: business?.tax_identifier ?? "",
+    contacts: (business?.contacts ?? []).map(contactRow),
   }));
   const { values, error, bind } = state;
-  const [contacts, setContacts] = useState<ContactRow[]>(() => (business?.contacts ?? []).map(contactRow));
-
+  const { contacts } = values;
+  const setContacts = (list: ContactRow[]) => state.set("contacts", list);
   const setContact = (key: number, field: "name" | "email", value: string) =>
-    setContacts((list) => list.map((c) => (c.key === key ? { ...c, [field]: value } : c)));
+    setContacts(contacts.map((c) => (c.key === key ? { ...c, [field]: value } : c)));
 
   function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     // Blank rows are dropped; `sent[i]` is the row index of the i-th contact sent, so the server's
@@ -47,6 +48,11 @@ export function BusinessForm(props: EntityFormProps<Business, CreateBusinessInpu
       sent.push(row);
       return [{ name: textOrNull(c.name), email: c.email.trim() }];
     });
+    const full = {
+      name: values.name.trim(),
+      company_number: textOrNull(values.company_number),
+      tax_identifier: textOrNull(values.tax_identifier),
+    };
     return state.submit(event, {
       fields: [
         "name",
@@ -56,34 +62,16 @@ export function BusinessForm(props: EntityFormProps<Business, CreateBusinessInpu
         ...contacts.flatMap((_, row) => [`contacts[${row}].name`, `contacts[${row}].email`]),
       ],
       rename: (field) => field.replace(/^contacts\[(\d+)\]/, (_, i) => `contacts[${sent[Number(i)] ?? i}]`),
-      create: () => {
-        const body: CreateBusinessInput = { name: values.name.trim() };
-        const companyNumber = textOrNull(values.company_number);
-        const taxIdentifier = textOrNull(values.tax_identifier);
-        if (companyNumber !== null) body.company_number = companyNumber;
-        if (taxIdentifier !== null) body.tax_identifier = taxIdentifier;
-        if (sentContacts.length > 0) body.contacts = sentContacts;
-        return body;
-      },
-      update: (current) => {
-        const body: UpdateBusinessInput = {};
-        if (values.name.trim() !== current.name) body.name = values.name.trim();
-        if (textOrNull(values.company_number) !== current.company_number)
-          body.company_number = textOrNull(values.company_number);
-        if (textOrNull(values.tax_identifier) !== current.tax_identifier)
-          body.tax_identifier = textOrNull(values.tax_identifier);
-        if (JSON.stringify(sentContacts) !== JSON.stringify(current.contacts)) body.contacts = sentContacts;
-        return body;
-      },
+      create: () =>
+        withoutNulls({ ...full, contacts: sentContacts.length > 0 ? sentContacts : null }) as CreateBusinessInput,
+      update: (current) => changes({ ...full, contacts: sentContacts }, current) as UpdateBusinessInput | null,
     });
   }
 
   return (
     <EntityForm noun="business" editing={Boolean(business)} state={state} onSubmit={onSubmit} onCancel={props.onCancel}>
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-3">
-        <TextField label="Business name" required {...bind("name")} />
-        <TextField label="Company number" {...bind("company_number")} />
-        <TextField label="Tax identifier" {...bind("tax_identifier")} hint="VAT or other tax number." />
+        <BusinessFields bind={bind} autofill={false} />
       </div>
 
       <fieldset>
@@ -118,9 +106,8 @@ export function BusinessForm(props: EntityFormProps<Business, CreateBusinessInpu
                   )}
                 </Field>
                 <Button
-                  variant="ghost"
-                  className="text-red-700 hover:bg-red-50"
-                  onClick={() => setContacts((list) => list.filter((c) => c.key !== contact.key))}
+                  variant="danger"
+                  onClick={() => setContacts(contacts.filter((c) => c.key !== contact.key))}
                   aria-label={`Remove contact ${row + 1}`}
                 >
                   Remove
@@ -134,7 +121,7 @@ export function BusinessForm(props: EntityFormProps<Business, CreateBusinessInpu
           size="sm"
           className="mt-2"
           disabled={contacts.length >= MAX_CONTACTS}
-          onClick={() => setContacts((list) => [...list, contactRow()])}
+          onClick={() => setContacts([...contacts, contactRow()])}
         >
           Add contact
         </Button>

@@ -58,8 +58,7 @@ function CustomerPage({ customer, permissions }: { customer: Customer; permissio
         <Section title="Details">
           {editing ? (
             <CustomerForm
-              mode="edit"
-              customer={customer}
+              entity={customer}
               onSubmit={(body) => update.mutateAsync(body)}
               onSaved={(saved) => {
                 setEditing(false);

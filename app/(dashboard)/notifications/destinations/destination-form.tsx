@@ -1,6 +1,6 @@
 "use client";
 
-import { useId, useState } from "react";
+import { useId } from "react";
 import { EntityForm, type EntityFormProps, useEntityForm } from "@/components/entity-form";
 import { CheckboxField, SelectField, TextField } from "@/components/form";
 import {
@@ -37,6 +37,8 @@ function initialValues(destination?: NotificationSetting) {
     destination: destination?.destination ?? "",
     traffic_source: destination?.traffic_source ?? "platform",
     api_version: String(destination?.api_version ?? 1),
+    events: new Set(destination?.subscribed_events.map((event) => event.name) ?? []),
+    sensitive: destination?.include_sensitive_fields ?? false,
   };
 }
 
@@ -54,13 +56,10 @@ export function DestinationForm(
 ) {
   const current = props.entity;
   const state = useEntityForm(props, () => initialValues(current));
-  const [events, setEvents] = useState<Set<string>>(
-    () => new Set(current?.subscribed_events.map((event) => event.name) ?? []),
-  );
-  const [sensitive, setSensitive] = useState(current?.include_sensitive_fields ?? false);
   const eventsErrorId = useId();
   const eventTypes = useEventTypes();
-  const { values, error, bind } = state;
+  const { values, error, bind, set } = state;
+  const { events, sensitive } = values;
 
   // The versions the catalogue's events are available in (and the destination's own, if older).
   const versions = [
@@ -165,13 +164,18 @@ export function DestinationForm(
         <CheckboxField
           label="Include sensitive fields"
           checked={sensitive}
-          onChange={(event) => setSensitive(event.target.checked)}
+          onChange={(event) => set("sensitive", event.target.checked)}
           error={error("include_sensitive_fields")}
           hint="Adds fields that may hold personal or payment data to the payloads. Leave off unless the endpoint needs them."
           className="sm:col-span-2"
         />
       </div>
-      <EventPicker selected={events} onChange={setEvents} error={error("subscribed_events")} errorId={eventsErrorId} />
+      <EventPicker
+        selected={events}
+        onChange={(names) => set("events", names)}
+        error={error("subscribed_events")}
+        errorId={eventsErrorId}
+      />
     </EntityForm>
   );
 }

@@ -2,12 +2,11 @@
 
 import type { UseQueryResult } from "@tanstack/react-query";
 import Link from "next/link";
-import { useRef, useState } from "react";
-import { Button } from "@/components/button";
-import { FormActions, FormError, SelectField, TextField, useFocusOnError } from "@/components/form";
+import { useState } from "react";
+import { FormShell, useForm } from "@/components/entity-form";
+import { SelectField, TextField } from "@/components/form";
 import { ErrorState, LoadingBlock } from "@/components/states";
 import { InlineMessage } from "@/components/toast";
-import { checkBody, type FormErrorState, formErrors } from "@/lib/client/form";
 import {
   type Simulation,
   type SimulationType,
@@ -46,42 +45,33 @@ export function SimulationForm({
   onStarted: (simulation: Simulation, runId: string) => void;
 }) {
   const accepting = destinations.destinations.filter((d) => d.traffic_source !== "platform");
-  const [destination, setDestination] = useState("");
-  const [type, setType] = useState("");
-  const [name, setName] = useState("");
-  const [nameEdited, setNameEdited] = useState(false);
-  const [errors, setErrors] = useState<FormErrorState | null>(null);
-  const [pending, setPending] = useState(false);
+  const state = useForm(() => ({ destination: "", type: "", name: "", nameEdited: false }), { autoFocus: false });
+  const { values, set, error } = state;
   // The simulation made by the last submit: sending the same again runs it again, not a copy.
   const [made, setMade] = useState<{ key: string; simulation: Simulation } | null>(null);
   const create = useCreateSimulation();
   const start = useStartSimulationRun();
-  const form = useRef<HTMLFormElement>(null);
-  useFocusOnError(form, errors);
 
-  const chosenDestination = destination || accepting[0]?.id || "";
+  const chosenDestination = values.destination || accepting[0]?.id || "";
   const list = types.data ?? [];
-  const chosenType = list.find((t) => t.name === type) ?? list[0];
-  const shownName = nameEdited ? name : (chosenType?.label ?? "");
+  const chosenType = list.find((t) => t.name === values.type) ?? list[0];
+  const shownName = values.nameEdited ? values.name : (chosenType?.label ?? "");
 
-  async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
+  function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const input = { notification_setting_id: chosenDestination, type: chosenType?.name ?? "", name: shownName.trim() };
-    const checked = checkBody(createSimulationBody, input, FIELDS);
-    if (!checked.ok) return setErrors(checked.errors);
-    setErrors(null);
-    setPending(true);
-    try {
-      const key = JSON.stringify(input);
-      const simulation = made?.key === key ? made.simulation : await create.mutateAsync(input);
-      setMade({ key, simulation });
-      const run = await start.mutateAsync(simulation.id);
-      onStarted(simulation, run.id);
-    } catch (error) {
-      setErrors(formErrors(error, FIELDS));
-    } finally {
-      setPending(false);
-    }
+    return state.run({
+      fields: FIELDS,
+      schema: createSimulationBody,
+      body: input,
+      send: async (body) => {
+        const key = JSON.stringify(body);
+        const simulation = made?.key === key ? made.simulation : await create.mutateAsync(body);
+        setMade({ key, simulation });
+        const run = await start.mutateAsync(simulation.id);
+        onStarted(simulation, run.id);
+      },
+    });
   }
 
   if (destinations.list.isLoading || types.isLoading) return <LoadingBlock label="Loading the simulator…" lines={3} />;
@@ -112,14 +102,20 @@ export function SimulationForm({
   }
 
   return (
-    <form ref={form} onSubmit={onSubmit} noValidate aria-label="New simulation" className="space-y-4">
+    <FormShell
+      label="New simulation"
+      submitLabel="Run simulation"
+      pendingLabel="Starting…"
+      state={state}
+      onSubmit={onSubmit}
+    >
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
         <SelectField
           label="Destination"
           required
           value={chosenDestination}
-          onChange={(event) => setDestination(event.target.value)}
-          error={errors?.fields.notification_setting_id}
+          onChange={(event) => set("destination", event.target.value)}
+          error={error("notification_setting_id")}
           hint="Destinations that take real events only are listed but cannot be chosen."
         >
           {destinations.destinations.map((d) => (
@@ -133,8 +129,8 @@ export function SimulationForm({
           label="Simulate"
           required
           value={chosenType?.name ?? ""}
-          onChange={(event) => setType(event.target.value)}
-          error={errors?.fields.type}
+          onChange={(event) => set("type", event.target.value)}
+          error={error("type")}
           hint={
             chosenType && (
               <>
@@ -166,19 +162,13 @@ export function SimulationForm({
           maxLength={SIMULATION_NAME_MAX}
           value={shownName}
           onChange={(event) => {
-            setNameEdited(true);
-            setName(event.target.value);
+            set("nameEdited", true);
+            set("name", event.target.value);
           }}
-          error={errors?.fields.name}
+          error={error("name")}
           hint="To find this simulation again below."
         />
       </div>
-      {errors && <FormError message={errors.message} other={errors.other} requestId={errors.requestId} />}
-      <FormActions>
-        <Button type="submit" pending={pending} pendingLabel="Starting…">
-          Run simulation
-        </Button>
-      </FormActions>
-    </form>
+    </FormShell>
   );
 }

@@ -1,12 +1,13 @@
 "use client";
 
-import { useRef, useState } from "react";
+import { useState } from "react";
 import { Button } from "@/components/button";
-import { FormActions, FormError, TextField, useFocusOnError } from "@/components/form";
+import { FormShell, useForm } from "@/components/entity-form";
+import { TextField } from "@/components/form";
 import { SearchInput } from "@/components/search-input";
 import { LoadingBlock } from "@/components/states";
 import { api } from "@/lib/client/api";
-import { type FormErrorState, formErrors } from "@/lib/client/form";
+import { formErrors } from "@/lib/client/form";
 import { type Customer, type EntityResponse, enc, keys, useCreateCustomer, useList } from "@/lib/client/hooks";
 import { ChoiceList } from "./step-frame";
 
@@ -22,66 +23,44 @@ function CustomerText({ customer }: { customer: Customer }) {
 
 /** A new customer: email and name (manually-collected transactions need the customer's name). */
 function NewCustomerForm({ onCreated, onCancel }: { onCreated: (c: Customer) => void; onCancel: () => void }) {
-  const [email, setEmail] = useState("");
-  const [name, setName] = useState("");
-  const [errors, setErrors] = useState<FormErrorState | null>(null);
+  const state = useForm(() => ({ email: "", name: "" }), { autoFocus: false });
   const create = useCreateCustomer();
-  const form = useRef<HTMLFormElement>(null);
-  useFocusOnError(form, errors);
 
-  async function submit(event: React.FormEvent) {
+  function submit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     // Stops a nested submit from reaching any form around this one.
     event.stopPropagation();
-    if (name.trim() === "") {
-      setErrors({ fields: { name: "Enter the customer's name: invoices need it." }, message: null, other: [] });
-      return;
-    }
-    try {
-      onCreated(await create.mutateAsync({ email: email.trim(), name: name.trim() }));
-    } catch (error) {
-      setErrors(formErrors(error, ["email", "name"]));
-    }
+    const { email, name } = state.values;
+    return state.run({
+      fields: ["email", "name"],
+      local: { name: name.trim() === "" ? "Enter the customer's name: invoices need it." : null },
+      body: { email: email.trim(), name: name.trim() },
+      send: async (body) => onCreated(await create.mutateAsync(body)),
+    });
   }
 
   return (
-    <form
-      ref={form}
+    <FormShell
+      label="New customer"
+      submitLabel="Create customer"
+      pendingLabel="Creating…"
+      state={state}
       onSubmit={submit}
-      noValidate
-      aria-label="New customer"
-      className="space-y-3 rounded-md border border-slate-200 bg-slate-50 p-4"
+      onCancel={onCancel}
+      spacing="space-y-3"
+      className="rounded-md border border-slate-200 bg-slate-50 p-4"
     >
       <div className="grid gap-3 sm:grid-cols-2">
-        <TextField
-          label="Email"
-          type="email"
-          required
-          autoComplete="off"
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-          error={errors?.fields.email}
-        />
+        <TextField label="Email" type="email" required autoComplete="off" {...state.bind("email")} />
         <TextField
           label="Name"
           required
           autoComplete="off"
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-          error={errors?.fields.name}
+          {...state.bind("name")}
           hint="The person or company the invoice is addressed to."
         />
       </div>
-      <FormError message={errors?.message ?? null} other={errors?.other} requestId={errors?.requestId} />
-      <FormActions>
-        <Button type="submit" pending={create.isPending} pendingLabel="Creating…">
-          Create customer
-        </Button>
-        <Button type="button" variant="secondary" onClick={onCancel}>
-          Cancel
-        </Button>
-      </FormActions>
-    </form>
+    </FormShell>
   );
 }
 

@@ -71,7 +71,7 @@ function DiscountPage({ discount, reload }: { discount: Discount; reload: () => 
           <DiscountForm
             // A reload brings a new revision: the form starts again from it.
             key={editingFrom.revision_id}
-            discount={editingFrom}
+            entity={editingFrom}
             onSubmit={(input) => update.mutateAsync({ revision: editingFrom.revision_id, input })}
             onReload={async () => {
               const latest = await reload();

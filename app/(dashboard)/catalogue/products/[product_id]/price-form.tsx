@@ -1,11 +1,17 @@
 "use client";
 
-import { useEffect, useRef, useState } from "react";
 import { Button } from "@/components/button";
 import { CountryListPicker } from "@/components/country-list-picker";
 import { CurrencySelectField } from "@/components/currency-select";
-import type { EntityFormProps } from "@/components/entity-form";
-import { FormActions, FormError, SelectField, TextAreaField, TextField, useFocusOnError } from "@/components/form";
+import {
+  type CustomData,
+  CustomDataField,
+  customData,
+  customDataProblem,
+  customDataValue,
+} from "@/components/custom-data-field";
+import { changes, EntityForm, type EntityFormProps, useEntityForm, withoutNulls } from "@/components/entity-form";
+import { SelectField, TextField } from "@/components/form";
 import { MoneyField } from "@/components/money-input";
 import {
   BillingCyclePicker,
@@ -15,8 +21,7 @@ import {
   TrialPicker,
 } from "@/components/period-picker";
 import type { Price } from "@/lib/client/catalogue";
-import { checkBody, type FormErrorState, formErrors, parseJsonField, textOrNull } from "@/lib/client/form";
-import { jsonText } from "@/lib/client/format";
+import { textOrNull } from "@/lib/client/form";
 import { moneyText, readMoney } from "@/lib/client/money";
 import {
   type CreatePriceInput,
@@ -58,7 +63,8 @@ interface Values {
   tax_mode: string;
   minimum: string;
   maximum: string;
-  custom_data: string;
+  custom_data: CustomData;
+  overrides: OverrideRow[];
 }
 
 let nextKey = 1;
@@ -81,17 +87,14 @@ function initialValues(price?: Price): Values {
     tax_mode: price?.tax_mode ?? "account_setting",
     minimum: String(price?.quantity.minimum ?? DEFAULT_QUANTITY.minimum),
     maximum: String(price?.quantity.maximum ?? DEFAULT_QUANTITY.maximum),
-    custom_data: jsonText(price?.custom_data),
+    custom_data: customData(price?.custom_data),
+    overrides: (price?.unit_price_overrides ?? []).map((override) => ({
+      key: nextKey++,
+      countries: [...override.country_codes],
+      currency: override.unit_price.currency_code,
+      amount: moneyText(override.unit_price.amount, override.unit_price.currency_code),
+    })),
   };
-}
-
-function initialOverrides(price?: Price): OverrideRow[] {
-  return (price?.unit_price_overrides ?? []).map((override) => ({
-    key: nextKey++,
-    countries: [...override.country_codes],
-    currency: override.unit_price.currency_code,
-    amount: moneyText(override.unit_price.amount, override.unit_price.currency_code),
-  }));
 }
 
 /** "12" → 12; anything that is not a whole number → NaN, which the schema refuses with its message. */
@@ -134,33 +137,15 @@ type Props = EntityFormProps<Price, CreatePriceInput, UpdatePriceInput> & { prod
  * errors (the form's or the server's) appear beside their inputs, and nothing typed is lost.
  */
 export function PriceForm(props: Props) {
-  const { entity: price, onSaved, onCancel } = props;
-  const [values, setValues] = useState<Values>(() => initialValues(price));
-  const [overrides, setOverrides] = useState<OverrideRow[]>(() => initialOverrides(price));
-  const [errors, setErrors] = useState<FormErrorState | null>(null);
-  const [pending, setPending] = useState(false);
-  const form = useRef<HTMLFormElement>(null);
-  useFocusOnError(form, errors);
-  useEffect(() => form.current?.querySelector<HTMLInputElement>("input")?.focus(), []);
-
-  const set = <K extends keyof Values>(field: K, value: Values[K]) => setValues((v) => ({ ...v, [field]: value }));
-  const text =
-    (field: "description" | "name" | "tax_mode" | "minimum" | "maximum" | "custom_data") =>
-    (event: { target: { value: string } }) =>
-      set(field, event.target.value);
+  const price = props.entity;
+  const state = useEntityForm<Price, CreatePriceInput, UpdatePriceInput, Values>(props, () => initialValues(price));
+  const { values, set, bind, clear } = state;
+  const { overrides } = values;
+  const setOverrides = (list: OverrideRow[]) => set("overrides", list);
   const setOverride = (key: number, change: Partial<OverrideRow>) =>
-    setOverrides((list) => list.map((row) => (row.key === key ? { ...row, ...change } : row)));
-  /**
-   * A money field checks itself as it changes, so the message of the last submit gives way to
-   * that. (Kept apart from `errors`, whose change moves focus to the first field in error.)
-   */
-  const [cleared, setCleared] = useState<ReadonlySet<string>>(new Set());
-  const clearError = (...fields: string[]) =>
-    setCleared((current) => (fields.every((f) => current.has(f)) ? current : new Set([...current, ...fields])));
+    setOverrides(overrides.map((row) => (row.key === key ? { ...row, ...change } : row)));
 
-  async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    setCleared(new Set());
+  function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     const fields = [
       ...BASE_FIELDS,
       ...overrides.flatMap((_, i) => [
@@ -190,8 +175,8 @@ export function PriceForm(props: Props) {
         unit_price: { amount: amount.ok && amount.value !== null ? amount.value : "0", currency_code: row.currency },
       };
     });
-    const customData = parseJsonField(values.custom_data);
-    if (!customData.ok) local.custom_data = customData.message;
+    const customDataError = customDataProblem(values.custom_data);
+    if (customDataError) local.custom_data = customDataError;
 
     const full = {
       description: values.description.trim(),
@@ -205,62 +190,28 @@ export function PriceForm(props: Props) {
       tax_mode: values.tax_mode,
       quantity: { minimum: wholeNumber(values.minimum), maximum: wholeNumber(values.maximum) },
       unit_price_overrides: sentOverrides,
-      custom_data: customData.ok ? customData.value : null,
+      custom_data: customDataValue(values.custom_data),
     };
 
-    let body: Record<string, unknown>;
-    let checked: ReturnType<typeof checkBody>;
-    if (!props.entity) {
-      body = { product_id: props.productId, ...full };
-      if (full.name === null) delete body.name;
-      if (full.custom_data === null) delete body.custom_data;
-      checked = checkBody(createPriceBody, body, fields, rename);
-    } else {
-      const current = props.entity;
-      body = {};
-      const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-      if (full.description !== current.description) body.description = full.description;
-      if (full.name !== current.name) body.name = full.name;
-      if (!same(full.unit_price, current.unit_price)) body.unit_price = full.unit_price;
-      if (!same(full.billing_cycle, current.billing_cycle)) body.billing_cycle = full.billing_cycle;
-      if (!same(full.trial_period, current.trial_period)) body.trial_period = full.trial_period;
-      if (full.tax_mode !== current.tax_mode) body.tax_mode = full.tax_mode;
-      if (!same(full.quantity, current.quantity)) body.quantity = full.quantity;
-      if (!same(full.unit_price_overrides, current.unit_price_overrides)) {
-        body.unit_price_overrides = full.unit_price_overrides;
-      }
-      if (!same(full.custom_data, current.custom_data)) body.custom_data = full.custom_data;
-      if (Object.keys(body).length === 0 && Object.keys(local).length === 0) return onSaved(null);
-      checked = checkBody(updatePriceBody, body, fields, rename);
+    if (props.entity) {
       const trial = trialPeriodProblem(full.billing_cycle, full.trial_period);
       if (trial) local.trial_period = trial;
     }
-
-    if (!checked.ok || Object.keys(local).length > 0) {
-      const schemaErrors = checked.ok ? { fields: {}, message: null, other: [] } : checked.errors;
-      setErrors({
-        ...schemaErrors,
-        fields: { ...schemaErrors.fields, ...local },
-        message: schemaErrors.other.length > 0 ? "Some fields need attention." : null,
-      });
-      return;
-    }
-
-    setPending(true);
-    setErrors(null);
-    try {
-      onSaved(
-        props.entity ? await props.onSubmit(body as UpdatePriceInput) : await props.onSubmit(body as CreatePriceInput),
-      );
-    } catch (error) {
-      setErrors(formErrors(error, fields, rename));
-    } finally {
-      setPending(false);
-    }
+    return state.submit(event, {
+      fields,
+      rename,
+      local,
+      schemas: { create: createPriceBody, update: updatePriceBody },
+      create: () => {
+        const { name, custom_data, ...rest } = full;
+        return { product_id: props.productId, ...rest, ...withoutNulls({ name, custom_data }) } as CreatePriceInput;
+      },
+      update: (current) => changes(full, current) as UpdatePriceInput | null,
+    });
   }
 
   const error = (field: string) => {
-    const message = cleared.has(field) ? undefined : errors?.fields[field];
+    const message = state.error(field);
     return message ? readable(message) : undefined;
   };
   const periodErrors = (prefix: "billing_cycle" | "trial_period"): PeriodErrors => ({
@@ -277,27 +228,29 @@ export function PriceForm(props: Props) {
     return taken;
   };
 
-  const title = price ? "Edit price" : "New price";
   return (
-    <form ref={form} onSubmit={onSubmit} noValidate aria-label={title} className="space-y-5">
+    <EntityForm
+      noun="price"
+      editing={Boolean(price)}
+      state={state}
+      onSubmit={onSubmit}
+      onCancel={props.onCancel}
+      spacing="space-y-5"
+    >
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
         <TextField
           label="Description"
           required
           autoComplete="off"
           maxLength={PRICE_DESCRIPTION_MAX}
-          value={values.description}
-          onChange={text("description")}
-          error={error("description")}
+          {...bind("description")}
           hint="Internal, for you and your team: not shown to customers."
         />
         <TextField
           label="Name"
           autoComplete="off"
           maxLength={PRICE_NAME_MAX}
-          value={values.name}
-          onChange={text("name")}
-          error={error("name")}
+          {...bind("name")}
           hint="Optional. Shown to customers at checkout, such as Monthly plan."
         />
       </div>
@@ -317,7 +270,7 @@ export function PriceForm(props: Props) {
           value={values.amount}
           onValueChange={(value) => {
             set("amount", value);
-            clearError("unit_price.amount", "unit_price");
+            clear("unit_price.amount", "unit_price");
           }}
           error={error("unit_price.amount") ?? error("unit_price")}
         />
@@ -351,9 +304,7 @@ export function PriceForm(props: Props) {
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-4">
         <SelectField
           label="Tax mode"
-          value={values.tax_mode}
-          onChange={text("tax_mode")}
-          error={error("tax_mode")}
+          {...bind("tax_mode")}
           className="sm:col-span-2"
           hint="Whether tax is added to this price or already included in it."
         >
@@ -368,8 +319,7 @@ export function PriceForm(props: Props) {
           type="number"
           inputMode="numeric"
           min={1}
-          value={values.minimum}
-          onChange={text("minimum")}
+          {...bind("minimum")}
           error={error("quantity.minimum") ?? error("quantity")}
         />
         <TextField
@@ -377,8 +327,7 @@ export function PriceForm(props: Props) {
           type="number"
           inputMode="numeric"
           min={1}
-          value={values.maximum}
-          onChange={text("maximum")}
+          {...bind("maximum")}
           error={error("quantity.maximum")}
           hint="1 to 999,999,999 per line."
         />
@@ -399,10 +348,9 @@ export function PriceForm(props: Props) {
                   <div className="flex items-start justify-between gap-3">
                     <p className="text-sm font-semibold text-slate-800">Override {i + 1}</p>
                     <Button
-                      variant="ghost"
+                      variant="danger"
                       size="sm"
-                      className="text-red-700 hover:bg-red-50"
-                      onClick={() => setOverrides((list) => list.filter((r) => r.key !== row.key))}
+                      onClick={() => setOverrides(overrides.filter((r) => r.key !== row.key))}
                       aria-label={`Remove override ${i + 1}`}
                     >
                       Remove
@@ -438,7 +386,7 @@ export function PriceForm(props: Props) {
                       value={row.amount}
                       onValueChange={(amount) => {
                         setOverride(row.key, { amount });
-                        clearError(`${at}.unit_price.amount`, `${at}.unit_price`);
+                        clear(`${at}.unit_price.amount`, `${at}.unit_price`);
                       }}
                       error={error(`${at}.unit_price.amount`) ?? error(`${at}.unit_price`)}
                     />
@@ -454,33 +402,19 @@ export function PriceForm(props: Props) {
           className="mt-3"
           disabled={overrides.length >= MAX_UNIT_PRICE_OVERRIDES}
           onClick={() =>
-            setOverrides((list) => [...list, { key: nextKey++, countries: [], currency: values.currency, amount: "" }])
+            setOverrides([...overrides, { key: nextKey++, countries: [], currency: values.currency, amount: "" }])
           }
         >
           Add country price
         </Button>
       </fieldset>
 
-      <TextAreaField
-        label="Custom data"
+      <CustomDataField
         value={values.custom_data}
-        onChange={text("custom_data")}
+        onChange={(value) => set("custom_data", value)}
         error={error("custom_data")}
-        placeholder='{"plan": "pro"}'
-        hint="Optional. A JSON object of your own data, returned with the price."
-        rows={2}
-        spellCheck={false}
+        hint="Optional. Your own data, returned with the price."
       />
-
-      {errors && <FormError message={errors.message} other={errors.other} requestId={errors.requestId} />}
-      <FormActions>
-        <Button type="submit" pending={pending} pendingLabel="Saving…">
-          {price ? "Save price" : "Add price"}
-        </Button>
-        <Button variant="secondary" onClick={onCancel} disabled={pending}>
-          Cancel
-        </Button>
-      </FormActions>
-    </form>
+    </EntityForm>
   );
 }

@@ -51,8 +51,7 @@ function ProductPage({ product }: { product: Product }) {
         <Section title="Details">
           {editing ? (
             <ProductForm
-              mode="edit"
-              product={product}
+              entity={product}
               onSubmit={(body) => update.mutateAsync(body)}
               onSaved={(saved) => {
                 setEditing(false);
