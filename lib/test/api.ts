@@ -1,6 +1,7 @@
 /**
  * Calls real route handlers the way Next.js does, with a real Request, for integration tests.
  */
+import { appendFileSync } from "node:fs";
 import { expect } from "vitest";
 import { PERMISSIONS } from "../auth/permissions.ts";
 import { createApiKey } from "../services/api-keys.ts";
@@ -40,7 +41,26 @@ export async function call<T = any>(
   const request = new Request(`${BASE}${path}`, { method, headers, body });
   const response = await handler(request, { params: Promise.resolve(options.params ?? {}) });
   const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : null, headers: response.headers };
+  const result = { status: response.status, body: text ? JSON.parse(text) : null, headers: response.headers };
+  record(method, path, result);
+  return result;
+}
+
+const recorded = new Map<string, number>();
+function record(method: string, path: string, result: ApiResult): void {
+  const dir = process.env.OPENAPI_RECORD;
+  if (!dir || result.status >= 300 || !result.body || typeof result.body !== "object") return;
+  const url = new URL(`${BASE}${path}`);
+  const shape = url.pathname.replace(/[a-z]+_[a-z0-9]{26}/g, ":id");
+  const include = url.searchParams.get("include");
+  const key = `${method} ${shape}${include ? `?include=${include}` : ""}`;
+  const n = recorded.get(key) ?? 0;
+  if (n >= 3) return;
+  recorded.set(key, n + 1);
+  appendFileSync(
+    `${dir}/${process.pid}.jsonl`,
+    `${JSON.stringify({ key, status: result.status, body: result.body })}\n`,
+  );
 }
 
 /** A sandbox API key with the given permissions (all of them by default). */
