@@ -35,10 +35,11 @@ export function paginated<S extends Schema>(item: S): PaginatedList<S> {
 /**
  * What a route answers on success: the zod schema of `data` in the envelope (a plain array schema
  * for a list that is not paginated), a paginated list, or no JSON at all: `no_content` (204, empty
- * body), `pdf` (a document), `csv` (a report file). The OpenAPI document (lib/http/openapi.ts) and
- * the integration tests' strict check of every response (lib/test/api.ts) read it.
+ * body), `pdf` (a document), `csv` (a report file), `json_document` (JSON outside the envelope: the
+ * OpenAPI document itself). The OpenAPI document (lib/http/openapi.ts) and the integration tests'
+ * strict check of every response (lib/test/api.ts) read it.
  */
-export type ResponseDeclaration = Schema | PaginatedList | "no_content" | "pdf" | "csv";
+export type ResponseDeclaration = Schema | PaginatedList | "no_content" | "pdf" | "csv" | "json_document";
 
 /** A route as declared: read by the OpenAPI document and the tests. */
 export interface RouteDeclaration {
@@ -50,6 +51,8 @@ export interface RouteDeclaration {
   body?: Schema;
   optionalBody?: boolean;
   status?: 200 | 201 | 202;
+  /** The body is `{ data }` alone, without `meta` (GET /health, the benchmark's bare handler). */
+  withoutMeta?: boolean;
 }
 
 export type DeclaredHandler = ((request: Request, context?: NextContext) => Promise<Response>) & {

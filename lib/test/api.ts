@@ -1,9 +1,10 @@
 /**
  * Calls real route handlers the way Next.js does, with a real Request, for integration tests.
  */
-import { appendFileSync } from "node:fs";
 import { expect } from "vitest";
 import { PERMISSIONS } from "../auth/permissions.ts";
+import { type DeclaredHandler, PaginatedList } from "../http/route.ts";
+import { assertStrict } from "../schemas/strict.ts";
 import { createApiKey } from "../services/api-keys.ts";
 
 export type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
@@ -42,25 +43,27 @@ export async function call<T = any>(
   const response = await handler(request, { params: Promise.resolve(options.params ?? {}) });
   const text = await response.text();
   const result = { status: response.status, body: text ? JSON.parse(text) : null, headers: response.headers };
-  record(method, path, result);
+  expectDeclaredResponse(handler, result);
   return result;
 }
 
-const recorded = new Map<string, number>();
-function record(method: string, path: string, result: ApiResult): void {
-  const dir = process.env.OPENAPI_RECORD;
-  if (!dir || result.status >= 300 || !result.body || typeof result.body !== "object") return;
-  const url = new URL(`${BASE}${path}`);
-  const shape = url.pathname.replace(/[a-z]+_[a-z0-9]{26}/g, ":id");
-  const include = url.searchParams.get("include");
-  const key = `${method} ${shape}${include ? `?include=${include}` : ""}`;
-  const n = recorded.get(key) ?? 0;
-  if (n >= 3) return;
-  recorded.set(key, n + 1);
-  appendFileSync(
-    `${dir}/${process.pid}.jsonl`,
-    `${JSON.stringify({ key, status: result.status, body: result.body })}\n`,
-  );
+/**
+ * Every success a test sees matches its route's declared response schema strictly (lib/schemas/
+ * strict.ts): the integration suite holds the schemas, and so the OpenAPI document, to the wire.
+ */
+function expectDeclaredResponse(handler: Handler, result: ApiResult): void {
+  const declared = (handler as Partial<DeclaredHandler>).declaration?.response;
+  if (!declared || typeof declared === "string" || result.status < 200 || result.status >= 300) return;
+  if (!result.headers.get("content-type")?.includes("json")) return;
+  const data = (result.body as { data?: unknown } | null)?.data;
+  if (declared instanceof PaginatedList) {
+    if (!Array.isArray(data)) throw new Error(`a paginated list answered ${JSON.stringify(result.body)}`);
+    data.forEach((item, i) => {
+      assertStrict(declared.item, item, `data[${i}] of the list`);
+    });
+  } else {
+    assertStrict(declared, data, "data");
+  }
 }
 
 /** A sandbox API key with the given permissions (all of them by default). */

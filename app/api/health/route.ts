@@ -9,5 +9,10 @@ export const GET = declared(
   function GET(): Response {
     return new Response(BODY, { headers: { "content-type": "application/json; charset=utf-8" } });
   },
-  { permission: "public", summary: "Liveness: answers without touching the database.", response: healthSchema },
+  {
+    permission: "public",
+    summary: "Liveness: answers without touching the database.",
+    response: healthSchema,
+    withoutMeta: true,
+  },
 );
