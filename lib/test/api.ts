@@ -47,11 +47,27 @@ export async function call<T = any>(
   return result;
 }
 
+let unchecked = 0;
+
+/**
+ * Runs `fn` without the check of responses against their schemas: for a test that writes a row
+ * the product never writes (a stored value of an older shape) to see that it is passed through.
+ */
+export async function withoutSchemaCheck<T>(fn: () => Promise<T>): Promise<T> {
+  unchecked++;
+  try {
+    return await fn();
+  } finally {
+    unchecked--;
+  }
+}
+
 /**
  * Every success a test sees matches its route's declared response schema strictly (lib/schemas/
  * strict.ts): the integration suite holds the schemas, and so the OpenAPI document, to the wire.
  */
 function expectDeclaredResponse(handler: Handler, result: ApiResult): void {
+  if (unchecked > 0) return;
   const declared = (handler as Partial<DeclaredHandler>).declaration?.response;
   if (!declared || typeof declared === "string" || result.status < 200 || result.status >= 300) return;
   if (!result.headers.get("content-type")?.includes("json")) return;
