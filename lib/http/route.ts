@@ -23,7 +23,58 @@ export { CURRENT_VERSION, SUPPORTED_VERSIONS };
 type Schema = z.ZodType;
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 
+/** A paginated list of `item` (the handler returns a ListResult): `data` is an array, `meta.pagination` is set. */
+export class PaginatedList<S extends Schema = Schema> {
+  constructor(readonly item: S) {}
+}
+
+export function paginated<S extends Schema>(item: S): PaginatedList<S> {
+  return new PaginatedList(item);
+}
+
+/**
+ * What a route answers on success: the zod schema of `data` in the envelope (a plain array schema
+ * for a list that is not paginated), a paginated list, or no JSON at all: `no_content` (204, empty
+ * body), `pdf` (a document), `csv` (a report file), `json_document` (JSON outside the envelope: the
+ * OpenAPI document itself). The OpenAPI document (lib/http/openapi.ts) and the integration tests'
+ * strict check of every response (lib/test/api.ts) read it.
+ */
+export type ResponseDeclaration = Schema | PaginatedList | "no_content" | "pdf" | "csv" | "json_document";
+
+/** A route as declared: read by the OpenAPI document and the tests. */
+export interface RouteDeclaration {
+  permission: string | null | "public" | "signed";
+  summary?: string;
+  response?: ResponseDeclaration;
+  params?: Schema;
+  query?: Schema;
+  body?: Schema;
+  optionalBody?: boolean;
+  status?: 200 | 201 | 202;
+  /** The body is `{ data }` alone, without `meta` (GET /health, the benchmark's bare handler). */
+  withoutMeta?: boolean;
+}
+
+export type DeclaredHandler = ((request: Request, context?: NextContext) => Promise<Response>) & {
+  declaration: RouteDeclaration;
+};
+
+/** Attaches a declaration to a handler that is not built by route() (GET /health). */
+export function declared<H extends (...args: never[]) => unknown>(
+  handler: H,
+  declaration: RouteDeclaration,
+): H & { declaration: RouteDeclaration } {
+  return Object.assign(handler, { declaration });
+}
+
 interface RouteOptions<P, Q, B> {
+  /**
+   * One short sentence: the operation's summary in the API reference. Every route under app/api
+   * has it and `response` (lib/http/openapi.test.ts); routes outside /api (portal, js-api) need not.
+   */
+  summary?: string;
+  /** What a success answers (ResponseDeclaration). */
+  response?: ResponseDeclaration;
   /**
    * The permission needed, or null for an endpoint open to any authenticated caller; `public` needs
    * no credentials; `signed` is for links that carry their own signature (document links): any
@@ -110,8 +161,10 @@ export function route<
   P extends Schema | undefined = undefined,
   Q extends Schema | undefined = undefined,
   B extends Schema | undefined = undefined,
->(options: RouteOptions<P, Q, B>, handler: (ctx: RouteContext<P, Q, B>) => Promise<unknown>) {
-  return async function handle(request: Request, context?: NextContext): Promise<Response> {
+>(options: RouteOptions<P, Q, B>, handler: (ctx: RouteContext<P, Q, B>) => Promise<unknown>): DeclaredHandler {
+  return Object.assign(handle, { declaration: options as RouteDeclaration });
+
+  async function handle(request: Request, context?: NextContext): Promise<Response> {
     const requestId = randomUUID();
     // Rate limits first (lib/http/rate-limit.ts): a refused request costs no authentication.
     const limit = await checkRateLimit(request);
@@ -121,7 +174,7 @@ export function route<
     let response = await handleRequest(request, context, requestId, idempotent);
     if (idempotent.claim) response = await idempotent.claim.finish(response);
     return withRateLimitHeaders(response, limit);
-  };
+  }
 
   async function handleRequest(
     request: Request,

@@ -11,6 +11,14 @@ export const eventSchema = z.object({
 });
 export type Event = z.infer<typeof eventSchema>;
 
+/** An entry of `GET /event-types` (lib/events/catalogue.ts EVENT_TYPES). */
+export const eventTypeSchema = z.object({
+  name: z.string(),
+  description: z.string(),
+  group: z.string(),
+  available_versions: z.array(z.number().int()),
+});
+
 export const listEventsQuery = z.object({
   // Newest first unless asked otherwise, as in the API family.
   ...listQuery(["id"], "desc"),

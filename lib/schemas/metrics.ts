@@ -62,29 +62,38 @@ export function addMonths(day: string, months: number): string {
   return first.toISOString().slice(0, 10);
 }
 
-interface Timeseries<P> {
-  timeseries: P[];
-  starts_at: string;
-  ends_at: string;
-  interval: "day";
-  updated_at: string;
+/** A metrics answer: one point per day from `starts_at` (inclusive) to `ends_at` (exclusive). */
+function timeseries<P extends z.ZodRawShape>(point: P) {
+  return {
+    timeseries: z.array(z.object({ timestamp: z.string(), ...point })),
+    starts_at: z.string(),
+    ends_at: z.string(),
+    interval: z.literal("day"),
+    updated_at: z.string(),
+  };
 }
 
-/** GET /metrics/monthly-recurring-revenue and /monthly-recurring-revenue-change. */
-export interface AmountMetrics extends Timeseries<{ timestamp: string; amount: string }> {
+/** GET /metrics/refunds, /monthly-recurring-revenue and /monthly-recurring-revenue-change. */
+export const amountMetricsSchema = z.object({ currency_code: z.string(), ...timeseries({ amount: z.string() }) });
+export type AmountMetrics = Omit<z.infer<typeof amountMetricsSchema>, "currency_code"> & {
   currency_code: CurrencyCode;
-}
+};
+
+/** GET /metrics/revenue: the amount and the count of the transactions completed each day. */
+export const revenueMetricsSchema = z.object({
+  currency_code: z.string(),
+  ...timeseries({ amount: z.string(), count: z.number().int() }),
+});
 
 /** GET /metrics/active-subscribers and /chargebacks. */
-export type CountMetrics = Timeseries<{ timestamp: string; count: number }>;
+export const countMetricsSchema = z.object(timeseries({ count: z.number().int() }));
+export type CountMetrics = z.infer<typeof countMetricsSchema>;
 
 /** GET /metrics/checkout-conversion: `rate` = completed_count / count with six decimals. */
-export type CheckoutConversionMetrics = Timeseries<{
-  timestamp: string;
-  count: number;
-  completed_count: number;
-  rate: string;
-}>;
+export const checkoutConversionMetricsSchema = z.object(
+  timeseries({ count: z.number().int(), completed_count: z.number().int(), rate: z.string() }),
+);
+export type CheckoutConversionMetrics = z.infer<typeof checkoutConversionMetricsSchema>;
 
 /**
  * GET /metrics/monthly-recurring-revenue-movements (ours, not the family's: what the dashboard's
@@ -94,18 +103,20 @@ export type CheckoutConversionMetrics = Timeseries<{
  * a day (new + expansion + reactivation − contraction − churn) is that day's MRR minus the day
  * before's; `active_subscribers_at_start` is the count at the end of the day before `from`.
  */
-export interface MrrMovementsMetrics
-  extends Timeseries<{
-    timestamp: string;
-    new: string;
-    expansion: string;
-    contraction: string;
-    churn: string;
-    reactivation: string;
-    new_subscribers: number;
-    reactivated_subscribers: number;
-    churned_subscribers: number;
-  }> {
+export const mrrMovementsMetricsSchema = z.object({
+  currency_code: z.string(),
+  active_subscribers_at_start: z.number().int(),
+  ...timeseries({
+    new: z.string(),
+    expansion: z.string(),
+    contraction: z.string(),
+    churn: z.string(),
+    reactivation: z.string(),
+    new_subscribers: z.number().int(),
+    reactivated_subscribers: z.number().int(),
+    churned_subscribers: z.number().int(),
+  }),
+});
+export type MrrMovementsMetrics = Omit<z.infer<typeof mrrMovementsMetricsSchema>, "currency_code"> & {
   currency_code: CurrencyCode;
-  active_subscribers_at_start: number;
-}
+};

@@ -38,5 +38,13 @@ export const listPaymentMethodsQuery = z.object({
 });
 export type ListPaymentMethodsQuery = z.infer<typeof listPaymentMethodsQuery>;
 
+/** A customer's credit in one currency (GET /customers/{customer_id}/credit-balances). */
+export const creditBalanceSchema = z.object({
+  customer_id: z.string(),
+  currency_code: z.string(),
+  balance: z.object({ available: z.string(), reserved: z.string(), used: z.string() }),
+});
+export type CreditBalance = z.infer<typeof creditBalanceSchema>;
+
 /** GET /customers/{customer_id}/credit-balances (reference §13): not paginated, one per currency. */
 export const creditBalancesQuery = z.object({ currency_code: currencyCode.optional() });

@@ -47,19 +47,70 @@ export const markPaidBody = z
   .optional();
 export type MarkPaidInput = z.infer<typeof markPaidBody>;
 
-/** What the hosted checkout page shows of a transaction: nothing a customer need not see. */
-export interface CheckoutView {
-  transaction_id: string;
-  status: string;
+/** What the hosted checkout page shows of a transaction (GET /checkout/{id}): nothing a customer need not see. */
+export const checkoutSchema = z.object({
+  transaction_id: z.string(),
+  status: z.string(),
   /** `payable`: a payment can be taken; `paid`: already completed; `not_payable`: any other state. */
-  state: "payable" | "paid" | "not_payable";
-  environment: "sandbox" | "live";
-  merchant_name: string;
-  currency_code: string;
-  invoice_number: string | null;
-  customer_email: string | null;
-  items: { id: string; name: string; description: string | null; quantity: number; tax_rate: string; total: string }[];
-  totals: { subtotal: string; discount: string; tax: string; total: string; credit: string; grand_total: string };
+  state: z.enum(["payable", "paid", "not_payable"]),
+  environment: z.enum(["sandbox", "live"]),
+  merchant_name: z.string(),
+  currency_code: z.string(),
+  invoice_number: z.string().nullable(),
+  customer_email: z.string().nullable(),
+  items: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      description: z.string().nullable(),
+      quantity: z.number().int(),
+      tax_rate: z.string(),
+      total: z.string(),
+    }),
+  ),
+  totals: z.object({
+    subtotal: z.string(),
+    discount: z.string(),
+    tax: z.string(),
+    total: z.string(),
+    credit: z.string(),
+    grand_total: z.string(),
+  }),
   /** The newest payment attempt, when there is one (its result, after a reload). */
-  last_payment: { status: string; error_code: string | null; amount: string; created_at: string } | null;
-}
+  last_payment: z
+    .object({ status: z.string(), error_code: z.string().nullable(), amount: z.string(), created_at: z.string() })
+    .nullable(),
+});
+export type CheckoutView = z.infer<typeof checkoutSchema>;
+
+/** A payment attempt: an entry of a transaction's `payments` (lib/billing/payments.ts Payment). */
+export const paymentSchema = z.object({
+  payment_attempt_id: z.string(),
+  stored_payment_method_id: z.string(),
+  amount: z.string(),
+  status: z.enum(["captured", "error"]),
+  error_code: z.string().nullable(),
+  method_details: z.object({
+    type: z.enum(["card", "offline", "wire_transfer"]),
+    card: z
+      .object({
+        type: z.string(),
+        last4: z.string(),
+        expiry_month: z.number().int(),
+        expiry_year: z.number().int(),
+        cardholder_name: z.string(),
+      })
+      .nullable(),
+    /** Ours, on payments the merchant records (offline, wire transfer): absent on card payments. */
+    reference: z.string().nullable().optional(),
+  }),
+  created_at: z.string(),
+  captured_at: z.string().nullable(),
+});
+
+/** What a payment endpoint answers (POST /checkout/{id}/payments): the attempt and the transaction's status after it. */
+export const checkoutPaymentSchema = z.object({
+  transaction_id: z.string(),
+  transaction_status: z.string(),
+  payment: paymentSchema,
+});

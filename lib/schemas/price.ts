@@ -68,6 +68,12 @@ export type PriceWithProduct = z.infer<typeof priceWithProductSchema>;
 export const productWithPricesSchema = productSchema.extend({ prices: z.array(priceSchema) });
 export type ProductWithPrices = z.infer<typeof productWithPricesSchema>;
 
+/** A price as the endpoints that take `include` return it: `product` only with `include=product`. */
+export const priceResponseSchema = priceSchema.extend({ product: productSchema.optional() });
+
+/** A product as the endpoints that take `include` return it: `prices` only with `include=prices`. */
+export const productResponseSchema = productSchema.extend({ prices: z.array(priceSchema).optional() });
+
 // ---------------------------------------------------------------------------------------------
 // Request bodies
 

@@ -306,3 +306,13 @@ export const simulationRunSchema = z.object({
   events: z.array(simulationEventSchema).optional(),
 });
 export type SimulationRun = z.infer<typeof simulationRunSchema>;
+
+/** An entry of `GET /simulation-types`: a single event type or a scenario (lib/events/simulation-types.ts). */
+export const simulationTypeSchema = z.object({
+  name: z.string(),
+  label: z.string(),
+  description: z.string(),
+  group: z.string(),
+  type: z.enum(["single_event", "scenario"]),
+  events: z.array(z.string()),
+});

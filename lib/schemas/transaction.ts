@@ -9,6 +9,9 @@
  */
 import { z } from "zod";
 import type { CurrencyCode } from "../billing/currencies.ts";
+import { addressSchema } from "./address.ts";
+import { adjustmentSchema, adjustmentTotalsSchema } from "./adjustment.ts";
+import { businessSchema } from "./business.ts";
 import {
   countryCode,
   csv,
@@ -20,7 +23,9 @@ import {
   maxText,
   requiredText,
 } from "./common.ts";
-import { amountProblem, DISCOUNT_TYPES } from "./discount.ts";
+import { customerSchema } from "./customer.ts";
+import { amountProblem, DISCOUNT_TYPES, discountSchema } from "./discount.ts";
+import { paymentSchema } from "./payment.ts";
 import {
   currencyCode,
   duration,
@@ -29,6 +34,7 @@ import {
   money,
   PRICE_DESCRIPTION_MAX,
   PRICE_NAME_MAX,
+  priceSchema,
   QUANTITY_MAX,
   QUANTITY_MIN,
   quantity,
@@ -36,7 +42,7 @@ import {
   taxMode,
   unitPriceOverrides,
 } from "./price.ts";
-import { createProductBody } from "./product.ts";
+import { createProductBody, productSchema } from "./product.ts";
 
 /** Every status a transaction can have (spec: States and transitions; `paid` as in the API family). */
 export const TRANSACTION_STATUSES = ["draft", "ready", "billed", "paid", "completed", "canceled", "past_due"] as const;
@@ -119,7 +125,12 @@ export const transactionLineItemSchema = z.object({
   tax_rate: z.string(),
   unit_totals: amountTotals,
   totals: amountTotals,
-  product: z.record(z.string(), z.unknown()),
+  // id and timestamps are null for a non-catalogue product a preview shows before it is created.
+  product: productSchema.extend({
+    id: z.string().nullable(),
+    created_at: z.string().nullable(),
+    updated_at: z.string().nullable(),
+  }),
 });
 
 export const transactionDetailsSchema = z.object({
@@ -170,13 +181,13 @@ export const transactionSchema = z.object({
   items: z.array(
     z.object({
       price_id: z.string(),
-      price: z.record(z.string(), z.unknown()),
+      price: priceSchema,
       quantity: z.number().int(),
       proration: z.unknown().nullable(),
     }),
   ),
   details: transactionDetailsSchema,
-  payments: z.array(z.record(z.string(), z.unknown())),
+  payments: z.array(paymentSchema),
   checkout: z.object({ url: z.string().nullable() }).nullable(),
   created_at: z.string(),
   updated_at: z.string(),
@@ -184,6 +195,88 @@ export const transactionSchema = z.object({
   revised_at: z.string().nullable(),
 });
 export type Transaction = z.infer<typeof transactionSchema>;
+
+/**
+ * A transaction as the endpoints that take `include` return it: the included entities come last,
+ * each only when asked for (TRANSACTION_INCLUDES; `adjustment` adds `adjustments`), null when the
+ * transaction has no such entity.
+ */
+export const transactionResponseSchema = transactionSchema.extend({
+  address: addressSchema.nullable().optional(),
+  adjustments: z.array(adjustmentSchema).optional(),
+  adjustments_totals: adjustmentTotalsSchema
+    .omit({ currency_code: true })
+    .extend({
+      breakdown: z.object({ credit: z.string(), refund: z.string(), chargeback: z.string() }),
+      currency_code: z.string(),
+    })
+    .optional(),
+  available_payment_methods: z.array(z.string()).optional(),
+  business: businessSchema.nullable().optional(),
+  customer: customerSchema.nullable().optional(),
+  discount: discountSchema.omit({ discount_group: true }).nullable().optional(),
+});
+
+/** A price or product in a preview: a non-catalogue one not (yet) saved has null ID and timestamps. */
+const previewPrice = priceSchema.extend({
+  id: z.string().nullable(),
+  product_id: z.string().nullable(),
+  created_at: z.string().nullable(),
+  updated_at: z.string().nullable(),
+});
+const previewProduct = transactionLineItemSchema.shape.product;
+const previewAddressSchema = z.object({ postal_code: z.string().nullable(), country_code: z.string() }).nullable();
+
+/** POST /transactions/preview: the totals a transaction with these items would have; nothing is saved. */
+export const transactionPreviewResultSchema = z.object({
+  customer_id: z.string().nullable(),
+  address_id: z.string().nullable(),
+  business_id: z.string().nullable(),
+  currency_code: z.string(),
+  discount_id: z.string().nullable(),
+  customer_ip_address: z.string().nullable(),
+  address: previewAddressSchema,
+  ignore_trials: z.boolean(),
+  items: z.array(
+    z.object({ price: previewPrice, quantity: z.number().int(), include_in_totals: z.boolean(), proration: z.null() }),
+  ),
+  details: z.object({
+    tax_rates_used: transactionDetailsSchema.shape.tax_rates_used,
+    totals: transactionTotalsSchema,
+    line_items: z.array(
+      transactionLineItemSchema.omit({ id: true }).extend({ price_id: z.string().nullable(), product: previewProduct }),
+    ),
+  }),
+  available_payment_methods: z.array(z.string()),
+});
+
+/** POST /pricing-preview: prices localized for a place, with formatted totals; nothing is saved. */
+export const pricingPreviewSchema = z.object({
+  customer_id: z.string().nullable(),
+  address_id: z.string().nullable(),
+  business_id: z.string().nullable(),
+  currency_code: z.string(),
+  discount_id: z.string().nullable(),
+  address: previewAddressSchema,
+  customer_ip_address: z.string().nullable(),
+  items: z.array(z.object({ price_id: z.string().nullable(), quantity: z.number().int() })),
+  details: z.object({
+    line_items: z.array(
+      z.object({
+        price: previewPrice,
+        quantity: z.number().int(),
+        tax_rate: z.string(),
+        unit_totals: amountTotals,
+        formatted_unit_totals: amountTotals,
+        totals: amountTotals,
+        formatted_totals: amountTotals,
+        product: previewProduct,
+        discounts: z.array(z.object({ discount: discountSchema, total: z.string(), formatted_total: z.string() })),
+      }),
+    ),
+  }),
+  available_payment_methods: z.array(z.string()),
+});
 
 // ---------------------------------------------------------------------------------------------
 // Request bodies

@@ -3,6 +3,8 @@
  */
 import { expect } from "vitest";
 import { PERMISSIONS } from "../auth/permissions.ts";
+import { type DeclaredHandler, PaginatedList } from "../http/route.ts";
+import { assertStrict } from "../schemas/strict.ts";
 import { createApiKey } from "../services/api-keys.ts";
 
 export type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
@@ -40,7 +42,44 @@ export async function call<T = any>(
   const request = new Request(`${BASE}${path}`, { method, headers, body });
   const response = await handler(request, { params: Promise.resolve(options.params ?? {}) });
   const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : null, headers: response.headers };
+  const result = { status: response.status, body: text ? JSON.parse(text) : null, headers: response.headers };
+  expectDeclaredResponse(handler, result);
+  return result;
+}
+
+let unchecked = 0;
+
+/**
+ * Runs `fn` without the check of responses against their schemas: for a test that writes a row
+ * the product never writes (a stored value of an older shape) to see that it is passed through.
+ */
+export async function withoutSchemaCheck<T>(fn: () => Promise<T>): Promise<T> {
+  unchecked++;
+  try {
+    return await fn();
+  } finally {
+    unchecked--;
+  }
+}
+
+/**
+ * Every success a test sees matches its route's declared response schema strictly (lib/schemas/
+ * strict.ts): the integration suite holds the schemas, and so the OpenAPI document, to the wire.
+ */
+function expectDeclaredResponse(handler: Handler, result: ApiResult): void {
+  if (unchecked > 0) return;
+  const declared = (handler as Partial<DeclaredHandler>).declaration?.response;
+  if (!declared || typeof declared === "string" || result.status < 200 || result.status >= 300) return;
+  if (!result.headers.get("content-type")?.includes("json")) return;
+  const data = (result.body as { data?: unknown } | null)?.data;
+  if (declared instanceof PaginatedList) {
+    if (!Array.isArray(data)) throw new Error(`a paginated list answered ${JSON.stringify(result.body)}`);
+    data.forEach((item, i) => {
+      assertStrict(declared.item, item, `data[${i}] of the list`);
+    });
+  } else {
+    assertStrict(declared, data, "data");
+  }
 }
 
 /** A sandbox API key with the given permissions (all of them by default). */

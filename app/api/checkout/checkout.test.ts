@@ -8,7 +8,7 @@ import * as checkoutPayments from "@/app/api/checkout/[transaction_id]/payments/
 import * as checkoutItem from "@/app/api/checkout/[transaction_id]/route";
 import { query } from "@/lib/db/sql";
 import { SURROGATE_MESSAGE } from "@/lib/http/input-guard";
-import { call, expectError, expectFieldError, expectNotFound } from "@/lib/test/api";
+import { call, expectError, expectFieldError, expectNotFound, withoutSchemaCheck } from "@/lib/test/api";
 import { events, expectMethodsNotAllowed } from "@/lib/test/checks";
 import { insertDestination, notificationsOf } from "@/lib/test/notifications";
 import {
@@ -205,7 +205,8 @@ describe("POST /checkout/{transaction_id}/payments: hostile text (issue #13)", (
     );
     const paid = await pay(t.id);
     expect(paid.status, JSON.stringify(paid.body)).toBe(201);
-    const done = (await transactions.get(t.id)).body.data;
+    // The stored record of an older shape is answered as stored: no schema describes it.
+    const done = (await withoutSchemaCheck(() => transactions.get(t.id))).body.data;
     expect(done.status).toBe("completed");
     expect(done.payments[1].method_details.card.cardholder_name).toBe("\ufffd");
     expect((await notificationsOf(destination.id)).map((n) => n.type)).toEqual([
@@ -459,7 +460,7 @@ describe("POST /checkout/{transaction_id}/payments: refusals", () => {
       JSON.stringify(Array.from({ length: 50 }, () => declined)),
     ]);
     expect((await pay(t.id, { ...CARD, number: DECLINED }, "203.0.113.9")).status).toBe(201);
-    const payments = (await transactions.get(t.id)).body.data.payments;
+    const payments = (await withoutSchemaCheck(() => transactions.get(t.id))).body.data.payments;
     expect(payments).toHaveLength(50);
     expect(payments[0].created_at).not.toBe(declined.created_at);
   });

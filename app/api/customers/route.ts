@@ -1,14 +1,27 @@
 import { listOfJson } from "@/lib/http/pagination";
-import { route } from "@/lib/http/route";
-import { createCustomerBody, listCustomersQuery } from "@/lib/schemas/customer";
+import { paginated, route } from "@/lib/http/route";
+import { createCustomerBody, customerSchema, listCustomersQuery } from "@/lib/schemas/customer";
 import { createCustomer, listCustomers } from "@/lib/services/customers";
 
-export const GET = route({ permission: "customer.read", query: listCustomersQuery }, async ({ input }) =>
-  listOfJson(await listCustomers(input.query)),
+export const GET = route(
+  {
+    summary: "List customers.",
+    response: paginated(customerSchema),
+    permission: "customer.read",
+    query: listCustomersQuery,
+  },
+  async ({ input }) => listOfJson(await listCustomers(input.query)),
 );
 
-export const POST = route({ permission: "customer.write", body: createCustomerBody, status: 201 }, ({ input }) =>
-  createCustomer(input.body),
+export const POST = route(
+  {
+    summary: "Create a customer.",
+    response: customerSchema,
+    permission: "customer.write",
+    body: createCustomerBody,
+    status: 201,
+  },
+  ({ input }) => createCustomer(input.body),
 );
 
 export { methodNotAllowed as PUT, methodNotAllowed as PATCH, methodNotAllowed as DELETE } from "@/lib/http/route";

@@ -1,14 +1,26 @@
 import { listOfJson } from "@/lib/http/pagination";
-import { route } from "@/lib/http/route";
-import { createDiscountGroupBody, listDiscountGroupsQuery } from "@/lib/schemas/discount-group";
+import { paginated, route } from "@/lib/http/route";
+import { createDiscountGroupBody, discountGroupSchema, listDiscountGroupsQuery } from "@/lib/schemas/discount-group";
 import { createDiscountGroup, listDiscountGroups } from "@/lib/services/discount-groups";
 
-export const GET = route({ permission: "discount_group.read", query: listDiscountGroupsQuery }, async ({ input }) =>
-  listOfJson(await listDiscountGroups(input.query)),
+export const GET = route(
+  {
+    summary: "List discount groups.",
+    response: paginated(discountGroupSchema),
+    permission: "discount_group.read",
+    query: listDiscountGroupsQuery,
+  },
+  async ({ input }) => listOfJson(await listDiscountGroups(input.query)),
 );
 
 export const POST = route(
-  { permission: "discount_group.write", body: createDiscountGroupBody, status: 201 },
+  {
+    summary: "Create a discount group.",
+    response: discountGroupSchema,
+    permission: "discount_group.write",
+    body: createDiscountGroupBody,
+    status: 201,
+  },
   ({ input }) => createDiscountGroup(input.body),
 );
 

@@ -1,16 +1,31 @@
 import { listOfJson } from "@/lib/http/pagination";
-import { route } from "@/lib/http/route";
-import { createNotificationSettingBody, listNotificationSettingsQuery } from "@/lib/schemas/notification-setting";
+import { paginated, route } from "@/lib/http/route";
+import {
+  createNotificationSettingBody,
+  listNotificationSettingsQuery,
+  notificationSettingSchema,
+} from "@/lib/schemas/notification-setting";
 import { createNotificationSetting, listNotificationSettings } from "@/lib/services/notification-settings";
 
 export const GET = route(
-  { permission: "notification_setting.read", query: listNotificationSettingsQuery },
+  {
+    summary: "List notification destinations.",
+    response: paginated(notificationSettingSchema),
+    permission: "notification_setting.read",
+    query: listNotificationSettingsQuery,
+  },
   async ({ input, auth }) =>
     listOfJson(await listNotificationSettings(input.query, auth.permissions.has("notification_setting.write"))),
 );
 
 export const POST = route(
-  { permission: "notification_setting.write", body: createNotificationSettingBody, status: 201 },
+  {
+    summary: "Create a notification destination.",
+    response: notificationSettingSchema,
+    permission: "notification_setting.write",
+    body: createNotificationSettingBody,
+    status: 201,
+  },
   ({ input }) => createNotificationSetting(input.body),
 );
 

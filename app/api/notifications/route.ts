@@ -1,10 +1,16 @@
 import { listOfJson } from "@/lib/http/pagination";
-import { route } from "@/lib/http/route";
-import { listNotificationsQuery } from "@/lib/schemas/notification";
+import { paginated, route } from "@/lib/http/route";
+import { listNotificationsQuery, notificationSchema } from "@/lib/schemas/notification";
 import { listNotifications } from "@/lib/services/notifications";
 
-export const GET = route({ permission: "notification.read", query: listNotificationsQuery }, async ({ input, auth }) =>
-  listOfJson(await listNotifications(input.query, auth.permissions)),
+export const GET = route(
+  {
+    summary: "List notifications.",
+    response: paginated(notificationSchema),
+    permission: "notification.read",
+    query: listNotificationsQuery,
+  },
+  async ({ input, auth }) => listOfJson(await listNotifications(input.query, auth.permissions)),
 );
 
 export {

@@ -1,10 +1,16 @@
 import { route } from "@/lib/http/route";
-import { pricingPreviewBody } from "@/lib/schemas/transaction";
+import { pricingPreviewBody, pricingPreviewSchema } from "@/lib/schemas/transaction";
 import { pricingPreview } from "@/lib/services/transactions/pricing-preview";
 
 // Nothing is saved, so reading is enough: transaction.read.
-export const POST = route({ permission: "transaction.read", body: pricingPreviewBody }, ({ input }) =>
-  pricingPreview(input.body),
+export const POST = route(
+  {
+    summary: "Preview prices for a customer's location (nothing is saved).",
+    response: pricingPreviewSchema,
+    permission: "transaction.read",
+    body: pricingPreviewBody,
+  },
+  ({ input }) => pricingPreview(input.body),
 );
 
 export {

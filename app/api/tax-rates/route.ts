@@ -1,9 +1,16 @@
+import { z } from "zod";
 import { route } from "@/lib/http/route";
-import { listTaxRatesQuery } from "@/lib/schemas/tax-rate";
+import { listTaxRatesQuery, taxRateSchema } from "@/lib/schemas/tax-rate";
 import { listTaxRates } from "@/lib/services/tax-rates";
 
-export const GET = route({ permission: "settings.read", query: listTaxRatesQuery }, ({ input }) =>
-  listTaxRates(input.query),
+export const GET = route(
+  {
+    summary: "List the tax rates of every country (not paginated).",
+    response: z.array(taxRateSchema),
+    permission: "settings.read",
+    query: listTaxRatesQuery,
+  },
+  ({ input }) => listTaxRates(input.query),
 );
 
 export {

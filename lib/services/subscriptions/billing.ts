@@ -160,6 +160,13 @@ export async function billSubscriptions(client: pg.PoolClient, requests: readonl
     client,
     bills.map((b) => ({ transactionId: b.id, items: b.items })),
   );
+  // The line items' IDs are their items' txnitm_ IDs, which insertItems has just given them (the
+  // details were computed before: without this, renewals answered line items with a null id).
+  for (const bill of bills) {
+    bill.details.line_items.forEach((line, i) => {
+      line.id = bill.items[i].id as string;
+    });
+  }
   const manual = bills.filter((b) => b.request.sub.collection_mode === "manual");
   const numbers = await nextInvoiceNumbers(client, manual.length);
   const invoices = new Map(

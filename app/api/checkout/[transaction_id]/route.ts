@@ -3,11 +3,18 @@
  * checkout; the transaction ID in the checkout link is the capability.
  */
 import { route } from "@/lib/http/route";
+import { checkoutSchema } from "@/lib/schemas/payment";
 import { transactionParams } from "@/lib/schemas/transaction";
 import { getCheckout } from "@/lib/services/payments";
 
-export const GET = route({ permission: "public", params: transactionParams }, ({ input }) =>
-  getCheckout(input.params.transaction_id),
+export const GET = route(
+  {
+    summary: "Get the hosted checkout's view of a transaction.",
+    response: checkoutSchema,
+    permission: "public",
+    params: transactionParams,
+  },
+  ({ input }) => getCheckout(input.params.transaction_id),
 );
 
 export {

@@ -1,13 +1,20 @@
 import { route } from "@/lib/http/route";
-import { customerParams, updateCustomerBody } from "@/lib/schemas/customer";
+import { customerParams, customerSchema, updateCustomerBody } from "@/lib/schemas/customer";
 import { getCustomer, updateCustomer } from "@/lib/services/customers";
 
-export const GET = route({ permission: "customer.read", params: customerParams }, ({ input }) =>
-  getCustomer(input.params.customer_id),
+export const GET = route(
+  { summary: "Get a customer.", response: customerSchema, permission: "customer.read", params: customerParams },
+  ({ input }) => getCustomer(input.params.customer_id),
 );
 
 export const PATCH = route(
-  { permission: "customer.write", params: customerParams, body: updateCustomerBody },
+  {
+    summary: "Update a customer.",
+    response: customerSchema,
+    permission: "customer.write",
+    params: customerParams,
+    body: updateCustomerBody,
+  },
   ({ input }) => updateCustomer(input.params.customer_id, input.body),
 );
 

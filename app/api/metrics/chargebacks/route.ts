@@ -1,10 +1,11 @@
 /** GET /metrics/chargebacks (lib/services/metrics/adjustments.ts). */
 import { route } from "@/lib/http/route";
-import { metricsQuery } from "@/lib/schemas/metrics";
+import { countMetricsSchema, metricsQuery } from "@/lib/schemas/metrics";
 import { chargebackMetrics } from "@/lib/services/metrics/adjustments";
 
-export const GET = route({ permission: "metrics.read", query: metricsQuery }, ({ input }) =>
-  chargebackMetrics(input.query),
+export const GET = route(
+  { summary: "Chargebacks per day.", response: countMetricsSchema, permission: "metrics.read", query: metricsQuery },
+  ({ input }) => chargebackMetrics(input.query),
 );
 
 export {

@@ -1,10 +1,16 @@
 /** GET /metrics/checkout-conversion (lib/services/metrics/checkouts.ts). */
 import { route } from "@/lib/http/route";
-import { metricsQuery } from "@/lib/schemas/metrics";
+import { checkoutConversionMetricsSchema, metricsQuery } from "@/lib/schemas/metrics";
 import { checkoutConversionMetrics } from "@/lib/services/metrics/checkouts";
 
-export const GET = route({ permission: "metrics.read", query: metricsQuery }, ({ input }) =>
-  checkoutConversionMetrics(input.query),
+export const GET = route(
+  {
+    summary: "Checkouts started and completed per day.",
+    response: checkoutConversionMetricsSchema,
+    permission: "metrics.read",
+    query: metricsQuery,
+  },
+  ({ input }) => checkoutConversionMetrics(input.query),
 );
 
 export {

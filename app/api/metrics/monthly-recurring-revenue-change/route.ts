@@ -1,10 +1,16 @@
 /** GET /metrics/monthly-recurring-revenue-change (lib/services/metrics/subscriptions.ts). */
 import { route } from "@/lib/http/route";
-import { metricsQuery } from "@/lib/schemas/metrics";
+import { amountMetricsSchema, metricsQuery } from "@/lib/schemas/metrics";
 import { mrrChangeMetrics } from "@/lib/services/metrics/subscriptions";
 
-export const GET = route({ permission: "metrics.read", query: metricsQuery }, ({ input }) =>
-  mrrChangeMetrics(input.query),
+export const GET = route(
+  {
+    summary: "Change of monthly recurring revenue per day.",
+    response: amountMetricsSchema,
+    permission: "metrics.read",
+    query: metricsQuery,
+  },
+  ({ input }) => mrrChangeMetrics(input.query),
 );
 
 export {

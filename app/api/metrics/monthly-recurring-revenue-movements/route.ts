@@ -1,10 +1,16 @@
 /** GET /metrics/monthly-recurring-revenue-movements (ours, for the dashboard's MRR breakdown: lib/schemas/metrics.ts). */
 import { route } from "@/lib/http/route";
-import { metricsQuery } from "@/lib/schemas/metrics";
+import { metricsQuery, mrrMovementsMetricsSchema } from "@/lib/schemas/metrics";
 import { mrrMovementsMetrics } from "@/lib/services/metrics/subscriptions";
 
-export const GET = route({ permission: "metrics.read", query: metricsQuery }, ({ input }) =>
-  mrrMovementsMetrics(input.query),
+export const GET = route(
+  {
+    summary: "Monthly recurring revenue movements per day (new, expansion, contraction, churn, reactivation).",
+    response: mrrMovementsMetricsSchema,
+    permission: "metrics.read",
+    query: metricsQuery,
+  },
+  ({ input }) => mrrMovementsMetrics(input.query),
 );
 
 export {

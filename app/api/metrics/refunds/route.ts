@@ -1,10 +1,11 @@
 /** GET /metrics/refunds (lib/services/metrics/adjustments.ts). */
 import { route } from "@/lib/http/route";
-import { metricsQuery } from "@/lib/schemas/metrics";
+import { amountMetricsSchema, metricsQuery } from "@/lib/schemas/metrics";
 import { refundMetrics } from "@/lib/services/metrics/adjustments";
 
-export const GET = route({ permission: "metrics.read", query: metricsQuery }, ({ input }) =>
-  refundMetrics(input.query),
+export const GET = route(
+  { summary: "Refunds per day.", response: amountMetricsSchema, permission: "metrics.read", query: metricsQuery },
+  ({ input }) => refundMetrics(input.query),
 );
 
 export {

@@ -1,9 +1,15 @@
 import { route } from "@/lib/http/route";
-import { revenueMetricsQuery } from "@/lib/schemas/metrics";
+import { revenueMetricsQuery, revenueMetricsSchema } from "@/lib/schemas/metrics";
 import { revenueMetrics } from "@/lib/services/metrics/revenue";
 
-export const GET = route({ permission: "metrics.read", query: revenueMetricsQuery }, ({ input }) =>
-  revenueMetrics(input.query),
+export const GET = route(
+  {
+    summary: "Revenue per day.",
+    response: revenueMetricsSchema,
+    permission: "metrics.read",
+    query: revenueMetricsQuery,
+  },
+  ({ input }) => revenueMetrics(input.query),
 );
 
 export {

@@ -1,5 +1,9 @@
 import { route } from "@/lib/http/route";
-import { notificationSettingParams, updateNotificationSettingBody } from "@/lib/schemas/notification-setting";
+import {
+  notificationSettingParams,
+  notificationSettingSchema,
+  updateNotificationSettingBody,
+} from "@/lib/schemas/notification-setting";
 import {
   deleteNotificationSetting,
   getNotificationSetting,
@@ -7,19 +11,35 @@ import {
 } from "@/lib/services/notification-settings";
 
 export const GET = route(
-  { permission: "notification_setting.read", params: notificationSettingParams },
+  {
+    summary: "Get a notification destination.",
+    response: notificationSettingSchema,
+    permission: "notification_setting.read",
+    params: notificationSettingParams,
+  },
   ({ input, auth }) =>
     getNotificationSetting(input.params.notification_setting_id, auth.permissions.has("notification_setting.write")),
 );
 
 export const PATCH = route(
-  { permission: "notification_setting.write", params: notificationSettingParams, body: updateNotificationSettingBody },
+  {
+    summary: "Update a notification destination.",
+    response: notificationSettingSchema,
+    permission: "notification_setting.write",
+    params: notificationSettingParams,
+    body: updateNotificationSettingBody,
+  },
   ({ input }) => updateNotificationSetting(input.params.notification_setting_id, input.body),
 );
 
 /** 204 with no body: the destination, its notifications and their logs are gone. */
 export const DELETE = route(
-  { permission: "notification_setting.write", params: notificationSettingParams },
+  {
+    summary: "Delete a notification destination with its notifications and logs (204, no body).",
+    response: "no_content",
+    permission: "notification_setting.write",
+    params: notificationSettingParams,
+  },
   async ({ input, requestId }) => {
     await deleteNotificationSetting(input.params.notification_setting_id);
     return new Response(null, { status: 204, headers: { "x-request-id": requestId } });

@@ -1,9 +1,15 @@
 import { route } from "@/lib/http/route";
-import { notificationParams } from "@/lib/schemas/notification";
+import { notificationParams, notificationSchema } from "@/lib/schemas/notification";
 import { getNotification } from "@/lib/services/notifications";
 
-export const GET = route({ permission: "notification.read", params: notificationParams }, ({ input, auth }) =>
-  getNotification(input.params.notification_id, auth.permissions),
+export const GET = route(
+  {
+    summary: "Get a notification.",
+    response: notificationSchema,
+    permission: "notification.read",
+    params: notificationParams,
+  },
+  ({ input, auth }) => getNotification(input.params.notification_id, auth.permissions),
 );
 
 export {

@@ -1,13 +1,27 @@
 import { route } from "@/lib/http/route";
-import { getProductQuery, productParams, updateProductBody } from "@/lib/schemas/product";
+import { productResponseSchema } from "@/lib/schemas/price";
+import { getProductQuery, productParams, productSchema, updateProductBody } from "@/lib/schemas/product";
 import { getProduct, updateProduct } from "@/lib/services/products";
 
-export const GET = route({ permission: "product.read", params: productParams, query: getProductQuery }, ({ input }) =>
-  getProduct(input.params.product_id, input.query),
+export const GET = route(
+  {
+    summary: "Get a product.",
+    response: productResponseSchema,
+    permission: "product.read",
+    params: productParams,
+    query: getProductQuery,
+  },
+  ({ input }) => getProduct(input.params.product_id, input.query),
 );
 
 export const PATCH = route(
-  { permission: "product.write", params: productParams, body: updateProductBody },
+  {
+    summary: "Update a product.",
+    response: productSchema,
+    permission: "product.write",
+    params: productParams,
+    body: updateProductBody,
+  },
   ({ input }) => updateProduct(input.params.product_id, input.body),
 );
 

@@ -1,14 +1,26 @@
 import { route } from "@/lib/http/route";
-import { simulationParams, updateSimulationBody } from "@/lib/schemas/simulation";
+import { simulationParams, simulationSchema, updateSimulationBody } from "@/lib/schemas/simulation";
 import { getSimulation } from "@/lib/services/simulations/get";
 import { updateSimulation } from "@/lib/services/simulations/update";
 
-export const GET = route({ permission: "notification_simulation.read", params: simulationParams }, ({ input }) =>
-  getSimulation(input.params.simulation_id),
+export const GET = route(
+  {
+    summary: "Get a simulation.",
+    response: simulationSchema,
+    permission: "notification_simulation.read",
+    params: simulationParams,
+  },
+  ({ input }) => getSimulation(input.params.simulation_id),
 );
 
 export const PATCH = route(
-  { permission: "notification_simulation.write", params: simulationParams, body: updateSimulationBody },
+  {
+    summary: "Update a simulation.",
+    response: simulationSchema,
+    permission: "notification_simulation.write",
+    params: simulationParams,
+    body: updateSimulationBody,
+  },
   ({ input, auth }) => updateSimulation(input.params.simulation_id, input.body, auth.permissions),
 );
 

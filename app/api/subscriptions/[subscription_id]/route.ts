@@ -1,6 +1,11 @@
 import { requirePermission } from "@/lib/http/auth";
 import { route } from "@/lib/http/route";
-import { subscriptionParams, subscriptionQuery, updateSubscriptionBody } from "@/lib/schemas/subscription";
+import {
+  subscriptionParams,
+  subscriptionQuery,
+  subscriptionSchema,
+  updateSubscriptionBody,
+} from "@/lib/schemas/subscription";
 import { getSubscription } from "@/lib/services/subscriptions/get";
 // Registers the previews that `include` adds (next_transaction, recurring_transaction_details).
 import "@/lib/services/subscriptions/preview";
@@ -8,7 +13,13 @@ import { withPortalLinks } from "@/lib/services/portal/management-urls";
 import { updateSubscription } from "@/lib/services/subscriptions/update";
 
 export const GET = route(
-  { permission: "subscription.read", params: subscriptionParams, query: subscriptionQuery },
+  {
+    summary: "Get a subscription.",
+    response: subscriptionSchema,
+    permission: "subscription.read",
+    params: subscriptionParams,
+    query: subscriptionQuery,
+  },
   async ({ input, auth }) => {
     // The previews show transactions: they need transaction.read too (reference §1).
     if (input.query.include?.length) requirePermission(auth, "transaction.read");
@@ -17,7 +28,13 @@ export const GET = route(
 );
 
 export const PATCH = route(
-  { permission: "subscription.write", params: subscriptionParams, body: updateSubscriptionBody },
+  {
+    summary: "Update a subscription.",
+    response: subscriptionSchema,
+    permission: "subscription.write",
+    params: subscriptionParams,
+    body: updateSubscriptionBody,
+  },
   async ({ input, auth }) => withPortalLinks(auth, await updateSubscription(input.params.subscription_id, input.body)),
 );
 

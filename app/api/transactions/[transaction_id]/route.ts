@@ -1,15 +1,33 @@
 import { route } from "@/lib/http/route";
-import { transactionParams, transactionQuery, updateTransactionBody } from "@/lib/schemas/transaction";
+import {
+  transactionParams,
+  transactionQuery,
+  transactionResponseSchema,
+  updateTransactionBody,
+} from "@/lib/schemas/transaction";
 import { getTransaction } from "@/lib/services/transactions/get";
 import { updateTransaction } from "@/lib/services/transactions/update";
 
 export const GET = route(
-  { permission: "transaction.read", params: transactionParams, query: transactionQuery },
+  {
+    summary: "Get a transaction.",
+    response: transactionResponseSchema,
+    permission: "transaction.read",
+    params: transactionParams,
+    query: transactionQuery,
+  },
   ({ input }) => getTransaction(input.params.transaction_id, input.query.include),
 );
 
 export const PATCH = route(
-  { permission: "transaction.write", params: transactionParams, query: transactionQuery, body: updateTransactionBody },
+  {
+    summary: "Update a transaction.",
+    response: transactionResponseSchema,
+    permission: "transaction.write",
+    params: transactionParams,
+    query: transactionQuery,
+    body: updateTransactionBody,
+  },
   ({ input }) => updateTransaction(input.params.transaction_id, input.body, input.query.include),
 );
 

@@ -1,10 +1,16 @@
 import { route } from "@/lib/http/route";
-import { previewTransactionBody } from "@/lib/schemas/transaction";
+import { previewTransactionBody, transactionPreviewResultSchema } from "@/lib/schemas/transaction";
 import { previewTransaction } from "@/lib/services/transactions/preview";
 
 // Nothing is saved, so reading is enough: transaction.read.
-export const POST = route({ permission: "transaction.read", body: previewTransactionBody }, ({ input }) =>
-  previewTransaction(input.body),
+export const POST = route(
+  {
+    summary: "Preview a transaction's totals (nothing is saved).",
+    response: transactionPreviewResultSchema,
+    permission: "transaction.read",
+    body: previewTransactionBody,
+  },
+  ({ input }) => previewTransaction(input.body),
 );
 
 export {

@@ -1,9 +1,15 @@
 import { route } from "@/lib/http/route";
-import { adjustmentParams, documentPdfQuery } from "@/lib/schemas/document";
+import { adjustmentParams, documentPdfQuery, documentUrlSchema } from "@/lib/schemas/document";
 import { creditNoteUrl } from "@/lib/services/credit-notes";
 
 export const GET = route(
-  { permission: "adjustment.read", params: adjustmentParams, query: documentPdfQuery },
+  {
+    summary: "Get a signed link to an adjustment's credit note PDF.",
+    response: documentUrlSchema,
+    permission: "adjustment.read",
+    params: adjustmentParams,
+    query: documentPdfQuery,
+  },
   ({ input }) => creditNoteUrl(input.params.adjustment_id, input.query.disposition),
 );
 

@@ -4,12 +4,19 @@
  */
 import { clientAddress } from "@/lib/http/client-address";
 import { route } from "@/lib/http/route";
-import { cardPaymentBody } from "@/lib/schemas/payment";
+import { cardPaymentBody, checkoutPaymentSchema } from "@/lib/schemas/payment";
 import { transactionParams } from "@/lib/schemas/transaction";
 import { payAtCheckout } from "@/lib/services/payments";
 
 export const POST = route(
-  { permission: "public", params: transactionParams, body: cardPaymentBody, status: 201 },
+  {
+    summary: "Pay a transaction at the hosted checkout (sandbox test cards).",
+    response: checkoutPaymentSchema,
+    permission: "public",
+    params: transactionParams,
+    body: cardPaymentBody,
+    status: 201,
+  },
   ({ input, request }) => payAtCheckout(input.params.transaction_id, input.body, clientAddress(request.headers)),
 );
 

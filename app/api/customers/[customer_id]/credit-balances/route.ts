@@ -1,11 +1,14 @@
+import { z } from "zod";
 import { route } from "@/lib/http/route";
 import { customerParams } from "@/lib/schemas/customer";
-import { creditBalancesQuery } from "@/lib/schemas/payment-method";
+import { creditBalanceSchema, creditBalancesQuery } from "@/lib/schemas/payment-method";
 import { listCreditBalances } from "@/lib/services/credit-balances";
 
 /** Not paginated: one balance per currency (reference §13). */
 export const GET = route(
   {
+    summary: "List a customer's credit balances, one per currency (not paginated).",
+    response: z.array(creditBalanceSchema),
     permission: "customer.read",
     params: customerParams,
     query: creditBalancesQuery,

@@ -1,11 +1,17 @@
 import { listOfJson } from "@/lib/http/pagination";
-import { route } from "@/lib/http/route";
+import { paginated, route } from "@/lib/http/route";
 import { customerParams } from "@/lib/schemas/customer";
-import { listPaymentMethodsQuery } from "@/lib/schemas/payment-method";
+import { listPaymentMethodsQuery, paymentMethodSchema } from "@/lib/schemas/payment-method";
 import { listPaymentMethods } from "@/lib/services/payment-methods";
 
 export const GET = route(
-  { permission: "payment_method.read", params: customerParams, query: listPaymentMethodsQuery },
+  {
+    summary: "List a customer's saved payment methods.",
+    response: paginated(paymentMethodSchema),
+    permission: "payment_method.read",
+    params: customerParams,
+    query: listPaymentMethodsQuery,
+  },
   async ({ input }) => listOfJson(await listPaymentMethods(input.params.customer_id, input.query)),
 );
 

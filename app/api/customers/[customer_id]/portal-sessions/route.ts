@@ -1,11 +1,13 @@
 /** POST /customers/{customer_id}/portal-sessions (reference §13): see lib/services/portal/sessions.ts. */
 import { route } from "@/lib/http/route";
 import { customerParams } from "@/lib/schemas/customer";
-import { createPortalSessionBody } from "@/lib/schemas/portal";
+import { createPortalSessionBody, portalSessionSchema } from "@/lib/schemas/portal";
 import { createPortalSession } from "@/lib/services/portal/sessions";
 
 export const POST = route(
   {
+    summary: "Create a customer portal session with its authenticated links.",
+    response: portalSessionSchema,
     permission: "customer_portal_session.write",
     params: customerParams,
     body: createPortalSessionBody,

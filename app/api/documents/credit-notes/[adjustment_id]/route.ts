@@ -5,7 +5,13 @@ import { checkDocumentLink, pdfResponse } from "@/lib/services/documents";
 
 /** A signed credit-note link (from GET /adjustments/{adjustment_id}/credit-note): the signature authenticates it. */
 export const GET = route(
-  { permission: "signed", params: adjustmentParams, query: signedLinkQuery },
+  {
+    summary: "Open a signed credit note link: the PDF.",
+    response: "pdf",
+    permission: "signed",
+    params: adjustmentParams,
+    query: signedLinkQuery,
+  },
   async ({ input }) => {
     const id = input.params.adjustment_id;
     const disposition = await checkDocumentLink("credit_note", id, input.query);

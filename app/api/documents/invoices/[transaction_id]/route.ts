@@ -4,7 +4,13 @@ import { checkDocumentLink, invoicePdf, pdfResponse } from "@/lib/services/docum
 
 /** A signed invoice link (from GET /transactions/{transaction_id}/invoice): the signature authenticates it. */
 export const GET = route(
-  { permission: "signed", params: invoiceDocumentParams, query: signedLinkQuery },
+  {
+    summary: "Open a signed invoice link: the PDF.",
+    response: "pdf",
+    permission: "signed",
+    params: invoiceDocumentParams,
+    query: signedLinkQuery,
+  },
   async ({ input }) => {
     const id = input.params.transaction_id;
     const disposition = await checkDocumentLink("invoice", id, input.query);

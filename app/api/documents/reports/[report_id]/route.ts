@@ -4,8 +4,15 @@ import { reportParams } from "@/lib/schemas/report";
 import { reportCsvResponse } from "@/lib/services/reports/download";
 
 /** A signed report link (from GET /reports/{report_id}/download-url): the signature authenticates it. */
-export const GET = route({ permission: "signed", params: reportParams, query: signedLinkQuery }, ({ input }) =>
-  reportCsvResponse(input.params.report_id, input.query),
+export const GET = route(
+  {
+    summary: "Open a signed report link: the CSV file.",
+    response: "csv",
+    permission: "signed",
+    params: reportParams,
+    query: signedLinkQuery,
+  },
+  ({ input }) => reportCsvResponse(input.params.report_id, input.query),
 );
 
 export {

@@ -1,10 +1,16 @@
 import { listOfJson } from "@/lib/http/pagination";
-import { route } from "@/lib/http/route";
-import { listNotificationLogsQuery, notificationParams } from "@/lib/schemas/notification";
+import { paginated, route } from "@/lib/http/route";
+import { listNotificationLogsQuery, notificationLogSchema, notificationParams } from "@/lib/schemas/notification";
 import { listNotificationLogs } from "@/lib/services/notifications";
 
 export const GET = route(
-  { permission: "notification.read", params: notificationParams, query: listNotificationLogsQuery },
+  {
+    summary: "List the delivery attempts of a notification.",
+    response: paginated(notificationLogSchema),
+    permission: "notification.read",
+    params: notificationParams,
+    query: listNotificationLogsQuery,
+  },
   async ({ input, auth }) =>
     listOfJson(await listNotificationLogs(input.params.notification_id, input.query, auth.permissions)),
 );

@@ -1,10 +1,17 @@
 import { route } from "@/lib/http/route";
-import { notificationParams } from "@/lib/schemas/notification";
+import { notificationParams, notificationReplaySchema } from "@/lib/schemas/notification";
 import { replayNotification } from "@/lib/services/notifications";
 
 /** 202: the replay is a new notification whose delivery is queued. */
-export const POST = route({ permission: "notification.write", params: notificationParams, status: 202 }, ({ input }) =>
-  replayNotification(input.params.notification_id),
+export const POST = route(
+  {
+    summary: "Replay a notification: a new notification is queued (202).",
+    response: notificationReplaySchema,
+    permission: "notification.write",
+    params: notificationParams,
+    status: 202,
+  },
+  ({ input }) => replayNotification(input.params.notification_id),
 );
 
 export {

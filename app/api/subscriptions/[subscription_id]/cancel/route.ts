@@ -1,11 +1,18 @@
 /** POST /subscriptions/{subscription_id}/cancel (reference §3): see lib/services/subscriptions/cancel.ts. */
 import { route } from "@/lib/http/route";
-import { cancelSubscriptionBody, subscriptionParams } from "@/lib/schemas/subscription";
+import { cancelSubscriptionBody, subscriptionParams, subscriptionSchema } from "@/lib/schemas/subscription";
 import { withPortalLinks } from "@/lib/services/portal/management-urls";
 import { cancelSubscription } from "@/lib/services/subscriptions/cancel";
 
 export const POST = route(
-  { permission: "subscription.write", params: subscriptionParams, body: cancelSubscriptionBody, optionalBody: true },
+  {
+    summary: "Cancel a subscription, now or at the end of its billing period.",
+    response: subscriptionSchema,
+    permission: "subscription.write",
+    params: subscriptionParams,
+    body: cancelSubscriptionBody,
+    optionalBody: true,
+  },
   async ({ input, auth }) => withPortalLinks(auth, await cancelSubscription(input.params.subscription_id, input.body)),
 );
 

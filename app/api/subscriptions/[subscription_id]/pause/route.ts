@@ -1,11 +1,18 @@
 /** POST /subscriptions/{subscription_id}/pause (reference §3): see lib/services/subscriptions/pause.ts. */
 import { route } from "@/lib/http/route";
-import { pauseSubscriptionBody, subscriptionParams } from "@/lib/schemas/subscription";
+import { pauseSubscriptionBody, subscriptionParams, subscriptionSchema } from "@/lib/schemas/subscription";
 import { withPortalLinks } from "@/lib/services/portal/management-urls";
 import { pauseSubscription } from "@/lib/services/subscriptions/pause";
 
 export const POST = route(
-  { permission: "subscription.write", params: subscriptionParams, body: pauseSubscriptionBody, optionalBody: true },
+  {
+    summary: "Pause a subscription, now or at the end of its billing period.",
+    response: subscriptionSchema,
+    permission: "subscription.write",
+    params: subscriptionParams,
+    body: pauseSubscriptionBody,
+    optionalBody: true,
+  },
   async ({ input, auth }) => withPortalLinks(auth, await pauseSubscription(input.params.subscription_id, input.body)),
 );
 

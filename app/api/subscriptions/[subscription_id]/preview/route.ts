@@ -1,11 +1,17 @@
 /** PATCH /subscriptions/{id}/preview: what the same PATCH would do, without doing it (reference §3). */
 import { route } from "@/lib/http/route";
-import { subscriptionParams, updateSubscriptionBody } from "@/lib/schemas/subscription";
+import { subscriptionParams, subscriptionPreviewSchema, updateSubscriptionBody } from "@/lib/schemas/subscription";
 import { withPortalLinks } from "@/lib/services/portal/management-urls";
 import { previewUpdate } from "@/lib/services/subscriptions/update";
 
 export const PATCH = route(
-  { permission: "subscription.read", params: subscriptionParams, body: updateSubscriptionBody },
+  {
+    summary: "Preview an update to a subscription without making it.",
+    response: subscriptionPreviewSchema,
+    permission: "subscription.read",
+    params: subscriptionParams,
+    body: updateSubscriptionBody,
+  },
   async ({ input, auth }) => withPortalLinks(auth, await previewUpdate(input.params.subscription_id, input.body)),
 );
 

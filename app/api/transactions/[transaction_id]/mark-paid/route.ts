@@ -1,11 +1,13 @@
 /** Our extension: record that a billed or past-due manual invoice was paid (offline or by wire transfer). */
 import { route } from "@/lib/http/route";
 import { markPaidBody } from "@/lib/schemas/payment";
-import { transactionParams, transactionQuery } from "@/lib/schemas/transaction";
+import { transactionParams, transactionQuery, transactionResponseSchema } from "@/lib/schemas/transaction";
 import { markPaid } from "@/lib/services/payments";
 
 export const POST = route(
   {
+    summary: "Mark a billed or past-due manual invoice as paid.",
+    response: transactionResponseSchema,
     permission: "transaction.write",
     params: transactionParams,
     query: transactionQuery,

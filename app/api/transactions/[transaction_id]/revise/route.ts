@@ -1,10 +1,17 @@
 import { route } from "@/lib/http/route";
 import { reviseTransactionBody } from "@/lib/schemas/adjustment";
-import { transactionParams, transactionQuery } from "@/lib/schemas/transaction";
+import { transactionParams, transactionQuery, transactionResponseSchema } from "@/lib/schemas/transaction";
 import { reviseTransaction } from "@/lib/services/transactions/revise";
 
 export const POST = route(
-  { permission: "transaction.write", params: transactionParams, query: transactionQuery, body: reviseTransactionBody },
+  {
+    summary: "Revise the customer details of a billed or completed transaction.",
+    response: transactionResponseSchema,
+    permission: "transaction.write",
+    params: transactionParams,
+    query: transactionQuery,
+    body: reviseTransactionBody,
+  },
   ({ input }) => reviseTransaction(input.params.transaction_id, input.body, input.query.include),
 );
 

@@ -1,13 +1,25 @@
 import { route } from "@/lib/http/route";
-import { addressParams, updateAddressBody } from "@/lib/schemas/address";
+import { addressParams, addressSchema, updateAddressBody } from "@/lib/schemas/address";
 import { getAddress, updateAddress } from "@/lib/services/addresses";
 
-export const GET = route({ permission: "address.read", params: addressParams }, ({ input }) =>
-  getAddress(input.params.customer_id, input.params.address_id),
+export const GET = route(
+  {
+    summary: "Get an address of a customer.",
+    response: addressSchema,
+    permission: "address.read",
+    params: addressParams,
+  },
+  ({ input }) => getAddress(input.params.customer_id, input.params.address_id),
 );
 
 export const PATCH = route(
-  { permission: "address.write", params: addressParams, body: updateAddressBody },
+  {
+    summary: "Update an address of a customer.",
+    response: addressSchema,
+    permission: "address.write",
+    params: addressParams,
+    body: updateAddressBody,
+  },
   ({ input }) => updateAddress(input.params.customer_id, input.params.address_id, input.body),
 );
 

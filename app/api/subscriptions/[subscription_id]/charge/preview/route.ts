@@ -1,10 +1,16 @@
 /** POST /subscriptions/{id}/charge/preview: what the same one-time charge would bill (reference §3). */
 import { route } from "@/lib/http/route";
-import { chargeSubscriptionBody, subscriptionParams } from "@/lib/schemas/subscription";
+import { chargeSubscriptionBody, subscriptionParams, subscriptionPreviewSchema } from "@/lib/schemas/subscription";
 import { previewCharge } from "@/lib/services/subscriptions/charge";
 
 export const POST = route(
-  { permission: "subscription.read", params: subscriptionParams, body: chargeSubscriptionBody },
+  {
+    summary: "Preview a one-time charge on a subscription.",
+    response: subscriptionPreviewSchema,
+    permission: "subscription.read",
+    params: subscriptionParams,
+    body: chargeSubscriptionBody,
+  },
   ({ input }) => previewCharge(input.params.subscription_id, input.body),
 );
 

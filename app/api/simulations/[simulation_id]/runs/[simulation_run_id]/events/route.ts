@@ -1,10 +1,16 @@
 import { listOfJson } from "@/lib/http/pagination";
-import { route } from "@/lib/http/route";
-import { listSimulationEventsQuery, simulationRunParams } from "@/lib/schemas/simulation";
+import { paginated, route } from "@/lib/http/route";
+import { listSimulationEventsQuery, simulationEventSchema, simulationRunParams } from "@/lib/schemas/simulation";
 import { listSimulationEvents } from "@/lib/services/simulations/list-events";
 
 export const GET = route(
-  { permission: "notification_simulation.read", params: simulationRunParams, query: listSimulationEventsQuery },
+  {
+    summary: "List the events of a simulation run.",
+    response: paginated(simulationEventSchema),
+    permission: "notification_simulation.read",
+    params: simulationRunParams,
+    query: listSimulationEventsQuery,
+  },
   async ({ input }) =>
     listOfJson(await listSimulationEvents(input.params.simulation_id, input.params.simulation_run_id, input.query)),
 );
