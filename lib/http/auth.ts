@@ -7,7 +7,7 @@ import { hashApiKey, hashesEqual, parseApiKey } from "../auth/api-key-format.ts"
 import { expandPermissions, isRole, type Role, rolePermissions } from "../auth/permissions.ts";
 import { config } from "../config.ts";
 import { db } from "../db.ts";
-import { ApiError } from "./errors.ts";
+import { ApiError } from "../errors.ts";
 
 export type AuthContext =
   | { type: "api_key"; apiKeyId: string; permissions: Set<string> }

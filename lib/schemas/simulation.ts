@@ -8,6 +8,7 @@
  * and, with the stored type, by the service for updates.
  */
 import { z } from "zod";
+import { fieldPath } from "../errors.ts";
 import {
   BUSINESS_SIMULATED_AS,
   CONFIG_KEYS,
@@ -20,7 +21,6 @@ import {
   PAYMENT_OUTCOMES,
   SCENARIOS,
 } from "../events/simulation-types.ts";
-import { fieldPath } from "../http/errors.ts";
 import { csv, entityId, includeParam, listQuery, requiredText, statusEnum } from "./common.ts";
 
 /** Our bound: the API family gives none; 200 as for product names. */

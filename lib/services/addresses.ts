@@ -12,7 +12,7 @@ import {
   ts,
   updateJson,
 } from "../db/sql.ts";
-import { invalidField, notFound } from "../http/errors.ts";
+import { invalidField, notFound } from "../errors.ts";
 import { newId } from "../ids.ts";
 import {
   type Address,

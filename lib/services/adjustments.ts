@@ -38,7 +38,6 @@ import {
   type Split,
   taxRatesUsed,
 } from "../billing/adjustments.ts";
-import { BillingError } from "../billing/errors.ts";
 import { parseAmount } from "../billing/money.ts";
 import type { PayoutTotals, TransactionTotals } from "../billing/totals.ts";
 import {
@@ -52,7 +51,7 @@ import {
   storableJson,
   updateJson,
 } from "../db/sql.ts";
-import { ApiError, type FieldError, invalidField } from "../http/errors.ts";
+import { ApiError, type FieldError, invalidField, invalidFields, isInvalidField } from "../errors.ts";
 import { newId } from "../ids.ts";
 import type { Adjustment, CreateAdjustmentInput, ListAdjustmentsQuery } from "../schemas/adjustment.ts";
 import type { TransactionDetails } from "../schemas/transaction.ts";
@@ -162,11 +161,11 @@ function planItems(
       const split = adjustItem(request, line, left(line), taxMode, `items[${i}]`);
       planned.push({ itemId: line.id, type: item.type, rate: line.taxRate, split });
     } catch (error) {
-      if (!(error instanceof BillingError)) throw error;
-      problems.push(error.toFieldError());
+      if (!isInvalidField(error)) throw error;
+      problems.push(...error.errors);
     }
   });
-  if (problems.length) throw new ApiError("invalid_field", "Invalid request.", { errors: problems });
+  if (problems.length) throw invalidFields(problems);
   return planned;
 }
 

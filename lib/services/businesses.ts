@@ -9,7 +9,7 @@ import {
   ts,
   updateJson,
 } from "../db/sql.ts";
-import { notFound } from "../http/errors.ts";
+import { notFound } from "../errors.ts";
 import { newId } from "../ids.ts";
 import type {
   Business,

@@ -29,7 +29,7 @@ import {
   ts,
   updateJson,
 } from "../db/sql.ts";
-import { ApiError, notFound } from "../http/errors.ts";
+import { ApiError, notFound } from "../errors.ts";
 import { newId } from "../ids.ts";
 import type {
   ClientToken,

@@ -14,7 +14,7 @@ import { jsonObject, query } from "../db/sql.ts";
 import { creditNoteFileName, renderCreditNotePdf } from "../documents/credit-note.ts";
 import { creditNoteDataFromAdjustment, creditNoteUnavailableReason } from "../documents/credit-note-data.ts";
 import type { InvoiceTransaction } from "../documents/invoice-data.ts";
-import { ApiError, notFound } from "../http/errors.ts";
+import { ApiError, notFound } from "../errors.ts";
 import type { Adjustment } from "../schemas/adjustment.ts";
 import type { Disposition } from "../schemas/document.ts";
 import { ADJUSTMENT } from "./adjustment-entity.ts";

@@ -15,7 +15,7 @@ import {
   uniqueViolation,
   updateJson,
 } from "../db/sql.ts";
-import { ApiError, notFound } from "../http/errors.ts";
+import { ApiError, notFound } from "../errors.ts";
 import { newId } from "../ids.ts";
 import type { CreateCustomerInput, Customer, ListCustomersQuery, UpdateCustomerInput } from "../schemas/customer.ts";
 

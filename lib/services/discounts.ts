@@ -17,7 +17,7 @@ import {
   uniqueViolation,
   updateJson,
 } from "../db/sql.ts";
-import { ApiError, type FieldError, notFound } from "../http/errors.ts";
+import { ApiError, type FieldError, invalidFields, notFound } from "../errors.ts";
 import { newId } from "../ids.ts";
 import {
   type CreateDiscountInput,
@@ -92,10 +92,6 @@ export async function getDiscount(id: string, include?: readonly string[]): Prom
   const discount = await getJson(entity(include), "t.id = $1", [id]);
   if (!discount) throw notFound(id);
   return discount;
-}
-
-function invalid(errors: FieldError[]): ApiError {
-  return new ApiError("invalid_field", "Invalid request.", { errors });
 }
 
 /** `[]` restricts to nothing a customer could buy, so it is read as null: every product and price. */
@@ -175,7 +171,7 @@ function isCodeClash(error: unknown): boolean {
 export async function createDiscount(input: CreateDiscountInput): Promise<RawJson<Discount>> {
   const restrictTo = restriction(input.restrict_to);
   const problems = await referenceProblems(restrictTo, input.discount_group_id);
-  if (problems.length > 0) throw invalid(problems);
+  if (problems.length > 0) throw invalidFields(problems);
   const enabled = input.enabled_for_checkout ?? DISCOUNT_DEFAULTS.enabled_for_checkout;
   for (let attempt = 1; ; attempt++) {
     const code = input.code ?? (enabled ? generatedCode() : null);
@@ -283,7 +279,7 @@ export async function updateDiscount(
         // Only IDs the body names are checked: a group it keeps needs no second look.
         const groupId = input.discount_group_id !== current.discount_group_id ? input.discount_group_id : undefined;
         problems.push(...(await referenceProblems(restrictTo, groupId, client)));
-        if (problems.length > 0) throw invalid(problems);
+        if (problems.length > 0) throw invalidFields(problems);
 
         const enabled = input.enabled_for_checkout ?? current.enabled_for_checkout;
         if (enabled && (code === undefined ? current.code : code) === null) {

@@ -20,11 +20,11 @@ import {
   ts,
   updateJson,
 } from "../db/sql.ts";
+import { ApiError, invalidField, notFound } from "../errors.ts";
 import { EVENT_TYPES } from "../events/catalogue.ts";
 import { destinationAddressProblem } from "../events/destination.ts";
 import { requeuePendingNotifications } from "../events/queue.ts";
 import { newEndpointSecretKey } from "../events/signature.ts";
-import { ApiError, invalidField, notFound } from "../http/errors.ts";
 import { newId } from "../ids.ts";
 import {
   type CreateNotificationSettingInput,

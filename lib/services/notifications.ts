@@ -16,8 +16,8 @@ import {
   sqlTransaction,
   ts,
 } from "../db/sql.ts";
+import { ApiError, notFound } from "../errors.ts";
 import { EVENT_TYPES, readableEventTypes } from "../events/catalogue.ts";
-import { ApiError, notFound } from "../http/errors.ts";
 import type {
   ListNotificationLogsQuery,
   ListNotificationsQuery,

@@ -4,8 +4,9 @@
  * does not grow with the table. Ties on a non-unique order field are broken by ID.
  */
 import { db } from "../db.ts";
-import { invalidField } from "../http/errors.ts";
-import type { OrderBy, Page } from "../http/pagination.ts";
+import { invalidField } from "../errors.ts";
+import type { Page } from "../http/pagination.ts";
+import type { OrderBy } from "../schemas/list-query.ts";
 
 type Where = Record<string, unknown>;
 

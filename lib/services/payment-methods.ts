@@ -22,7 +22,7 @@ import {
   storableJson,
   ts,
 } from "../db/sql.ts";
-import { notFound } from "../http/errors.ts";
+import { notFound } from "../errors.ts";
 import { newId } from "../ids.ts";
 import type { ListPaymentMethodsQuery, PaymentMethod } from "../schemas/payment-method.ts";
 

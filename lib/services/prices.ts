@@ -17,7 +17,7 @@ import {
   ts,
   updateJson,
 } from "../db/sql.ts";
-import { ApiError, invalidField, notFound } from "../http/errors.ts";
+import { ApiError, invalidField, notFound } from "../errors.ts";
 import { newId } from "../ids.ts";
 import {
   type CreatePriceInput,

@@ -13,7 +13,7 @@ import {
   ts,
   updateJson,
 } from "../db/sql.ts";
-import { notFound } from "../http/errors.ts";
+import { notFound } from "../errors.ts";
 import { newId } from "../ids.ts";
 import type { ProductWithPrices } from "../schemas/price.ts";
 import type {

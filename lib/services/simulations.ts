@@ -24,6 +24,7 @@ import {
   storableJson,
   ts,
 } from "../db/sql.ts";
+import { ApiError, type FieldError, notFound } from "../errors.ts";
 import {
   type Cast,
   EXAMPLE_IDS,
@@ -48,7 +49,6 @@ import {
   type SimulationConfig,
   scenarioEvents,
 } from "../events/simulation-types.ts";
-import { ApiError, type FieldError, notFound } from "../http/errors.ts";
 import { newId } from "../ids.ts";
 import {
   type CreateSimulationInput,

@@ -8,7 +8,7 @@
  */
 import type { DiscountLike } from "../billing/totals.ts";
 import { jsonObject, type Queryable, query } from "../db/sql.ts";
-import { ApiError, type FieldError } from "../http/errors.ts";
+import { ApiError, type FieldError } from "../errors.ts";
 import { ADDRESS } from "./addresses.ts";
 import { BUSINESS } from "./businesses.ts";
 import { CUSTOMER } from "./customers.ts";

@@ -12,7 +12,7 @@
  * Emits `transaction.revised`.
  */
 import { query, type RawJson, relatedJson, sqlTransaction, storableJson, updateJson } from "../db/sql.ts";
-import { ApiError, type FieldError, notFound } from "../http/errors.ts";
+import { ApiError, type FieldError, notFound } from "../errors.ts";
 import type { ReviseTransactionInput } from "../schemas/adjustment.ts";
 import type { Transaction, TransactionInclude } from "../schemas/transaction.ts";
 import { ADDRESS } from "./addresses.ts";

@@ -50,7 +50,7 @@ import {
   ts,
   updateJson,
 } from "../db/sql.ts";
-import { ApiError, notFound } from "../http/errors.ts";
+import { ApiError, notFound } from "../errors.ts";
 import { newId } from "../ids.ts";
 import {
   type BillingDetails,

@@ -7,7 +7,7 @@ import type { CardDetails } from "../../billing/payments.ts";
 import { jsonObject, query } from "../../db/sql.ts";
 import { pool } from "../../db.ts";
 import { invoiceUnavailableReason } from "../../documents/invoice-data.ts";
-import { notFound } from "../../http/errors.ts";
+import { notFound } from "../../errors.ts";
 import type { Address } from "../../schemas/address.ts";
 import type { Business } from "../../schemas/business.ts";
 import type { Subscription } from "../../schemas/subscription.ts";

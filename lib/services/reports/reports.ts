@@ -16,7 +16,7 @@ import {
   storableJson,
 } from "../../db/sql.ts";
 import { REPORT_LINK_LIFETIME_SECONDS } from "../../documents/signed-links.ts";
-import { ApiError, notFound } from "../../http/errors.ts";
+import { ApiError, notFound } from "../../errors.ts";
 import { newId } from "../../ids.ts";
 import {
   type CreateReportInput,

@@ -1,6 +1,6 @@
 /** GET /subscriptions and GET /subscriptions/{subscription_id} (reference §3). */
 import { getJson, type JsonPage, listJson, Params, type RawJson } from "../../db/sql.ts";
-import { notFound } from "../../http/errors.ts";
+import { notFound } from "../../errors.ts";
 import type { ListSubscriptionsQuery, Subscription, SubscriptionInclude } from "../../schemas/subscription.ts";
 import { SUBSCRIPTION } from "./entity.ts";
 
