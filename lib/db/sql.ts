@@ -10,6 +10,7 @@
  * An `EntityTable` names, once, how an entity's API fields come from its columns: it is the
  * entity's serializer (a whitelist, in the spec's field order) and is used by every read and
  * write of that entity and by the event written with each change (the transactional outbox).
+ * Each entity's EntityTable (with its `include` variants) is in lib/db/entities/<entity>.ts.
  */
 import { createHash } from "node:crypto";
 import type pg from "pg";

@@ -40,6 +40,7 @@ import {
 } from "../billing/adjustments.ts";
 import { parseAmount } from "../billing/money.ts";
 import type { PayoutTotals, TransactionTotals } from "../billing/totals.ts";
+import { ADJUSTMENT, COUNTED_STATUS } from "../db/entities/adjustment.ts";
 import {
   insertJson,
   type JsonPage,
@@ -55,7 +56,6 @@ import { ApiError, type FieldError, invalidField, invalidFields, isInvalidField 
 import { newId } from "../ids.ts";
 import type { Adjustment, CreateAdjustmentInput, ListAdjustmentsQuery } from "../schemas/adjustment.ts";
 import type { TransactionDetails } from "../schemas/transaction.ts";
-import { ADJUSTMENT, COUNTED_STATUS } from "./adjustment-entity.ts";
 import { nextCreditNoteNumber } from "./invoice-numbers.ts";
 import { TRANSACTION } from "./transactions.ts";
 

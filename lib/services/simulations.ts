@@ -7,6 +7,14 @@
  * written as `json` so that an entity's keys keep the API's order.
  */
 import type pg from "pg";
+import { ADDRESS } from "../db/entities/address.ts";
+import { BUSINESS } from "../db/entities/business.ts";
+import { CUSTOMER } from "../db/entities/customer.ts";
+import { DISCOUNT } from "../db/entities/discount.ts";
+import { PAYMENT_METHOD } from "../db/entities/payment-method.ts";
+import { PRICE } from "../db/entities/price.ts";
+import { PRODUCT } from "../db/entities/product.ts";
+import { SUBSCRIPTION } from "../db/entities/subscription.ts";
 import {
   type EntityTable,
   foreignKeyViolation,
@@ -64,15 +72,7 @@ import {
   simulationShapeProblems,
   type UpdateSimulationInput,
 } from "../schemas/simulation.ts";
-import { ADDRESS } from "./addresses.ts";
 import { lockChangeable } from "./archived.ts";
-import { BUSINESS } from "./businesses.ts";
-import { CUSTOMER } from "./customers.ts";
-import { DISCOUNT } from "./discounts.ts";
-import { PAYMENT_METHOD } from "./payment-methods.ts";
-import { PRICE } from "./prices.ts";
-import { PRODUCT } from "./products.ts";
-import { SUBSCRIPTION } from "./subscriptions/entity.ts";
 
 // ---------------------------------------------------------------------------------------------
 // API shapes

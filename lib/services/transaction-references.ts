@@ -7,12 +7,12 @@
  * 400 `entity_archived` (with the same `errors` list naming the field), the former first.
  */
 import type { DiscountLike } from "../billing/totals.ts";
+import { ADDRESS } from "../db/entities/address.ts";
+import { BUSINESS } from "../db/entities/business.ts";
+import { CUSTOMER } from "../db/entities/customer.ts";
+import { DISCOUNT } from "../db/entities/discount.ts";
 import { jsonObject, type Queryable, query } from "../db/sql.ts";
 import { ApiError, type FieldError } from "../errors.ts";
-import { ADDRESS } from "./addresses.ts";
-import { BUSINESS } from "./businesses.ts";
-import { CUSTOMER } from "./customers.ts";
-import { DISCOUNT } from "./discounts.ts";
 
 export class Problems {
   readonly invalid: FieldError[] = [];

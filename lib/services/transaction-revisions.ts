@@ -11,13 +11,14 @@
  * invoices whose payment is late, like billed ones (the family names billed and completed).
  * Emits `transaction.revised`.
  */
+
+import { ADDRESS } from "../db/entities/address.ts";
+import { BUSINESS } from "../db/entities/business.ts";
+import { CUSTOMER } from "../db/entities/customer.ts";
 import { query, type RawJson, relatedJson, sqlTransaction, storableJson, updateJson } from "../db/sql.ts";
 import { ApiError, type FieldError, notFound } from "../errors.ts";
 import type { ReviseTransactionInput } from "../schemas/adjustment.ts";
 import type { Transaction, TransactionInclude } from "../schemas/transaction.ts";
-import { ADDRESS } from "./addresses.ts";
-import { BUSINESS } from "./businesses.ts";
-import { CUSTOMER } from "./customers.ts";
 import { TRANSACTION, withIncludes } from "./transactions.ts";
 
 /** Statuses whose customer information can be revised. */

@@ -32,6 +32,11 @@
 import type pg from "pg";
 import { EDITABLE_STATUSES, isAllowedMove } from "../billing/transaction-states.ts";
 import { config } from "../config.ts";
+import { ADDRESS } from "../db/entities/address.ts";
+import { ADJUSTMENT, ADJUSTMENTS_TOTALS } from "../db/entities/adjustment.ts";
+import { BUSINESS } from "../db/entities/business.ts";
+import { CUSTOMER } from "../db/entities/customer.ts";
+import { DISCOUNT } from "../db/entities/discount.ts";
 import {
   type EntityTable,
   getJson,
@@ -68,11 +73,6 @@ import {
   type TransactionStatus,
   type UpdateTransactionInput,
 } from "../schemas/transaction.ts";
-import { ADDRESS } from "./addresses.ts";
-import { ADJUSTMENT, ADJUSTMENTS_TOTALS } from "./adjustment-entity.ts";
-import { BUSINESS } from "./businesses.ts";
-import { CUSTOMER } from "./customers.ts";
-import { DISCOUNT } from "./discounts.ts";
 import { nextInvoiceNumber } from "./invoice-numbers.ts";
 import { createFromTransaction, linkColumns } from "./subscriptions/create.ts";
 import { defaultCurrency, pricedIn, taxContext, transactionDetails } from "./transaction-details.ts";

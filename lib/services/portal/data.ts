@@ -4,6 +4,9 @@
  * can reach another customer's data (another customer's subscription is "not found").
  */
 import type { CardDetails } from "../../billing/payments.ts";
+import { ADDRESS } from "../../db/entities/address.ts";
+import { BUSINESS } from "../../db/entities/business.ts";
+import { SUBSCRIPTION } from "../../db/entities/subscription.ts";
 import { jsonObject, query } from "../../db/sql.ts";
 import { pool } from "../../db.ts";
 import { invoiceUnavailableReason } from "../../documents/invoice-data.ts";
@@ -13,9 +16,6 @@ import type { Business } from "../../schemas/business.ts";
 import type { Subscription } from "../../schemas/subscription.ts";
 import type { Transaction } from "../../schemas/transaction.ts";
 import { getAccountSettings } from "../account-settings.ts";
-import { ADDRESS } from "../addresses.ts";
-import { BUSINESS } from "../businesses.ts";
-import { SUBSCRIPTION } from "../subscriptions/entity.ts";
 import { nextTransaction, recurringDetails, storedRenewalState } from "../subscriptions/preview.ts";
 import { readSubscription } from "../subscriptions/store.ts";
 import { TRANSACTION } from "../transactions.ts";

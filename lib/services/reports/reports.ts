@@ -4,6 +4,8 @@
  * transaction (and its `report.created` event: the transactional outbox); the worker writes the
  * CSV (generate.ts) and the download link is a signed document link valid for 3 minutes.
  */
+
+import { REPORT } from "../../db/entities/report.ts";
 import {
   getJson,
   insertJson,
@@ -30,7 +32,6 @@ import {
   type ReportUrl,
 } from "../../schemas/report.ts";
 import { documentUrl } from "../documents.ts";
-import { REPORT } from "./entity.ts";
 import { queueReportGeneration } from "./tasks.ts";
 
 /**
