@@ -4,7 +4,7 @@
  * capability, as with the API family's hosted checkout. Sandbox only: in live it refuses.
  */
 import type { Metadata } from "next";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/errors";
 import type { CheckoutView } from "@/lib/schemas/payment";
 import { getCheckout } from "@/lib/services/payments";
 import { CheckoutPanel, CheckoutShell, Notice } from "./checkout-form";

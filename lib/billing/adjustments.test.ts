@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { isInvalidField } from "../errors.ts";
 import {
   type AdjustmentTaxMode,
   addSplits,
@@ -14,7 +15,6 @@ import {
   type Split,
   taxRatesUsed,
 } from "./adjustments.ts";
-import { BillingError } from "./errors.ts";
 import { minOf } from "./money.ts";
 import { computeTotals, payoutTotals } from "./totals.ts";
 
@@ -24,10 +24,10 @@ function fieldOf(fn: () => unknown): string {
   try {
     fn();
   } catch (error) {
-    if (error instanceof BillingError) return `${error.field}: ${error.detail}`;
+    if (isInvalidField(error)) return `${error.errors[0].field}: ${error.errors[0].message}`;
     throw error;
   }
-  throw new Error("no BillingError");
+  throw new Error("no invalid_field error");
 }
 
 describe("adjustItem", () => {
@@ -198,7 +198,7 @@ describe("properties", () => {
             expect(split.subtotal >= 0n && split.tax >= 0n && split.total > 0n).toBe(true);
             done.push(split);
           } catch (error) {
-            if (!(error instanceof BillingError)) throw error;
+            if (!isInvalidField(error)) throw error;
           }
           const used = addSplits(done);
           const c = charged(l);

@@ -26,7 +26,7 @@
  * net amount minus its fee share (what the merchant's earnings go down by). A credit of an unpaid
  * invoice has no fee to share (0).
  */
-import { BillingError } from "./errors.ts";
+import { invalidField } from "../errors.ts";
 import {
   formatAmount,
   type Minor,
@@ -124,7 +124,7 @@ export interface ItemRequest {
 
 /**
  * The net, tax and total an item takes from its line, checked against what is left of it
- * (`left`). Problems are BillingErrors on `field` (the item's `amount` or `type`).
+ * (`left`). Problems are `invalid_field` errors on `field` (the item's `amount` or `type`).
  */
 export function adjustItem(
   request: ItemRequest,
@@ -135,17 +135,17 @@ export function adjustItem(
 ): Split {
   const amountField = `${field}.amount`;
   if (left.total <= 0n) {
-    throw new BillingError(`${field}.item_id`, `${line.id} has already been fully adjusted: nothing is left of it`);
+    throw invalidField(`${field}.item_id`, `${line.id} has already been fully adjusted: nothing is left of it`);
   }
   if (request.type === "proration") {
-    throw new BillingError(
+    throw invalidField(
       `${field}.type`,
       "proration items are made by the service for subscription changes; send full, partial or tax",
     );
   }
   if (request.type === "full") {
     if (request.amount !== null && request.amount !== left.total) {
-      throw new BillingError(
+      throw invalidField(
         amountField,
         `must be left out of a full item, or be what is left of ${line.id}: ${formatAmount(left.total)}`,
       );
@@ -153,13 +153,13 @@ export function adjustItem(
     return { ...left };
   }
   const amount = request.amount;
-  if (amount === null) throw new BillingError(amountField, `is required for a ${request.type} item`);
-  if (amount <= 0n) throw new BillingError(amountField, "must be more than zero");
+  if (amount === null) throw invalidField(amountField, `is required for a ${request.type} item`);
+  if (amount <= 0n) throw invalidField(amountField, "must be more than zero");
 
   if (request.type === "tax") {
-    if (left.tax <= 0n) throw new BillingError(`${field}.type`, `${line.id} has no tax left to adjust`);
+    if (left.tax <= 0n) throw invalidField(`${field}.type`, `${line.id} has no tax left to adjust`);
     if (amount > left.tax) {
-      throw new BillingError(
+      throw invalidField(
         amountField,
         `is more than the tax left to adjust on ${line.id}: ${formatAmount(left.tax)} is left`,
       );
@@ -170,7 +170,7 @@ export function adjustItem(
   const rate = parseDecimal(line.taxRate, "tax_rate");
   if (taxMode === "internal") {
     if (amount > left.total) {
-      throw new BillingError(
+      throw invalidField(
         amountField,
         `is more than what is left to adjust on ${line.id}: ${formatAmount(left.total)} is left`,
       );
@@ -181,7 +181,7 @@ export function adjustItem(
     return { subtotal: amount - tax, tax, total: amount };
   }
   if (amount > left.subtotal) {
-    throw new BillingError(
+    throw invalidField(
       amountField,
       `is more than the amount before tax left to adjust on ${line.id}: ${formatAmount(left.subtotal)} is left`,
     );

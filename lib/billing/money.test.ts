@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { BillingError } from "./errors.ts";
+import { ApiError } from "../errors.ts";
 import {
   allocate,
   formatAmount,
@@ -26,13 +26,13 @@ describe("amounts", () => {
 
   it("refuses text that is not a whole number, naming the field", () => {
     for (const text of ["", " 1", "1.5", "+1", "1e3", "--1", "abc", "1,000"]) {
-      expect(() => parseAmount(text, "items[0].price.unit_price.amount")).toThrow(BillingError);
+      expect(() => parseAmount(text, "items[0].price.unit_price.amount")).toThrow(ApiError);
     }
     try {
       parseAmount("1.5", "discount.amount");
     } catch (error) {
-      expect((error as BillingError).field).toBe("discount.amount");
-      expect((error as BillingError).toFieldError().message).toMatch(/whole number/);
+      expect((error as ApiError).errors?.[0].field).toBe("discount.amount");
+      expect((error as ApiError).errors?.[0].message).toMatch(/whole number/);
     }
   });
 
@@ -52,9 +52,9 @@ describe("rationals", () => {
     expect(parseDecimal("100")).toEqual({ numerator: 100n, denominator: 1n });
     expect(parseDecimal("-0.5")).toEqual({ numerator: -1n, denominator: 2n });
     expect(parseDecimal("0.255")).toEqual({ numerator: 51n, denominator: 200n });
-    expect(() => parseDecimal(".5")).toThrow(BillingError);
-    expect(() => parseDecimal("0.2.1")).toThrow(BillingError);
-    expect(() => parseDecimal("1e-1")).toThrow(BillingError);
+    expect(() => parseDecimal(".5")).toThrow(ApiError);
+    expect(() => parseDecimal("0.2.1")).toThrow(ApiError);
+    expect(() => parseDecimal("1e-1")).toThrow(ApiError);
   });
 
   it("formats terminating rationals as the shortest decimal", () => {

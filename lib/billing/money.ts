@@ -5,7 +5,7 @@
  * rationals of two bigints, and every fractional result becomes an amount through the one rounding
  * function below. No floating point anywhere.
  */
-import { BillingError } from "./errors.ts";
+import { invalidField } from "../errors.ts";
 
 /** An amount in the currency's minor unit. */
 export type Minor = bigint;
@@ -22,7 +22,7 @@ const DECIMAL_TEXT = /^(-?)(\d+)(?:\.(\d+))?$/;
 /** `"1050"` → `1050n`, `"-250"` → `-250n`. Anything else (spaces, decimals, `+`, empty) is refused. */
 export function parseAmount(text: string, field = "amount"): Minor {
   if (typeof text !== "string" || !AMOUNT_TEXT.test(text)) {
-    throw new BillingError(field, "must be a whole number of the currency's minor unit, written as a string");
+    throw invalidField(field, "must be a whole number of the currency's minor unit, written as a string");
   }
   return BigInt(text);
 }
@@ -53,7 +53,7 @@ export function ratio(numerator: bigint, denominator: bigint): Ratio {
 /** `"0.2"` → 1/5, `"12.5"` → 25/2, `"-0.5"` → -1/2. Exact: a decimal string is a rational. */
 export function parseDecimal(text: string, field = "amount"): Ratio {
   const match = typeof text === "string" ? DECIMAL_TEXT.exec(text) : null;
-  if (!match) throw new BillingError(field, 'must be a decimal number written as a string, such as "0.2"');
+  if (!match) throw invalidField(field, 'must be a decimal number written as a string, such as "0.2"');
   const fraction = match[3] ?? "";
   const digits = BigInt(`${match[1]}${match[2]}${fraction}`);
   return ratio(digits, 10n ** BigInt(fraction.length));

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { BillingError } from "./errors.ts";
+import { ApiError, isInvalidField } from "../errors.ts";
 import { formatDecimal, ratio } from "./money.ts";
 import {
   allowedModes,
@@ -160,7 +160,7 @@ describe("itemChangeLines", () => {
     ]);
     expect(itemChangeLines(monthlyItems, annual, "do_not_bill", rate)).toEqual([]);
     for (const mode of ["prorated_next_billing_period", "full_next_billing_period"] as const) {
-      expect(() => itemChangeLines(monthlyItems, annual, mode, rate)).toThrow(BillingError);
+      expect(() => itemChangeLines(monthlyItems, annual, mode, rate)).toThrow(ApiError);
     }
   });
 
@@ -169,7 +169,7 @@ describe("itemChangeLines", () => {
       try {
         run();
       } catch (error) {
-        if (error instanceof BillingError) return error.field;
+        if (isInvalidField(error)) return error.errors[0].field;
         throw error;
       }
       return null;
@@ -234,7 +234,7 @@ describe("next_billed_at changes", () => {
     expect(nextBilledAtChangeLines(items, period, period.ends_at, "prorated_immediately")).toEqual([]);
     expect(nextBilledAtChangeLines(items, period, at("2026-05-01T00:00:00Z"), "do_not_bill")).toEqual([]);
     expect(() => nextBilledAtChangeLines(items, period, at("2026-05-01T00:00:00Z"), "full_immediately")).toThrow(
-      BillingError,
+      ApiError,
     );
   });
 });

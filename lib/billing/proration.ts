@@ -22,7 +22,7 @@
  * (totals.ts: `proration` and `credit` on an item). A credit line shows a negative quantity and
  * negative amounts on the transaction, as in the API family since 2024-03.
  */
-import { BillingError } from "./errors.ts";
+import { invalidField } from "../errors.ts";
 import { formatAmount, formatDecimal, type Minor, type Ratio, ratio, roundHalfAwayFromZero } from "./money.ts";
 import { type BillingCycle, sameCycle } from "./subscription-dates.ts";
 
@@ -172,11 +172,11 @@ function checkItems(items: readonly ItemQuantity[], requestField: string | null)
   items.forEach((item, index) => {
     const field = requestField ? `${requestField}[${index}]` : null;
     if (!Number.isSafeInteger(item.quantity) || item.quantity < 1) {
-      if (field) throw new BillingError(`${field}.quantity`, "must be a whole number of at least 1");
+      if (field) throw invalidField(`${field}.quantity`, "must be a whole number of at least 1");
       throw new RangeError(`proration: quantity of ${item.price_id} must be a whole number of at least 1`);
     }
     if (seen.has(item.price_id)) {
-      if (field) throw new BillingError(`${field}.price_id`, `${item.price_id} appears more than once`);
+      if (field) throw invalidField(`${field}.price_id`, `${item.price_id} appears more than once`);
       throw new RangeError(`proration: ${item.price_id} appears more than once`);
     }
     seen.add(item.price_id);
@@ -230,7 +230,7 @@ export function itemChangeLines(
 
   if (billingCycleChanged(before, after)) {
     if (!billsImmediately(mode)) {
-      throw new BillingError(
+      throw invalidField(
         "proration_billing_mode",
         `cannot be ${mode} when the billing cycle changes: the new cycle starts now, so use prorated_immediately, full_immediately or do_not_bill`,
       );
@@ -304,7 +304,7 @@ export function nextBilledAtChangeLines(
   mode: ProrationBillingMode,
 ): ProrationLine[] {
   if (!FOR_NEXT_BILLED_AT.includes(mode)) {
-    throw new BillingError(
+    throw invalidField(
       "proration_billing_mode",
       `cannot be ${mode} when next_billed_at changes: use prorated_immediately, prorated_next_billing_period or do_not_bill`,
     );

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { ApiError } from "../errors.ts";
 import { COUNTRY_CODES } from "../schemas/countries.ts";
-import { BillingError } from "./errors.ts";
 import { compareRatio, parseDecimal, ratio } from "./money.ts";
 import { EU_MEMBER_STATES } from "./tax-inclusive-countries.ts";
 import { NO_TAX, parseTaxRate, STANDARD_TAX_RATES, taxRateFor } from "./tax-rates.ts";
@@ -60,12 +60,12 @@ describe("tax rate table", () => {
 
   it("refuses a malformed or out-of-range override, naming it", () => {
     for (const bad of ["20%", "-0.1", "1.01", "", "0,2"]) {
-      expect(() => taxRateFor("DE", { DE: bad })).toThrow(BillingError);
+      expect(() => taxRateFor("DE", { DE: bad })).toThrow(ApiError);
     }
     try {
       taxRateFor("DE", { DE: "2" });
     } catch (error) {
-      expect((error as BillingError).field).toBe("tax_rates.DE");
+      expect((error as ApiError).errors?.[0].field).toBe("tax_rates.DE");
     }
     expect(taxRateFor("DE", { DE: "1" }).rate).toBe("1");
   });

@@ -18,7 +18,7 @@
  * - Rates are as legislated at the time of writing (with changes announced for 1 January 2026
  *   applied); they change, which is what the overrides are for.
  */
-import { BillingError } from "./errors.ts";
+import { invalidField } from "../errors.ts";
 import { compareRatio, formatDecimal, parseDecimal, type Ratio, ratio } from "./money.ts";
 
 /** Standard rates by ISO 3166-1 alpha-2 country code. */
@@ -122,12 +122,12 @@ export const NO_TAX: TaxRate = { rate: "0", ratio: ratio(0n, 1n) };
 
 /**
  * `"0.20"` → `{ rate: "0.2", ratio: 1/5 }`. A rate is a fraction from 0 to 1 (0% to 100%); anything
- * else is a BillingError naming `field`.
+ * else is an `invalid_field` error naming `field`.
  */
 export function parseTaxRate(text: string, field = "tax_rate"): TaxRate {
   const value = parseDecimal(text, field);
   if (value.numerator < 0n || compareRatio(value, ONE) > 0) {
-    throw new BillingError(field, 'must be a fraction from 0 to 1, such as "0.2" for 20%');
+    throw invalidField(field, 'must be a fraction from 0 to 1, such as "0.2" for 20%');
   }
   return { rate: formatDecimal(value), ratio: value };
 }

@@ -4,7 +4,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { BillingError } from "./errors.ts";
+import { ApiError } from "../errors.ts";
 import { formatDecimal, minOf, type Ratio, ratio, sum } from "./money.ts";
 import { type ItemQuantity, itemChangeLines, type ProrationLine, prorationRate } from "./proration.ts";
 import type { BillingCycle } from "./subscription-dates.ts";
@@ -176,8 +176,8 @@ describe("prorated and credit lines: examples", () => {
       });
       expect.unreachable();
     } catch (error) {
-      expect(error).toBeInstanceOf(BillingError);
-      expect((error as BillingError).field).toBe("items[0].proration");
+      expect(error).toBeInstanceOf(ApiError);
+      expect((error as ApiError).errors?.[0].field).toBe("items[0].proration");
     }
   });
 });

@@ -56,8 +56,9 @@
  * the API's format) is echoed as the line's `proration.billing_period`; a line without `proration`
  * has no `proration` key (the caller writes null).
  */
+
+import { invalidField } from "../errors.ts";
 import type { CurrencyCode } from "./currencies.ts";
-import { BillingError } from "./errors.ts";
 import {
   allocate,
   compareRatio,
@@ -271,11 +272,11 @@ function resolveLine(item: TotalsItem, index: number, input: TotalsInput, rate: 
   const field = `items[${index}]`;
   const { price, quantity } = item;
   if (!Number.isSafeInteger(quantity) || quantity < 1) {
-    throw new BillingError(`${field}.quantity`, "must be a whole number of at least 1");
+    throw invalidField(`${field}.quantity`, "must be a whole number of at least 1");
   }
   const unitPrice = unitPriceFor(price, input.country_code, input.currency_code);
   if (unitPrice.currency_code !== input.currency_code) {
-    throw new BillingError(
+    throw invalidField(
       `${field}.price.unit_price.currency_code`,
       `is ${unitPrice.currency_code}, but the transaction is in ${input.currency_code}: the price has no unit price in ${input.currency_code}`,
     );
@@ -312,7 +313,7 @@ export function lineTaxMode(
 /** A proration rate as used: not negative, rounded to 5 places (proration.ts). */
 function prorationOf(rate: Ratio, field: string): Ratio {
   const negative = rate.numerator !== 0n && rate.numerator < 0n !== rate.denominator < 0n;
-  if (rate.denominator === 0n || negative) throw new BillingError(field, "must be a rate from 0");
+  if (rate.denominator === 0n || negative) throw invalidField(field, "must be a rate from 0");
   return roundRate(rate);
 }
 
@@ -350,20 +351,20 @@ function priceTermDiscounts(lines: readonly Line[], discount: DiscountLike | nul
   if (discount.type === "percentage") {
     const percent = parseDecimal(discount.amount, "discount.amount");
     if (compareRatio(percent, HUNDREDTH) < 0 || compareRatio(percent, HUNDRED) > 0) {
-      throw new BillingError("discount.amount", "must be between 0.01 and 100 for percentage discounts");
+      throw invalidField("discount.amount", "must be between 0.01 and 100 for percentage discounts");
     }
     const fraction = ratio(percent.numerator, percent.denominator * 100n);
     return lines.map((line, i) => (eligible[i] ? multiplyRound(line.amount, fraction) : 0n));
   }
 
   if (discount.currency_code !== currency) {
-    throw new BillingError(
+    throw invalidField(
       "discount.currency_code",
       `is ${discount.currency_code ?? "null"}, but the transaction is in ${currency}: a ${discount.type} discount applies only to transactions in its currency`,
     );
   }
   const amount = parseAmount(discount.amount, "discount.amount");
-  if (amount < 0n) throw new BillingError("discount.amount", "must not be negative");
+  if (amount < 0n) throw invalidField("discount.amount", "must not be negative");
 
   if (discount.type === "flat_per_seat") {
     // Per seat and billing period: a prorated line gets the same share of it as of the price.
@@ -468,13 +469,13 @@ function wire(amounts: Amounts): AmountTotals {
  */
 function transactionTotals(lines: Amounts, input: TotalsInput): TransactionTotals {
   const available = input.credit_balance ?? 0n;
-  if (available < 0n) throw new BillingError("credit_balance", "must not be negative");
+  if (available < 0n) throw invalidField("credit_balance", "must not be negative");
   const paid = input.amount_paid ?? 0n;
-  if (paid < 0n) throw new BillingError("amount_paid", "must not be negative");
+  if (paid < 0n) throw invalidField("amount_paid", "must not be negative");
   const credit = minOf(available, maxOf(lines.total, 0n));
   const creditToBalance = lines.total < 0n ? -lines.total : 0n;
   const grandTotal = lines.total - credit + creditToBalance;
-  if (paid > grandTotal) throw new BillingError("amount_paid", "must not be more than the grand total");
+  if (paid > grandTotal) throw invalidField("amount_paid", "must not be more than the grand total");
   const grandTotalTax = lines.total > 0n ? roundHalfAwayFromZero(lines.tax * grandTotal, lines.total) : 0n;
   return {
     subtotal: formatAmount(lines.subtotal),
@@ -510,7 +511,7 @@ export interface FeeConfig {
  */
 export function computeFee(total: Minor, config: FeeConfig): Minor {
   const percent = parsePercent(config.percent, "fee.percent");
-  if (config.fixed < 0n) throw new BillingError("fee.fixed", "must not be negative");
+  if (config.fixed < 0n) throw invalidField("fee.fixed", "must not be negative");
   if (total <= 0n) return 0n;
   return minOf(total, multiplyRound(total, percent) + config.fixed);
 }
@@ -518,7 +519,7 @@ export function computeFee(total: Minor, config: FeeConfig): Minor {
 function parsePercent(text: string, field: string): Ratio {
   const percent = parseDecimal(text, field);
   if (percent.numerator < 0n || compareRatio(percent, HUNDRED) > 0) {
-    throw new BillingError(field, "must be a percentage from 0 to 100");
+    throw invalidField(field, "must be a percentage from 0 to 100");
   }
   return ratio(percent.numerator, percent.denominator * 100n);
 }

@@ -96,7 +96,7 @@ export interface Schema<T = unknown> {
 /**
  * Checks a request body with the API's own zod schema before sending it. A refusal becomes the
  * same `invalid_field` error the server would answer (an unknown key is reported under its own
- * name, as lib/http/errors.ts does), so its messages land beside the same fields.
+ * name, as lib/errors.ts does), so its messages land beside the same fields.
  */
 export function checkBody<T>(
   schema: Schema<T>,

@@ -10,14 +10,15 @@
  * An `EntityTable` names, once, how an entity's API fields come from its columns: it is the
  * entity's serializer (a whitelist, in the spec's field order) and is used by every read and
  * write of that entity and by the event written with each change (the transactional outbox).
+ * Each entity's EntityTable (with its `include` variants) is in lib/db/entities/<entity>.ts.
  */
 import { createHash } from "node:crypto";
 import type pg from "pg";
 import { pool } from "../db.ts";
-import { invalidField } from "../http/errors.ts";
-import type { OrderBy } from "../http/pagination.ts";
+import { invalidField } from "../errors.ts";
 import { newId } from "../ids.ts";
 import { RawJson } from "../json.ts";
+import type { OrderBy } from "../schemas/list-query.ts";
 import { storableJson, storableParam } from "./storable.ts";
 
 export { RawJson, storableJson };

@@ -6,9 +6,9 @@ import { decode } from "next-auth/jwt";
 import { hashApiKey, hashesEqual, parseApiKey } from "../auth/api-key-format.ts";
 import { isRole, type Role, rolePermissions } from "../auth/permissions.ts";
 import { config } from "../config.ts";
+import { ApiError } from "../errors.ts";
 import { apiKeyCredentials, markApiKeyUsed } from "../services/api-keys.ts";
 import { userRole } from "../services/users.ts";
-import { ApiError } from "./errors.ts";
 
 export type AuthContext =
   | { type: "api_key"; apiKeyId: string; permissions: Set<string> }

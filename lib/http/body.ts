@@ -5,7 +5,7 @@
  * Content-Length or sent the body chunked: `request.text()` would first hold the whole upload in
  * memory (a 30 MiB chunked upload grew the server by about 60 MB), whatever the limit said after.
  */
-import { ApiError } from "./errors.ts";
+import { ApiError } from "../errors.ts";
 
 function tooLarge(limit: number): ApiError {
   return new ApiError("request_too_large", `Request body is larger than ${limit} bytes.`);

@@ -16,9 +16,9 @@
  */
 import { randomUUID } from "node:crypto";
 import type { z } from "zod";
+import { ApiError, fromZodError } from "../errors.ts";
 import { toJsonText } from "../json.ts";
 import { findActiveClientToken } from "../services/client-tokens.ts";
-import { ApiError, fromZodError } from "./errors.ts";
 import { guardInput } from "./input-guard.ts";
 import { checkRateLimit, rateLimitError, withRateLimitHeaders } from "./rate-limit.ts";
 import { apiErrorResponse, jsonText } from "./response.ts";

@@ -5,7 +5,7 @@
  * Rows are streamed as they come: a large list never sits whole in memory.
  */
 import { randomUUID } from "node:crypto";
-import { ApiError } from "./errors.ts";
+import { ApiError } from "../errors.ts";
 import { apiErrorResponse } from "./response.ts";
 
 type ListHandler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;

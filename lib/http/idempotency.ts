@@ -27,8 +27,8 @@
 import { createHash, randomUUID } from "node:crypto";
 import type pg from "pg";
 import { pool } from "../db.ts";
+import { ApiError, invalidField } from "../errors.ts";
 import type { AuthContext } from "./auth.ts";
-import { ApiError, invalidField } from "./errors.ts";
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 export const STALE_AFTER_MS = 5 * 60_000;

@@ -1,6 +1,6 @@
 /** The walk over parsed input (lib/http/input-guard.ts): NUL, unpaired surrogates, nesting depth. */
 import { describe, expect, it } from "vitest";
-import { ApiError } from "./errors.ts";
+import { ApiError } from "../errors.ts";
 import { DEPTH_MESSAGE, guardInput, MAX_JSON_DEPTH, NUL_MESSAGE, SURROGATE_MESSAGE } from "./input-guard.ts";
 
 function problem(value: unknown): { field: string; message: string } | null {

@@ -12,8 +12,9 @@
  * Object keys are checked like values. The walk is iterative, so that no input overflows it, and
  * it is one pass over the value whatever it finds.
  */
+
+import { fieldPath, invalidField } from "../errors.ts";
 import { isWellFormed } from "../unicode.ts";
-import { fieldPath, invalidField } from "./errors.ts";
 
 /**
  * Levels of objects and arrays a request body may nest, the body itself being the first: real

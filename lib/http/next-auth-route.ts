@@ -13,8 +13,8 @@ import { randomUUID } from "node:crypto";
 import { NextRequest } from "next/server";
 import NextAuth, { type AuthOptions } from "next-auth";
 import { config } from "../config.ts";
+import { ApiError, invalidField } from "../errors.ts";
 import { decodeUtf8, readBodyBytes } from "./body.ts";
-import { ApiError, invalidField } from "./errors.ts";
 import { apiErrorResponse, securityHeaders } from "./response.ts";
 
 type Context = { params: Promise<{ nextauth?: string[] }> };

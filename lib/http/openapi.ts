@@ -30,8 +30,8 @@ import * as simulation from "../schemas/simulation.ts";
 import * as subscription from "../schemas/subscription.ts";
 import * as taxRate from "../schemas/tax-rate.ts";
 import * as transaction from "../schemas/transaction.ts";
+import { CURRENT_VERSION } from "../versions.ts";
 import { PaginatedList, type RouteDeclaration } from "./route.ts";
-import { CURRENT_VERSION } from "./versions.ts";
 
 /** A route module as the manifest (app/api/openapi.json/routes.ts) lists it. */
 export interface RouteModule {

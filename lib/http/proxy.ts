@@ -11,7 +11,7 @@
  *    wrapper.)
  */
 import { NextResponse } from "next/server";
-import { ApiError } from "./errors.ts";
+import { ApiError } from "../errors.ts";
 import { apiErrorResponse, hstsHeader } from "./response.ts";
 
 /** Whether the path decodes: every `%` starts an escape, and the escapes spell UTF-8. */

@@ -41,8 +41,8 @@
 import type pg from "pg";
 import { config } from "../config.ts";
 import { pool } from "../db.ts";
+import { ApiError } from "../errors.ts";
 import { clientAddress } from "./client-address.ts";
-import { ApiError } from "./errors.ts";
 
 export const WINDOW_MS = 60_000;
 const FLUSH_MS = 250;

@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { config } from "../config.ts";
-import { ApiError, fromZodError } from "./errors.ts";
+import { ApiError, fromZodError } from "../errors.ts";
 
 /**
  * Strict-Transport-Security when the server is reached over https (PUBLIC_URL), read at each call:

@@ -7,16 +7,16 @@
 import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import { config } from "../config.ts";
+import { ApiError, fromZodError } from "../errors.ts";
 import { toJsonText } from "../json.ts";
+import { CURRENT_VERSION, SUPPORTED_VERSIONS } from "../versions.ts";
 import { type AuthContext, authenticate, requirePermission } from "./auth.ts";
 import { decodeUtf8, readBodyBytes } from "./body.ts";
-import { ApiError, fromZodError } from "./errors.ts";
 import { type IdempotencyClaim, startIdempotent } from "./idempotency.ts";
 import { guardInput } from "./input-guard.ts";
 import { ListResult, nextUrl } from "./pagination.ts";
 import { checkRateLimit, rateLimitError, withRateLimitHeaders } from "./rate-limit.ts";
 import { apiErrorResponse, jsonText, toApiError } from "./response.ts";
-import { CURRENT_VERSION, SUPPORTED_VERSIONS } from "./versions.ts";
 
 export { CURRENT_VERSION, SUPPORTED_VERSIONS };
 

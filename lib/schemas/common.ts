@@ -1,8 +1,8 @@
 /** Zod building blocks shared by every resource's schemas (request and response). */
 import { z } from "zod";
-import { orderByParam, perPageParam } from "../http/pagination.ts";
 import { ID_PREFIX, type IdPrefix } from "../id-prefixes.ts";
 import { isCountryCode } from "./countries.ts";
+import { orderByParam, perPageParam } from "./list-query.ts";
 
 export function entityId(prefix: IdPrefix) {
   return z.string().regex(new RegExp(`^${prefix}_[a-z0-9]{26}$`), `must be a valid ${prefix}_ ID`);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { EVENT_TYPES, isEventType } from "../events/catalogue.ts";
-import { SUPPORTED_VERSIONS } from "../http/versions.ts";
+import { SUPPORTED_VERSIONS } from "../versions.ts";
 import { entityId, listQuery, requiredText } from "./common.ts";
 
 export const NOTIFICATION_SETTING_TYPES = ["url", "email"] as const;

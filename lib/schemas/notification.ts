@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { perPageParam } from "../http/pagination.ts";
 import { csv, dateTime, entityId, listQuery } from "./common.ts";
+import { perPageParam } from "./list-query.ts";
 
 export const NOTIFICATION_STATUSES = ["not_attempted", "needs_retry", "delivered", "failed"] as const;
 export const NOTIFICATION_ORIGINS = ["event", "replay"] as const;

@@ -7,8 +7,8 @@
  */
 import { z } from "zod";
 import { CURRENCY_CODES, isCurrencyCode } from "../billing/currencies.ts";
-import type { OrderBy } from "../http/pagination.ts";
 import { countryCode, csv, customData, entityId, includeParam, listQuery, requiredText, statusEnum } from "./common.ts";
+import type { OrderBy } from "./list-query.ts";
 import { catalogType, productSchema } from "./product.ts";
 
 export const PRICE_DESCRIPTION_MAX = 500;

@@ -8,7 +8,7 @@
  * and, with the stored type, by the service for updates.
  */
 import { z } from "zod";
-import { fieldPath } from "../http/errors.ts";
+import { fieldPath } from "../errors.ts";
 import {
   BUSINESS_SIMULATED_AS,
   CONFIG_KEYS,

@@ -1,5 +1,5 @@
+import { ADDRESS } from "../db/entities/address.ts";
 import {
-  type EntityTable,
   getJson,
   type JsonPage,
   jsonb,
@@ -9,10 +9,9 @@ import {
   query,
   type RawJson,
   sqlTransaction,
-  ts,
   updateJson,
 } from "../db/sql.ts";
-import { invalidField, notFound } from "../http/errors.ts";
+import { invalidField, notFound } from "../errors.ts";
 import { newId } from "../ids.ts";
 import {
   type Address,
@@ -22,27 +21,6 @@ import {
   type UpdateAddressInput,
 } from "../schemas/address.ts";
 import { customerExists, insertForCustomer, notFoundUnderCustomer } from "./customers.ts";
-
-/** The address's API shape (spec: Address), in the spec's field order. */
-export const ADDRESS: EntityTable<Address> = {
-  table: "addresses",
-  fields: [
-    ["id", "t.id"],
-    ["customer_id", "t.customer_id"],
-    ["description", "t.description"],
-    ["first_line", "t.first_line"],
-    ["second_line", "t.second_line"],
-    ["city", "t.city"],
-    ["postal_code", "t.postal_code"],
-    ["region", "t.region"],
-    ["country_code", "t.country_code"],
-    ["custom_data", "t.custom_data"],
-    ["status", "t.status"],
-    ["created_at", ts("t.created_at")],
-    ["updated_at", ts("t.updated_at")],
-    ["import_meta", "t.import_meta"],
-  ],
-};
 
 /**
  * The address `id` of customer `customerId`. The customer must exist (a 404 names it). An address

@@ -38,9 +38,9 @@ import {
   type Split,
   taxRatesUsed,
 } from "../billing/adjustments.ts";
-import { BillingError } from "../billing/errors.ts";
 import { parseAmount } from "../billing/money.ts";
 import type { PayoutTotals, TransactionTotals } from "../billing/totals.ts";
+import { ADJUSTMENT, COUNTED_STATUS } from "../db/entities/adjustment.ts";
 import { TRANSACTION } from "../db/entities/transaction.ts";
 import {
   insertJson,
@@ -53,11 +53,10 @@ import {
   storableJson,
   updateJson,
 } from "../db/sql.ts";
-import { ApiError, type FieldError, invalidField } from "../http/errors.ts";
+import { ApiError, type FieldError, invalidField, invalidFields, isInvalidField } from "../errors.ts";
 import { newId } from "../ids.ts";
 import type { Adjustment, CreateAdjustmentInput, ListAdjustmentsQuery } from "../schemas/adjustment.ts";
 import type { TransactionDetails } from "../schemas/transaction.ts";
-import { ADJUSTMENT, COUNTED_STATUS } from "./adjustment-entity.ts";
 import { nextCreditNoteNumber } from "./invoice-numbers.ts";
 
 export { ADJUSTMENT };
@@ -162,11 +161,11 @@ function planItems(
       const split = adjustItem(request, line, left(line), taxMode, `items[${i}]`);
       planned.push({ itemId: line.id, type: item.type, rate: line.taxRate, split });
     } catch (error) {
-      if (!(error instanceof BillingError)) throw error;
-      problems.push(error.toFieldError());
+      if (!isInvalidField(error)) throw error;
+      problems.push(...error.errors);
     }
   });
-  if (problems.length) throw new ApiError("invalid_field", "Invalid request.", { errors: problems });
+  if (problems.length) throw invalidFields(problems);
   return planned;
 }
 

@@ -19,7 +19,7 @@ import {
   sqlTransaction,
   updateJson,
 } from "../db/sql.ts";
-import { ApiError, notFound } from "../http/errors.ts";
+import { ApiError, notFound } from "../errors.ts";
 import type { ApiKey, CreateApiKeyInput, ListApiKeysQuery, UpdateApiKeyInput } from "../schemas/api-key.ts";
 
 /**

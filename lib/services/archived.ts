@@ -1,6 +1,6 @@
 import type pg from "pg";
 import { query } from "../db/sql.ts";
-import { ApiError } from "../http/errors.ts";
+import { ApiError } from "../errors.ts";
 
 /**
  * Archived entities cannot be changed, except to unarchive them (a request that sets `status`

@@ -1,15 +1,6 @@
-import {
-  type EntityTable,
-  getJson,
-  type JsonPage,
-  jsonb,
-  listJson,
-  Params,
-  type RawJson,
-  ts,
-  updateJson,
-} from "../db/sql.ts";
-import { notFound } from "../http/errors.ts";
+import { BUSINESS } from "../db/entities/business.ts";
+import { getJson, type JsonPage, jsonb, listJson, Params, type RawJson, updateJson } from "../db/sql.ts";
+import { notFound } from "../errors.ts";
 import { newId } from "../ids.ts";
 import type {
   Business,
@@ -19,27 +10,6 @@ import type {
   UpdateBusinessInput,
 } from "../schemas/business.ts";
 import { customerExists, insertForCustomer, notFoundUnderCustomer } from "./customers.ts";
-
-/**
- * The business's API shape (spec: Business), in the spec's field order. `contacts` is stored in
- * its response shape (see `storedContacts`), so the column is returned as is.
- */
-export const BUSINESS: EntityTable<Business> = {
-  table: "businesses",
-  fields: [
-    ["id", "t.id"],
-    ["customer_id", "t.customer_id"],
-    ["name", "t.name"],
-    ["company_number", "t.company_number"],
-    ["tax_identifier", "t.tax_identifier"],
-    ["status", "t.status"],
-    ["contacts", "t.contacts"],
-    ["created_at", ts("t.created_at")],
-    ["updated_at", ts("t.updated_at")],
-    ["custom_data", "t.custom_data"],
-    ["import_meta", "t.import_meta"],
-  ],
-};
 
 /**
  * Contacts are stored in the response shape, `{name, email}` with `name` null when not given.

@@ -22,7 +22,7 @@
  */
 import type pg from "pg";
 import { type Queryable, query, sqlTransaction } from "../db/sql.ts";
-import { ApiError, invalidField } from "../http/errors.ts";
+import { ApiError, invalidField } from "../errors.ts";
 import type { JsCheckout, JsCheckoutInput, JsPricingPreviewInput } from "../schemas/client-token.ts";
 import { createAddress } from "./addresses.ts";
 import { createCustomer } from "./customers.ts";

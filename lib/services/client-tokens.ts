@@ -17,19 +17,10 @@
  */
 import { randomBytes } from "node:crypto";
 import { config } from "../config.ts";
-import type { EntityTable, RawJson } from "../db/sql.ts";
-import {
-  getJson,
-  insertJson,
-  type JsonPage,
-  listJson,
-  Params,
-  query,
-  sqlTransaction,
-  ts,
-  updateJson,
-} from "../db/sql.ts";
-import { ApiError, notFound } from "../http/errors.ts";
+import { CLIENT_TOKEN } from "../db/entities/client-token.ts";
+import type { RawJson } from "../db/sql.ts";
+import { getJson, insertJson, type JsonPage, listJson, Params, query, sqlTransaction, updateJson } from "../db/sql.ts";
+import { ApiError, notFound } from "../errors.ts";
 import { newId } from "../ids.ts";
 import type {
   ClientToken,
@@ -37,21 +28,6 @@ import type {
   ListClientTokensQuery,
   UpdateClientTokenInput,
 } from "../schemas/client-token.ts";
-
-/** The client-side token's API shape (spec: Client-side token). */
-export const CLIENT_TOKEN: EntityTable<ClientToken> = {
-  table: "client_tokens",
-  fields: [
-    ["id", "t.id"],
-    ["token", "t.token"],
-    ["name", "t.name"],
-    ["description", "t.description"],
-    ["status", "t.status"],
-    ["revoked_at", ts("t.revoked_at")],
-    ["created_at", ts("t.created_at")],
-    ["updated_at", ts("t.updated_at")],
-  ],
-};
 
 /** The prefix of this deployment's tokens: `test` in the sandbox, `live` in live. */
 export function clientTokenPrefix(environment = config.environment): "test" | "live" {

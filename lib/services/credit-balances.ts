@@ -6,7 +6,7 @@
  */
 import type pg from "pg";
 import { query } from "../db/sql.ts";
-import { notFound } from "../http/errors.ts";
+import { notFound } from "../errors.ts";
 
 export interface CreditBalance {
   customer_id: string;

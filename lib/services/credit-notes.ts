@@ -10,14 +10,14 @@
  * field of the adjustment entity (the family has none); it is printed on the PDF and in its file name.
  */
 
+import { ADJUSTMENT } from "../db/entities/adjustment.ts";
 import { jsonObject, query } from "../db/sql.ts";
 import { creditNoteFileName, renderCreditNotePdf } from "../documents/credit-note.ts";
 import { creditNoteDataFromAdjustment, creditNoteUnavailableReason } from "../documents/credit-note-data.ts";
 import type { InvoiceTransaction } from "../documents/invoice-data.ts";
-import { ApiError, notFound } from "../http/errors.ts";
+import { ApiError, notFound } from "../errors.ts";
 import type { Adjustment } from "../schemas/adjustment.ts";
 import type { Disposition } from "../schemas/document.ts";
-import { ADJUSTMENT } from "./adjustment-entity.ts";
 import { documentUrl, merchantDetails } from "./documents.ts";
 import { getTransaction } from "./transactions/get.ts";
 

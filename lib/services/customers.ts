@@ -1,3 +1,4 @@
+import { CUSTOMER } from "../db/entities/customer.ts";
 import {
   type Columns,
   type EntityTable,
@@ -11,30 +12,12 @@ import {
   type Queryable,
   query,
   type RawJson,
-  ts,
   uniqueViolation,
   updateJson,
 } from "../db/sql.ts";
-import { ApiError, notFound } from "../http/errors.ts";
+import { ApiError, notFound } from "../errors.ts";
 import { newId } from "../ids.ts";
 import type { CreateCustomerInput, Customer, ListCustomersQuery, UpdateCustomerInput } from "../schemas/customer.ts";
-
-/** The customer's API shape (spec: Customer), in the spec's field order. */
-export const CUSTOMER: EntityTable<Customer> = {
-  table: "customers",
-  fields: [
-    ["id", "t.id"],
-    ["name", "t.name"],
-    ["email", "t.email"],
-    ["marketing_consent", "t.marketing_consent"],
-    ["status", "t.status"],
-    ["custom_data", "t.custom_data"],
-    ["locale", "t.locale"],
-    ["created_at", ts("t.created_at")],
-    ["updated_at", ts("t.updated_at")],
-    ["import_meta", "t.import_meta"],
-  ],
-};
 
 export async function getCustomer(id: string): Promise<RawJson<Customer>> {
   const customer = await getJson(CUSTOMER, "t.id = $1", [id]);

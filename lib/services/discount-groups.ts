@@ -1,5 +1,5 @@
+import { DISCOUNT_GROUP } from "../db/entities/discount-group.ts";
 import {
-  type EntityTable,
   getJson,
   insertJson,
   type JsonPage,
@@ -8,10 +8,9 @@ import {
   query,
   type RawJson,
   sqlTransaction,
-  ts,
   updateJson,
 } from "../db/sql.ts";
-import { notFound } from "../http/errors.ts";
+import { notFound } from "../errors.ts";
 import { newId } from "../ids.ts";
 import type {
   CreateDiscountGroupInput,
@@ -20,24 +19,6 @@ import type {
   UpdateDiscountGroupInput,
 } from "../schemas/discount-group.ts";
 import { lockChangeable } from "./archived.ts";
-
-/** The discount group's fields as SQL over the row alias `alias`, in the API family's order. */
-export function discountGroupFields(alias: string): [string, string][] {
-  return [
-    ["id", `${alias}.id`],
-    ["name", `${alias}.name`],
-    ["status", `${alias}.status`],
-    ["import_meta", `${alias}.import_meta`],
-    ["created_at", ts(`${alias}.created_at`)],
-    ["updated_at", ts(`${alias}.updated_at`)],
-  ];
-}
-
-/** The discount group's API shape. */
-export const DISCOUNT_GROUP: EntityTable<DiscountGroup> = {
-  table: "discount_groups",
-  fields: discountGroupFields("t"),
-};
 
 export async function getDiscountGroup(id: string): Promise<RawJson<DiscountGroup>> {
   const group = await getJson(DISCOUNT_GROUP, "t.id = $1", [id]);

@@ -1,23 +1,21 @@
 import { randomInt } from "node:crypto";
 import type pg from "pg";
+import { DISCOUNT, DISCOUNT_STATUS_SQL, discountEntity } from "../db/entities/discount.ts";
 import {
-  type EntityTable,
   getJson,
   insertJson,
   type JsonPage,
   jsonb,
-  jsonObject,
   listJson,
   Params,
   type Queryable,
   query,
   type RawJson,
   sqlTransaction,
-  ts,
   uniqueViolation,
   updateJson,
 } from "../db/sql.ts";
-import { ApiError, type FieldError, notFound } from "../http/errors.ts";
+import { ApiError, type FieldError, invalidFields, notFound } from "../errors.ts";
 import { newId } from "../ids.ts";
 import {
   type CreateDiscountInput,
@@ -28,74 +26,11 @@ import {
   type UpdateDiscountInput,
 } from "../schemas/discount.ts";
 import { assertChangeable } from "./archived.ts";
-import { discountGroupFields } from "./discount-groups.ts";
-
-/**
- * `status` as reported: the stored status (`active` or `archived`), except that an active discount
- * whose `expires_at` has passed is `expired`, and one whose `times_used` has reached its
- * `usage_limit` is `used` (expiry is reported first when both hold), as in the API family.
- */
-const STATUS_SQL = `CASE WHEN t.status <> 'active' THEN t.status
-  WHEN t.expires_at IS NOT NULL AND t.expires_at <= now() THEN 'expired'
-  WHEN t.usage_limit IS NOT NULL AND t.times_used >= t.usage_limit THEN 'used'
-  ELSE 'active' END`;
-
-/** The discount's API shape (spec: Discount), in the spec's field order, then `revision_id`. */
-export const DISCOUNT: EntityTable<Discount> = {
-  table: "discounts",
-  fields: [
-    ["id", "t.id"],
-    ["status", STATUS_SQL],
-    ["description", "t.description"],
-    ["enabled_for_checkout", "t.enabled_for_checkout"],
-    ["code", "t.code"],
-    ["type", "t.type"],
-    ["mode", "t.mode"],
-    // Percentages as given in canonical form ("10", "12.5"); flat amounts as integers of minor units.
-    ["amount", "trim_scale(t.amount)::text"],
-    ["currency_code", "t.currency_code"],
-    ["recur", "t.recur"],
-    ["maximum_recurring_intervals", "t.maximum_recurring_intervals"],
-    ["usage_limit", "t.usage_limit"],
-    ["restrict_to", "CASE WHEN t.restricted THEN to_json(t.restrict_to) END"],
-    ["expires_at", ts("t.expires_at")],
-    ["times_used", "t.times_used"],
-    ["discount_group_id", "t.discount_group_id"],
-    ["custom_data", "t.custom_data"],
-    ["import_meta", "t.import_meta"],
-    ["created_at", ts("t.created_at")],
-    ["updated_at", ts("t.updated_at")],
-    // Our extension (clients of the API family ignore extra fields): the revision a PATCH can name.
-    ["revision_id", "t.revision_id"],
-  ],
-  orderColumns: { created_at: "t.created_at", updated_at: "t.updated_at" },
-};
-
-/** With `include=discount_group`: the discount's group (or null) as a last field. */
-const DISCOUNT_WITH_GROUP: EntityTable<Discount> = {
-  ...DISCOUNT,
-  fields: [
-    ...DISCOUNT.fields,
-    [
-      "discount_group",
-      `(SELECT ${jsonObject({ table: "discount_groups", fields: discountGroupFields("g") })}
-          FROM discount_groups g WHERE g.id = t.discount_group_id)`,
-    ],
-  ],
-};
-
-function entity(include: readonly string[] | undefined): EntityTable<Discount> {
-  return include?.includes("discount_group") ? DISCOUNT_WITH_GROUP : DISCOUNT;
-}
 
 export async function getDiscount(id: string, include?: readonly string[]): Promise<RawJson<Discount>> {
-  const discount = await getJson(entity(include), "t.id = $1", [id]);
+  const discount = await getJson(discountEntity(include), "t.id = $1", [id]);
   if (!discount) throw notFound(id);
   return discount;
-}
-
-function invalid(errors: FieldError[]): ApiError {
-  return new ApiError("invalid_field", "Invalid request.", { errors });
 }
 
 /** `[]` restricts to nothing a customer could buy, so it is read as null: every product and price. */
@@ -175,7 +110,7 @@ function isCodeClash(error: unknown): boolean {
 export async function createDiscount(input: CreateDiscountInput): Promise<RawJson<Discount>> {
   const restrictTo = restriction(input.restrict_to);
   const problems = await referenceProblems(restrictTo, input.discount_group_id);
-  if (problems.length > 0) throw invalid(problems);
+  if (problems.length > 0) throw invalidFields(problems);
   const enabled = input.enabled_for_checkout ?? DISCOUNT_DEFAULTS.enabled_for_checkout;
   for (let attempt = 1; ; attempt++) {
     const code = input.code ?? (enabled ? generatedCode() : null);
@@ -283,7 +218,7 @@ export async function updateDiscount(
         // Only IDs the body names are checked: a group it keeps needs no second look.
         const groupId = input.discount_group_id !== current.discount_group_id ? input.discount_group_id : undefined;
         problems.push(...(await referenceProblems(restrictTo, groupId, client)));
-        if (problems.length > 0) throw invalid(problems);
+        if (problems.length > 0) throw invalidFields(problems);
 
         const enabled = input.enabled_for_checkout ?? current.enabled_for_checkout;
         if (enabled && (code === undefined ? current.code : code) === null) {
@@ -334,7 +269,7 @@ export function listDiscounts(query: ListDiscountsQuery): Promise<JsonPage> {
   const stored = [...new Set(statuses.map((s) => (s === "archived" ? "archived" : "active")))];
   const filters = [params.oneOf("t.status", stored)];
   const derived = statuses.filter((s) => s !== "archived");
-  if (derived.length > 0 && derived.length < 3) filters.push(params.oneOf(`(${STATUS_SQL})`, statuses));
+  if (derived.length > 0 && derived.length < 3) filters.push(params.oneOf(`(${DISCOUNT_STATUS_SQL})`, statuses));
   if (query.id) filters.push(params.oneOf("t.id", query.id));
   if (query.code)
     filters.push(
@@ -350,7 +285,7 @@ export function listDiscounts(query: ListDiscountsQuery): Promise<JsonPage> {
     const like = params.add(`%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
     filters.push(`(t.id = ${params.add(term)} OR t.code ILIKE ${like} OR t.description ILIKE ${like})`);
   }
-  return listJson(entity(query.include), {
+  return listJson(discountEntity(query.include), {
     filters,
     params,
     orderBy: query.order_by,

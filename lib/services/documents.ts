@@ -24,7 +24,7 @@ import {
   type ReceivedLink,
   verifyDocumentLink,
 } from "../documents/signed-links.ts";
-import { ApiError } from "../http/errors.ts";
+import { ApiError } from "../errors.ts";
 import type { Disposition, DocumentUrl } from "../schemas/document.ts";
 import { getAccountSettings } from "./account-settings.ts";
 import { sessionSecret } from "./settings.ts";

@@ -6,8 +6,8 @@
  */
 
 import type { Params } from "../db/sql.ts";
+import { ApiError } from "../errors.ts";
 import { EVENT_TYPES, eventReadPermission, readableEventTypes } from "../events/catalogue.ts";
-import { ApiError } from "../http/errors.ts";
 
 /**
  * An SQL condition on `column` (an event type) keeping the types `held` may see, or null when it

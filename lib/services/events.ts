@@ -1,18 +1,9 @@
-/** The event stream (`GET /events`): the outbox rows every change writes (lib/db/sql.ts). */
-import { type EntityTable, type JsonPage, listJson, Params, ts } from "../db/sql.ts";
-import type { Event, ListEventsQuery } from "../schemas/event.ts";
-import { assertEventTypesVisible, visibleEventTypesSql } from "./event-visibility.ts";
+/** The event stream (`GET /events`): the outbox rows every change writes (lib/db/sql.ts, lib/events/outbox.ts). */
 
-/** An event as the API family returns it; `data` is the entity as stored with the event, as is. */
-export const EVENT: EntityTable<Event> = {
-  table: "events",
-  fields: [
-    ["event_id", "t.id"],
-    ["event_type", "t.event_type"],
-    ["occurred_at", ts("t.occurred_at")],
-    ["data", "t.data"],
-  ],
-};
+import { EVENT } from "../db/entities/event.ts";
+import { type JsonPage, listJson, Params } from "../db/sql.ts";
+import type { ListEventsQuery } from "../schemas/event.ts";
+import { assertEventTypesVisible, visibleEventTypesSql } from "./event-visibility.ts";
 
 /**
  * Every event `held` may see (lib/services/event-visibility.ts), newest first by default. Events

@@ -22,7 +22,7 @@ import {
   invoiceDataFromTransaction,
   invoiceUnavailableReason,
 } from "../documents/invoice-data.ts";
-import { ApiError } from "../http/errors.ts";
+import { ApiError } from "../errors.ts";
 import { getAccountSettings } from "./account-settings.ts";
 import { documentUrl, linkKey, merchantDetails } from "./documents.ts";
 import { getTransaction } from "./transactions/get.ts";

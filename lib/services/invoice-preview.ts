@@ -6,7 +6,7 @@
  */
 import { PREVIEW_INVOICE_NUMBER, renderInvoicePdf } from "../documents/invoice.ts";
 import { type InvoiceTransaction, invoiceDataFromTransaction } from "../documents/invoice-data.ts";
-import { ApiError } from "../http/errors.ts";
+import { ApiError } from "../errors.ts";
 import { merchantDetails } from "./documents.ts";
 import { getTransaction } from "./transactions/get.ts";
 

@@ -4,9 +4,9 @@
  */
 import type pg from "pg";
 import { z } from "zod";
+import { NOTIFICATION_SETTING, notificationSettingFor } from "../db/entities/notification-setting.ts";
 import {
   deleteRows,
-  type EntityTable,
   forgetTotals,
   getJson,
   insertJson,
@@ -16,15 +16,12 @@ import {
   query,
   type RawJson,
   sqlTransaction,
-  storableJson,
-  ts,
   updateJson,
 } from "../db/sql.ts";
-import { EVENT_TYPES } from "../events/catalogue.ts";
+import { ApiError, invalidField, notFound } from "../errors.ts";
 import { destinationAddressProblem } from "../events/destination.ts";
 import { requeuePendingNotifications } from "../events/jobs/deliver-notification.ts";
 import { newEndpointSecretKey } from "../events/signature.ts";
-import { ApiError, invalidField, notFound } from "../http/errors.ts";
 import { newId } from "../ids.ts";
 import {
   type CreateNotificationSettingInput,
@@ -33,64 +30,6 @@ import {
   type NotificationSetting,
   type UpdateNotificationSettingInput,
 } from "../schemas/notification-setting.ts";
-
-/**
- * The catalogue as a SQL json literal keyed by name: `subscribed_events` is stored as names and
- * returned as the catalogue's event type objects. json (not jsonb) keeps each object's key order.
- */
-const CATALOGUE_SQL = `'${storableJson(Object.fromEntries(EVENT_TYPES.map((type) => [type.name, type]))).replaceAll("'", "''")}'::json`;
-
-/**
- * `subscribed_events` of the row `alias`: the event type objects in the stored order. A name the
- * catalogue no longer has is left out rather than returned half-described.
- */
-function subscribedEventsSql(alias: string): string {
-  return `(SELECT coalesce(json_agg(c.value ORDER BY u.ord), '[]'::json)
-           FROM unnest(${alias}.subscribed_events) WITH ORDINALITY u(name, ord)
-           JOIN json_each(${CATALOGUE_SQL}) c ON c.key = u.name)`;
-}
-
-/** The destination's API shape (spec: Notification setting), then created_at and updated_at. */
-export const NOTIFICATION_SETTING: EntityTable<NotificationSetting> = {
-  table: "notification_settings",
-  fields: [
-    ["id", "t.id"],
-    ["description", "t.description"],
-    ["type", "t.type"],
-    ["destination", "t.destination"],
-    ["active", "t.active"],
-    ["api_version", "t.api_version"],
-    ["include_sensitive_fields", "t.include_sensitive_fields"],
-    ["subscribed_events", subscribedEventsSql("t")],
-    // In full to callers that may manage destinations (see NOTIFICATION_SETTING_REDACTED).
-    ["endpoint_secret_key", "t.endpoint_secret_key"],
-    ["traffic_source", "t.traffic_source"],
-    ["created_at", ts("t.created_at")],
-    ["updated_at", ts("t.updated_at")],
-  ],
-};
-
-/**
- * The destination as shown to a caller without notification_setting.write: `endpoint_secret_key`
- * is null. Whoever holds the secret can sign requests that the merchant's endpoint accepts as
- * ours, so it is shown only to callers who could set a destination up (or rotate its secret)
- * themselves; read access (a viewer, a key with notification_setting.read) sees the rest.
- *
- * null rather than a masked string or leaving the field out: the field stays where the API
- * family has it, so clients that read it (the Node SDK copies `endpoint_secret_key` as is) keep
- * parsing the entity, and no masked value can be mistaken for a usable secret.
- */
-export const NOTIFICATION_SETTING_REDACTED: EntityTable<NotificationSetting> = {
-  table: NOTIFICATION_SETTING.table,
-  fields: NOTIFICATION_SETTING.fields.map(([name, expr]) =>
-    name === "endpoint_secret_key" ? ([name, "NULL::text"] as const) : ([name, expr] as const),
-  ),
-};
-
-/** The entity a caller sees: with the secret only when it may write destinations. */
-function settingFor(showSecret: boolean): EntityTable<NotificationSetting> {
-  return showSecret ? NOTIFICATION_SETTING : NOTIFICATION_SETTING_REDACTED;
-}
 
 const emailAddress = z.email();
 
@@ -133,7 +72,7 @@ async function assertActiveSlotFree(client: pg.PoolClient): Promise<void> {
 }
 
 export async function getNotificationSetting(id: string, showSecret: boolean): Promise<RawJson<NotificationSetting>> {
-  const setting = await getJson(settingFor(showSecret), "t.id = $1", [id]);
+  const setting = await getJson(notificationSettingFor(showSecret), "t.id = $1", [id]);
   if (!setting) throw notFound(id);
   return setting;
 }
@@ -215,7 +154,7 @@ export function listNotificationSettings(query: ListNotificationSettingsQuery, s
   const filters: string[] = [];
   if (query.active !== undefined) filters.push(`t.active = ${params.add(query.active === "true")}`);
   if (query.traffic_source !== undefined) filters.push(`t.traffic_source = ${params.add(query.traffic_source)}`);
-  return listJson(settingFor(showSecret), {
+  return listJson(notificationSettingFor(showSecret), {
     filters,
     params,
     orderBy: query.order_by,

@@ -4,8 +4,8 @@
  * delivery attempts listed, and finished ones replayed.
  */
 import { config } from "../config.ts";
+import { NOTIFICATION, NOTIFICATION_LOG } from "../db/entities/notification.ts";
 import {
-  type EntityTable,
   forgetTotals,
   getJson,
   type JsonPage,
@@ -14,52 +14,16 @@ import {
   query,
   type RawJson,
   sqlTransaction,
-  ts,
 } from "../db/sql.ts";
+import { ApiError, notFound } from "../errors.ts";
 import { EVENT_TYPES, readableEventTypes } from "../events/catalogue.ts";
-import { ApiError, notFound } from "../http/errors.ts";
 import type {
   ListNotificationLogsQuery,
   ListNotificationsQuery,
   Notification,
-  NotificationLog,
   NotificationReplay,
 } from "../schemas/notification.ts";
 import { assertEventTypesVisible, visibleEventTypesSql } from "./event-visibility.ts";
-
-/** The notification's API shape (spec: Notification), in the API family's field order. */
-export const NOTIFICATION: EntityTable<Notification> = {
-  table: "notifications",
-  fields: [
-    ["id", "t.id"],
-    ["type", "t.type"],
-    ["status", "t.status"],
-    // Stored as the envelope that is sent (json keeps its key order): returned as is.
-    ["payload", "t.payload"],
-    ["occurred_at", ts("t.occurred_at")],
-    ["delivered_at", ts("t.delivered_at")],
-    ["replayed_at", ts("t.replayed_at")],
-    ["origin", "t.origin"],
-    ["last_attempt_at", ts("t.last_attempt_at")],
-    ["retry_at", ts("t.retry_at")],
-    ["times_attempted", "t.times_attempted"],
-    ["notification_setting_id", "t.notification_setting_id"],
-  ],
-};
-
-/** One delivery attempt; `duration_ms` and `error` (why no answer came, e.g. a timeout) are our extensions. */
-export const NOTIFICATION_LOG: EntityTable<NotificationLog> = {
-  table: "notification_logs",
-  fields: [
-    ["id", "t.id"],
-    ["response_code", "t.response_code"],
-    ["response_content_type", "t.response_content_type"],
-    ["response_body", "t.response_body"],
-    ["attempted_at", ts("t.attempted_at")],
-    ["duration_ms", "t.duration_ms"],
-    ["error", "t.error"],
-  ],
-};
 
 /**
  * Notifications are kept for config.webhooks.retentionDays (90) days after they were created: older

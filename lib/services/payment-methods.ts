@@ -9,8 +9,8 @@
  */
 import type pg from "pg";
 import type { CardDetails } from "../billing/payments.ts";
+import { PAYMENT_METHOD } from "../db/entities/payment-method.ts";
 import {
-  type EntityTable,
   getJson,
   insertJson,
   type JsonPage,
@@ -20,28 +20,10 @@ import {
   type RawJson,
   sqlTransaction,
   storableJson,
-  ts,
 } from "../db/sql.ts";
-import { notFound } from "../http/errors.ts";
+import { notFound } from "../errors.ts";
 import { newId } from "../ids.ts";
 import type { ListPaymentMethodsQuery, PaymentMethod } from "../schemas/payment-method.ts";
-
-export const PAYMENT_METHOD: EntityTable<PaymentMethod> = {
-  table: "payment_methods",
-  fields: [
-    ["id", "t.id"],
-    ["customer_id", "t.customer_id"],
-    ["address_id", "t.address_id"],
-    ["type", "t.type"],
-    ["card", "t.card"],
-    ["paypal", "NULL::json"],
-    ["south_korea_local_card", "NULL::json"],
-    ["underlying_details", "NULL::json"],
-    ["origin", "t.origin"],
-    ["saved_at", ts("t.saved_at")],
-    ["updated_at", ts("t.updated_at")],
-  ],
-};
 
 export type CardBehavior = "pays" | "declines_renewals";
 

@@ -41,7 +41,7 @@ import { canMarkPaid, canPayAtCheckout, checkoutEnabled } from "../billing/trans
 import { config } from "../config.ts";
 import { TRANSACTION, transactionEntity } from "../db/entities/transaction.ts";
 import { getJson, query, type RawJson, sqlTransaction, storableJson, updateJson, updateRows } from "../db/sql.ts";
-import { ApiError, notFound } from "../http/errors.ts";
+import { ApiError, notFound } from "../errors.ts";
 import { DEFAULT_MERCHANT_NAME } from "../schemas/account-settings.ts";
 import type { CardPaymentInput, CheckoutView, MarkPaidInput } from "../schemas/payment.ts";
 import type { BillingDetails, Transaction, TransactionDetails, TransactionInclude } from "../schemas/transaction.ts";

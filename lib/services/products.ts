@@ -1,7 +1,6 @@
+import { PRODUCT, productEntity } from "../db/entities/product.ts";
 import {
-  type EntityTable,
   getJson,
-  includable,
   insertJson,
   type JsonPage,
   jsonb,
@@ -10,12 +9,10 @@ import {
   type Queryable,
   type RawJson,
   sqlTransaction,
-  ts,
   updateJson,
 } from "../db/sql.ts";
-import { notFound } from "../http/errors.ts";
+import { notFound } from "../errors.ts";
 import { newId } from "../ids.ts";
-import type { ProductWithPrices } from "../schemas/price.ts";
 import type {
   CreateProductInput,
   GetProductQuery,
@@ -24,45 +21,9 @@ import type {
   UpdateProductInput,
 } from "../schemas/product.ts";
 import { lockChangeable } from "./archived.ts";
-import { PRICE } from "./prices.ts";
-
-/** The product's API shape (spec: Product), in the spec's field order. */
-export const PRODUCT: EntityTable<Product> = {
-  table: "products",
-  fields: [
-    ["id", "t.id"],
-    ["name", "t.name"],
-    ["description", "t.description"],
-    ["type", "t.type"],
-    ["tax_category", "t.tax_category"],
-    ["image_url", "t.image_url"],
-    ["custom_data", "t.custom_data"],
-    ["status", "t.status"],
-    ["import_meta", "t.import_meta"],
-    ["created_at", ts("t.created_at")],
-    ["updated_at", ts("t.updated_at")],
-  ],
-  // Never NULL (keyset pagination compares values): nullable columns sort as empty text.
-  orderColumns: {
-    created_at: "t.created_at",
-    custom_data: "coalesce(t.custom_data::text, '')",
-    description: "coalesce(t.description, '')",
-    image_url: "coalesce(t.image_url, '')",
-    name: "t.name",
-    status: "t.status",
-    tax_category: "t.tax_category",
-    updated_at: "t.updated_at",
-  },
-};
-
-/**
- * The product with `include=prices`: every price of the product, archived ones too, ordered by ID
- * and not paginated, as the API family includes related entities.
- */
-const entity = includable<Product, ProductWithPrices>(PRODUCT, "prices", () => PRICE, "t.product_id = parent.id", true);
 
 export async function getProduct(id: string, options: GetProductQuery = {}): Promise<RawJson<Product>> {
-  const product = await getJson(entity(options.include), "t.id = $1", [id]);
+  const product = await getJson(productEntity(options.include), "t.id = $1", [id]);
   if (!product) throw notFound(id);
   return product as RawJson<Product>;
 }
@@ -122,7 +83,7 @@ export function listProducts(query: ListProductsQuery): Promise<JsonPage> {
     const like = params.add(`%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
     filters.push(`(t.id = ${params.add(term)} OR t.name ILIKE ${like} OR t.description ILIKE ${like})`);
   }
-  return listJson(entity(query.include), {
+  return listJson(productEntity(query.include), {
     filters,
     params,
     orderBy: query.order_by,

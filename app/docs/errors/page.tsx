@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { ERROR_DESCRIPTIONS, ERROR_STATUS, type ErrorCode } from "@/lib/http/errors";
+import { ERROR_DESCRIPTIONS, ERROR_STATUS, type ErrorCode } from "@/lib/errors";
 
 export const metadata = { title: "API errors" };
 

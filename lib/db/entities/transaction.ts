@@ -8,12 +8,12 @@
  */
 import { config } from "../../config.ts";
 import type { Transaction, TransactionInclude } from "../../schemas/transaction.ts";
-import { ADDRESS } from "../../services/addresses.ts";
-import { ADJUSTMENT, ADJUSTMENTS_TOTALS } from "../../services/adjustment-entity.ts";
-import { BUSINESS } from "../../services/businesses.ts";
-import { CUSTOMER } from "../../services/customers.ts";
-import { DISCOUNT } from "../../services/discounts.ts";
 import { type EntityTable, jsonRecord, relatedJson, sqlText, ts } from "../sql.ts";
+import { ADDRESS } from "./address.ts";
+import { ADJUSTMENT, ADJUSTMENTS_TOTALS } from "./adjustment.ts";
+import { BUSINESS } from "./business.ts";
+import { CUSTOMER } from "./customer.ts";
+import { DISCOUNT } from "./discount.ts";
 
 const BILLING_PERIOD = `CASE WHEN t.billing_period_starts_at IS NULL THEN NULL ELSE ${jsonRecord([
   ["starts_at", ts("t.billing_period_starts_at")],

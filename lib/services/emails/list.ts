@@ -1,6 +1,6 @@
 /** GET /emails and GET /emails/{email_id}: the emails log (the sandbox's inbox without SMTP). */
 import { type EntityTable, getJson, type JsonPage, listJson, Params, type RawJson, ts } from "../../db/sql.ts";
-import { notFound } from "../../http/errors.ts";
+import { notFound } from "../../errors.ts";
 import type { Email, EmailSummary, ListEmailsQuery } from "../../schemas/email.ts";
 
 const SUMMARY_FIELDS = [

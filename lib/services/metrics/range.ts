@@ -2,7 +2,7 @@
  * What every metric shares (the API family's metrics: GET /metrics/*): the days of a range, the
  * longest range, timestamps as the API writes them, and `updated_at`.
  */
-import { ApiError } from "../../http/errors.ts";
+import { ApiError } from "../../errors.ts";
 import { METRICS_MAX_DAYS } from "../../schemas/metrics.ts";
 
 const DAY_MS = 86_400_000;

@@ -17,7 +17,7 @@
  */
 import { config } from "../../config.ts";
 import { query } from "../../db/sql.ts";
-import { ApiError } from "../../http/errors.ts";
+import { ApiError } from "../../errors.ts";
 import { type TokenClaims, verifyToken } from "./tokens.ts";
 
 export const PORTAL_COOKIE = "billing_portal";

@@ -6,7 +6,7 @@
  */
 import { config } from "../../config.ts";
 import { query } from "../../db/sql.ts";
-import { notFound } from "../../http/errors.ts";
+import { notFound } from "../../errors.ts";
 import type { PortalAddressInput, PortalBusinessInput } from "../../schemas/portal.ts";
 import { updateAddress } from "../addresses.ts";
 import { updateBusiness } from "../businesses.ts";

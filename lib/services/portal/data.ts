@@ -4,19 +4,19 @@
  * can reach another customer's data (another customer's subscription is "not found").
  */
 import type { CardDetails } from "../../billing/payments.ts";
+import { ADDRESS } from "../../db/entities/address.ts";
+import { BUSINESS } from "../../db/entities/business.ts";
+import { SUBSCRIPTION } from "../../db/entities/subscription.ts";
 import { TRANSACTION } from "../../db/entities/transaction.ts";
 import { jsonObject, query } from "../../db/sql.ts";
 import { pool } from "../../db.ts";
 import { invoiceUnavailableReason } from "../../documents/invoice-data.ts";
-import { notFound } from "../../http/errors.ts";
+import { notFound } from "../../errors.ts";
 import type { Address } from "../../schemas/address.ts";
 import type { Business } from "../../schemas/business.ts";
 import type { Subscription } from "../../schemas/subscription.ts";
 import type { Transaction } from "../../schemas/transaction.ts";
 import { getAccountSettings } from "../account-settings.ts";
-import { ADDRESS } from "../addresses.ts";
-import { BUSINESS } from "../businesses.ts";
-import { SUBSCRIPTION } from "../subscriptions/entity.ts";
 import { nextTransaction, recurringDetails, storedRenewalState } from "../subscriptions/preview.ts";
 import { readSubscription } from "../subscriptions/store.ts";
 

@@ -1,6 +1,6 @@
 /**
  * `management_urls` of subscriptions in API answers (spec: Subscription; reference §14): the
- * entity's SQL renders the plain portal links (lib/services/subscriptions/entity.ts); for a caller
+ * entity's SQL renders the plain portal links (lib/db/entities/subscription.ts); for a caller
  * whose permissions include `customer_portal_session.write`, the subscription routes pass their
  * answer through `withPortalLinks`, which swaps in links carrying a portal token for the
  * subscription's customer (24 hours, tokens.ts). Events and webhooks never carry

@@ -21,8 +21,8 @@
  *   ("customer_auth", …)), and the portal never accepts it.
  */
 import { query } from "../../db/sql.ts";
+import { invalidField, notFound } from "../../errors.ts";
 import { rfc3339 } from "../../format.ts";
-import { invalidField, notFound } from "../../http/errors.ts";
 import { newId } from "../../ids.ts";
 import type { CreatePortalSessionInput, CustomerAuthToken, PortalSession } from "../../schemas/portal.ts";
 import { customerExists } from "../customers.ts";

@@ -8,7 +8,7 @@ import { pipeline, Readable } from "node:stream";
 import { createGunzip } from "node:zlib";
 import { query } from "../../db/sql.ts";
 import type { ReceivedLink } from "../../documents/signed-links.ts";
-import { notFound } from "../../http/errors.ts";
+import { notFound } from "../../errors.ts";
 import { checkDocumentLink } from "../documents.ts";
 import { downloadRefusal, reportState } from "./reports.ts";
 

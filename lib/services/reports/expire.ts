@@ -4,8 +4,12 @@
  * PENDING_TIMEOUT_HOURS after it was created (its job lost) becomes `failed`. Each change emits
  * `report.updated`. Rows being generated are locked by their job and skipped (SKIP LOCKED).
  */
+
+import { REPORT } from "../../db/entities/report.ts";
 import { query, sqlTransaction, updateJson } from "../../db/sql.ts";
-import { PENDING_TIMEOUT_HOURS, REPORT } from "./entity.ts";
+
+/** A report still pending this long after it was created is given up: marked `failed`. */
+export const PENDING_TIMEOUT_HOURS = 6;
 
 const BATCH = 100;
 

@@ -19,12 +19,18 @@
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGzip } from "node:zlib";
+import { REPORT } from "../../db/entities/report.ts";
 import { updateJson } from "../../db/sql.ts";
 import { pool } from "../../db.ts";
 import type { ReportFilter, ReportType } from "../../schemas/report.ts";
 import { csvLine } from "./csv.ts";
-import { REPORT, REPORT_RETENTION_DAYS } from "./entity.ts";
 import { reportQuery } from "./sources.ts";
+
+/**
+ * As the API family (its reports are downloadable for 14 days): a ready report expires 14 days
+ * after it was generated; the expiry cron then marks it `expired` and deletes its file.
+ */
+export const REPORT_RETENTION_DAYS = 14;
 
 /** Rows per FETCH from the cursor. */
 export const FETCH_ROWS = 2_000;

@@ -4,6 +4,8 @@
  * transaction (and its `report.created` event: the transactional outbox); the worker writes the
  * CSV (generate.ts) and the download link is a signed document link valid for 3 minutes.
  */
+
+import { REPORT } from "../../db/entities/report.ts";
 import {
   getJson,
   insertJson,
@@ -16,8 +18,8 @@ import {
   storableJson,
 } from "../../db/sql.ts";
 import { REPORT_LINK_LIFETIME_SECONDS } from "../../documents/signed-links.ts";
+import { ApiError, notFound } from "../../errors.ts";
 import { queueReportGeneration } from "../../events/jobs/generate-report.ts";
-import { ApiError, notFound } from "../../http/errors.ts";
 import { newId } from "../../ids.ts";
 import {
   type CreateReportInput,
@@ -31,7 +33,6 @@ import {
   type ReportUrl,
 } from "../../schemas/report.ts";
 import { documentUrl } from "../documents.ts";
-import { REPORT } from "./entity.ts";
 
 /**
  * The filters stored with a report: those sent (operator null for non-date filters), plus the

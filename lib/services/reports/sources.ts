@@ -9,9 +9,10 @@
  * Timestamps: RFC 3339 UTC with microseconds, as the API. Lists (price IDs, restrict_to): values
  * joined with `;`.
  */
+
+import { DISCOUNT } from "../../db/entities/discount.ts";
 import { Params, ts } from "../../db/sql.ts";
 import type { ReportFilter, ReportType } from "../../schemas/report.ts";
-import { DISCOUNT } from "../discounts.ts";
 
 type Columns = readonly (readonly [string, string])[];
 

@@ -1,8 +1,8 @@
 import type pg from "pg";
 import { SIMULATION_EVENT, SIMULATION_RUN } from "../../db/entities/simulation.ts";
 import { forgetTotals, getJson, query, type RawJson, sqlTransaction, storableJson } from "../../db/sql.ts";
+import { ApiError, notFound } from "../../errors.ts";
 import { queueSimulationRun } from "../../events/jobs/run-simulation.ts";
-import { ApiError, notFound } from "../../http/errors.ts";
 import { newId } from "../../ids.ts";
 import type { SimulationRun } from "../../schemas/simulation.ts";
 import type { Json } from "../../simulator/examples/common.ts";

@@ -1,16 +1,10 @@
 import { SIMULATION } from "../../db/entities/simulation.ts";
 import { foreignKeyViolation, forgetTotals, jsonObject, query, RawJson } from "../../db/sql.ts";
+import { invalidFields } from "../../errors.ts";
 import { newId } from "../../ids.ts";
 import type { CreateSimulationInput, Simulation } from "../../schemas/simulation.ts";
 import { isScenario } from "../../simulator/scenarios.ts";
-import {
-  assertEntityPermissions,
-  entityProblems,
-  invalid,
-  jsonText,
-  normalizeConfig,
-  settingProblems,
-} from "./rules.ts";
+import { assertEntityPermissions, entityProblems, jsonText, normalizeConfig, settingProblems } from "./rules.ts";
 
 /**
  * `permissions`: the caller's, for the entities `config` names. A single event keeps the payload as
@@ -26,7 +20,7 @@ export async function createSimulation(
     ...(await settingProblems(input.notification_setting_id)),
     ...(await entityProblems(input.type, config)),
   ];
-  if (problems.length > 0) throw invalid(problems);
+  if (problems.length > 0) throw invalidFields(problems);
   const payload = isScenario(input.type) ? null : (input.payload ?? null);
   try {
     const [row] = await query<{ j: string }>(
@@ -39,7 +33,7 @@ export async function createSimulation(
     return new RawJson<Simulation>(row.j);
   } catch (error) {
     // The destination was deleted since it was checked.
-    if (foreignKeyViolation(error)) throw invalid(await settingProblems(input.notification_setting_id));
+    if (foreignKeyViolation(error)) throw invalidFields(await settingProblems(input.notification_setting_id));
     throw error;
   }
 }

@@ -1,6 +1,6 @@
 import { SIMULATION } from "../../db/entities/simulation.ts";
 import { getJson, type RawJson } from "../../db/sql.ts";
-import { notFound } from "../../http/errors.ts";
+import { notFound } from "../../errors.ts";
 import type { Simulation } from "../../schemas/simulation.ts";
 
 export async function getSimulation(id: string): Promise<RawJson<Simulation>> {

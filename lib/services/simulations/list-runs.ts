@@ -1,6 +1,6 @@
 import { simulationRunEntity } from "../../db/entities/simulation.ts";
 import { type JsonPage, listJson, Params, query } from "../../db/sql.ts";
-import { notFound } from "../../http/errors.ts";
+import { notFound } from "../../errors.ts";
 import type { ListSimulationRunsQuery } from "../../schemas/simulation.ts";
 
 export async function listSimulationRuns(simulationId: string, options: ListSimulationRunsQuery): Promise<JsonPage> {

@@ -3,7 +3,7 @@
  * and simulation, and the 404 that names the first ID of a path that names nothing.
  */
 import { query } from "../../db/sql.ts";
-import { notFound } from "../../http/errors.ts";
+import { notFound } from "../../errors.ts";
 
 /** `t` (a simulation event) is $1, of run $2, of simulation $3. */
 export const EVENT_UNDER = `t.id = $1 AND t.simulation_run_id = $2

@@ -1,5 +1,5 @@
 import { query, type RawJson } from "../../db/sql.ts";
-import { ApiError } from "../../http/errors.ts";
+import { ApiError } from "../../errors.ts";
 import type { SimulationEvent } from "../../schemas/simulation.ts";
 import { sendSimulationEvent } from "../../simulator/runner.ts";
 import { getSimulationEvent } from "./get-event.ts";

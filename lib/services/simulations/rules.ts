@@ -8,7 +8,7 @@
  * written as `json` so that an entity's keys keep the API's order.
  */
 import { type Queryable, query, storableJson } from "../../db/sql.ts";
-import { ApiError, type FieldError } from "../../http/errors.ts";
+import { ApiError, type FieldError } from "../../errors.ts";
 import type { SimulationConfigInput } from "../../schemas/simulation.ts";
 import type { Json } from "../../simulator/examples/common.ts";
 import { simulationDestinationProblem } from "../../simulator/runner.ts";
@@ -20,10 +20,6 @@ import {
   type ScenarioConfig,
   type SimulationConfig,
 } from "../../simulator/scenarios.ts";
-
-export function invalid(errors: FieldError[]): ApiError {
-  return new ApiError("invalid_field", "Invalid request.", { errors });
-}
 
 /** A JSON column value: text cast with `::json` (key order kept), or SQL NULL. */
 export function jsonText(value: unknown): string | null {

@@ -3,6 +3,14 @@
  * simulation's payload laid over it), or a scenario's story told with the entities its config names.
  */
 
+import { ADDRESS } from "../../db/entities/address.ts";
+import { BUSINESS } from "../../db/entities/business.ts";
+import { CUSTOMER } from "../../db/entities/customer.ts";
+import { DISCOUNT } from "../../db/entities/discount.ts";
+import { PAYMENT_METHOD } from "../../db/entities/payment-method.ts";
+import { PRICE } from "../../db/entities/price.ts";
+import { PRODUCT } from "../../db/entities/product.ts";
+import { SUBSCRIPTION } from "../../db/entities/subscription.ts";
 import { type EntityTable, getJson, type Queryable, query } from "../../db/sql.ts";
 import { type Cast, exampleCast } from "../../simulator/examples/cast.ts";
 import { EXAMPLE_IDS, type Json } from "../../simulator/examples/common.ts";
@@ -21,14 +29,6 @@ import {
   type SimulationConfig,
   scenarioEvents,
 } from "../../simulator/scenarios.ts";
-import { ADDRESS } from "../addresses.ts";
-import { BUSINESS } from "../businesses.ts";
-import { CUSTOMER } from "../customers.ts";
-import { DISCOUNT } from "../discounts.ts";
-import { PAYMENT_METHOD } from "../payment-methods.ts";
-import { PRICE } from "../prices.ts";
-import { PRODUCT } from "../products.ts";
-import { SUBSCRIPTION } from "../subscriptions/entity.ts";
 import { ownConfig } from "./rules.ts";
 
 /** `over` laid onto `base`: objects merge key by key, anything else (arrays too) replaces. */

@@ -1,6 +1,6 @@
 import { SIMULATION } from "../../db/entities/simulation.ts";
 import { foreignKeyViolation, forgetTotals, jsonObject, Params, query, RawJson, sqlTransaction } from "../../db/sql.ts";
-import { notFound } from "../../http/errors.ts";
+import { invalidFields, notFound } from "../../errors.ts";
 import {
   type Simulation,
   shapeFieldErrors,
@@ -9,14 +9,7 @@ import {
 } from "../../schemas/simulation.ts";
 import { isScenario, type SimulationConfig } from "../../simulator/scenarios.ts";
 import { lockChangeable } from "../archived.ts";
-import {
-  assertEntityPermissions,
-  entityProblems,
-  invalid,
-  jsonText,
-  normalizeConfig,
-  settingProblems,
-} from "./rules.ts";
+import { assertEntityPermissions, entityProblems, jsonText, normalizeConfig, settingProblems } from "./rules.ts";
 
 /**
  * Changes a simulation. Archived simulations cannot be changed except to unarchive them. When
@@ -34,7 +27,7 @@ export async function updateSimulation(
     const type = input.type ?? current.type;
     const typeChanged = type !== current.type;
     const shape = shapeFieldErrors(simulationShapeProblems(type, input.payload, input.config));
-    if (shape.length > 0) throw invalid(shape);
+    if (shape.length > 0) throw invalidFields(shape);
 
     const columns: [string, unknown, string?][] = [];
     if (input.name !== undefined) columns.push(["name", input.name]);
@@ -59,7 +52,7 @@ export async function updateSimulation(
         : []),
       ...(input.config !== undefined ? await entityProblems(type, config, client) : []),
     ];
-    if (problems.length > 0) throw invalid(problems);
+    if (problems.length > 0) throw invalidFields(problems);
 
     const params = new Params();
     params.values.push(id);
@@ -76,7 +69,7 @@ export async function updateSimulation(
     } catch (error) {
       // The new destination was deleted since it was checked.
       if (foreignKeyViolation(error) && input.notification_setting_id !== undefined) {
-        throw invalid([
+        throw invalidFields([
           {
             field: "notification_setting_id",
             message: `no notification setting has the ID ${input.notification_setting_id}`,

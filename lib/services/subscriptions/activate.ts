@@ -22,7 +22,7 @@ import { addInterval } from "../../billing/billing-dates.ts";
 import { periodIndexAt, periodStart } from "../../billing/subscription-dates.ts";
 import { refusal } from "../../billing/subscription-states.ts";
 import { query } from "../../db/sql.ts";
-import { ApiError } from "../../http/errors.ts";
+import { ApiError } from "../../errors.ts";
 import { savedCard } from "../payment-methods.ts";
 import { billPeriod } from "./lifecycle.ts";
 import { refuse, subscriptionOperation } from "./operation.ts";

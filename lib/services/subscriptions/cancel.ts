@@ -24,7 +24,7 @@
  *   wants to leave always can.
  */
 import { refusal } from "../../billing/subscription-states.ts";
-import { invalidField } from "../../http/errors.ts";
+import { invalidField } from "../../errors.ts";
 import type { CancelSubscriptionInput } from "../../schemas/subscription.ts";
 import { applyCancel } from "./lifecycle.ts";
 import { refuse, scheduleChange, subscriptionOperation } from "./operation.ts";

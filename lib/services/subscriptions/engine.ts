@@ -26,7 +26,7 @@ import { config } from "../../config.ts";
 import { TRANSACTION } from "../../db/entities/transaction.ts";
 import { query, sqlTransaction, storableJson, updateJson } from "../../db/sql.ts";
 import { pool } from "../../db.ts";
-import { ApiError } from "../../http/errors.ts";
+import { ApiError, invalidField } from "../../errors.ts";
 import { savedCard } from "../payment-methods.ts";
 import { chargeSavedCard, INVOICE_DUE_AT } from "../payments.ts";
 import { subscriptionNow } from "./billing.ts";
@@ -351,14 +351,10 @@ export async function advanceClock(id: string, to: Date): Promise<void> {
   const sub = await readSubscription(pool(), id);
   const now = subscriptionNow(sub);
   if (to.getTime() <= now.getTime()) {
-    throw new ApiError("invalid_field", "Invalid request.", {
-      errors: [
-        {
-          field: "to",
-          message: `must be later than the subscription's clock (${now.toISOString()}): the test clock only moves forward`,
-        },
-      ],
-    });
+    throw invalidField(
+      "to",
+      `must be later than the subscription's clock (${now.toISOString()}): the test clock only moves forward`,
+    );
   }
   await runDue(id, to);
   await query("UPDATE subscriptions SET clock_at = $2 WHERE id = $1 AND (clock_at IS NULL OR clock_at < $2)", [id, to]);

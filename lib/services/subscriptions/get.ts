@@ -1,8 +1,9 @@
 /** GET /subscriptions and GET /subscriptions/{subscription_id} (reference §3). */
+
+import { SUBSCRIPTION } from "../../db/entities/subscription.ts";
 import { getJson, type JsonPage, listJson, Params, type RawJson } from "../../db/sql.ts";
-import { notFound } from "../../http/errors.ts";
+import { notFound } from "../../errors.ts";
 import type { ListSubscriptionsQuery, Subscription, SubscriptionInclude } from "../../schemas/subscription.ts";
-import { SUBSCRIPTION } from "./entity.ts";
 
 /**
  * The subscription; `include` adds the previews (`next_transaction`,

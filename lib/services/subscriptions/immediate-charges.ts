@@ -31,7 +31,7 @@ import { isCurrencyCode } from "../../billing/currencies.ts";
 import { convert } from "../../billing/exchange-rates.ts";
 import { formatAmount } from "../../billing/money.ts";
 import { type Queryable, query } from "../../db/sql.ts";
-import { ApiError } from "../../http/errors.ts";
+import { ApiError } from "../../errors.ts";
 import type { TransactionOrigin } from "../../schemas/transaction.ts";
 import type { DiscountRef } from "../transactions/references.ts";
 import { type BillLine, billSubscription, type Period } from "./billing.ts";

@@ -14,7 +14,7 @@ import type pg from "pg";
 import type { Refusal } from "../../billing/subscription-states.ts";
 import { query, type RawJson, sqlTransaction, storableJson } from "../../db/sql.ts";
 import { pool } from "../../db.ts";
-import { ApiError, type ErrorCode, invalidField } from "../../http/errors.ts";
+import { ApiError, type ErrorCode, invalidField } from "../../errors.ts";
 import type { Subscription } from "../../schemas/subscription.ts";
 import { subscriptionNow } from "./billing.ts";
 import { runDue } from "./engine.ts";
@@ -41,7 +41,7 @@ export async function subscriptionOperation(id: string, operation: Operation): P
 
 /** Throws the state machine's refusal, if any, as the API's 400 with its code. */
 export function refuse(found: Refusal | null): void {
-  // Every refusal code is in the error catalogue (lib/http/errors.ts): tsc holds the two together.
+  // Every refusal code is in the error catalogue (lib/errors.ts): tsc holds the two together.
   const code: ErrorCode | undefined = found?.code;
   if (found && code) throw new ApiError(code, found.detail);
 }

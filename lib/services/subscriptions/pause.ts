@@ -27,7 +27,7 @@
  */
 
 import { refusal } from "../../billing/subscription-states.ts";
-import { ApiError } from "../../http/errors.ts";
+import { ApiError } from "../../errors.ts";
 import type { PauseSubscriptionInput } from "../../schemas/subscription.ts";
 import { applyPause } from "./lifecycle.ts";
 import { checkContinuePeriod, futureDate, refuse, scheduleChange, subscriptionOperation } from "./operation.ts";

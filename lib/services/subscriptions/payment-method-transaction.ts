@@ -21,7 +21,7 @@ import { refusal } from "../../billing/subscription-states.ts";
 import { TRANSACTION } from "../../db/entities/transaction.ts";
 import { getJson, insertJson, query, type RawJson, sqlTransaction, storableJson } from "../../db/sql.ts";
 import { pool } from "../../db.ts";
-import { notFound } from "../../http/errors.ts";
+import { notFound } from "../../errors.ts";
 import { newId } from "../../ids.ts";
 import type { Transaction } from "../../schemas/transaction.ts";
 import { taxContext, transactionDetails } from "../transactions/details.ts";

@@ -6,12 +6,12 @@
  */
 import type pg from "pg";
 import type { CalendarInterval } from "../../billing/billing-dates.ts";
+import { SUBSCRIPTION, SUBSCRIPTION_EVENT_FIELDS } from "../../db/entities/subscription.ts";
 import { getJson, jsonRecord, type Queryable, query, type RawJson } from "../../db/sql.ts";
-import { notFound } from "../../http/errors.ts";
+import { notFound } from "../../errors.ts";
 import { newId } from "../../ids.ts";
 import type { Subscription } from "../../schemas/subscription.ts";
 import type { BillingDetails } from "../../schemas/transaction.ts";
-import { SUBSCRIPTION, SUBSCRIPTION_EVENT_FIELDS } from "./entity.ts";
 
 export interface BillingCycle {
   interval: CalendarInterval;

@@ -53,7 +53,6 @@
 import type pg from "pg";
 import { addInterval } from "../../billing/billing-dates.ts";
 import { isCurrencyCode } from "../../billing/currencies.ts";
-import { BillingError } from "../../billing/errors.ts";
 import type { Ratio } from "../../billing/money.ts";
 import {
   allowedModes,
@@ -71,8 +70,8 @@ import { periodAt, periodStart, sameCycle } from "../../billing/subscription-dat
 import { refusal, trialingItemsRefusal } from "../../billing/subscription-states.ts";
 import { type Queryable, query, type RawJson, storableJson } from "../../db/sql.ts";
 import { pool } from "../../db.ts";
+import { ApiError, type FieldError, invalidField, Problems } from "../../errors.ts";
 import { rfc3339 } from "../../format.ts";
-import { ApiError, type FieldError, invalidField } from "../../http/errors.ts";
 import { newId } from "../../ids.ts";
 import type { Subscription, UpdateSubscriptionInput } from "../../schemas/subscription.ts";
 import { MANUAL_CURRENCIES, type PreviewItemInput } from "../../schemas/transaction.ts";
@@ -90,7 +89,6 @@ import {
   loadAddress,
   loadBusiness,
   loadCustomer,
-  Problems,
   storedDiscount,
 } from "../transactions/references.ts";
 import { storedBillingDetails } from "../transactions/stored-fields.ts";
@@ -194,16 +192,6 @@ class RequestProblems extends Problems {
 
   override archivedField(field: string, message: string): void {
     this.target.archivedField(this.rename(field), message);
-  }
-}
-
-/** The pure proration rules throw BillingError naming the request's field: a 400 invalid_field. */
-function billingRule<T>(fn: () => T): T {
-  try {
-    return fn();
-  } catch (error) {
-    if (error instanceof BillingError) throw invalidField(error.field, error.detail);
-    throw error;
   }
 }
 
@@ -422,9 +410,9 @@ export async function planUpdate(
       : null;
   if (items) after.billing_cycle = { interval: cycle.interval, frequency: cycle.frequency };
   if (itemsChanged && bills && current) {
-    const rate = billingRule(() => prorationRate(current, at));
+    const rate = prorationRate(current, at);
     const newPeriod = { starts_at: at, ends_at: addInterval(at, cycle.interval, cycle.frequency) };
-    const lines = billingRule(() => itemChangeLines(beforeQ, afterQ, mode, rate));
+    const lines = itemChangeLines(beforeQ, afterQ, mode, rate);
     for (const line of lines) {
       changes.push({
         key: line.price_id,
@@ -450,7 +438,7 @@ export async function planUpdate(
         : null;
     if (bills && periodNow) {
       const oldEnd = periodNow.ends_at;
-      const lines = billingRule(() => nextBilledAtChangeLines(afterQ, periodNow, requested, mode));
+      const lines = nextBilledAtChangeLines(afterQ, periodNow, requested, mode);
       for (const line of lines) {
         changes.push({
           key: line.price_id,

@@ -8,7 +8,6 @@
  * account's mode, the setting `account_tax_mode` (`external` or `internal`; `external` when unset).
  */
 import { type CurrencyCode, isCurrencyCode } from "../../billing/currencies.ts";
-import { BillingError } from "../../billing/errors.ts";
 import type { TaxRateOverrides } from "../../billing/tax-rates.ts";
 import {
   type AccountTaxMode,
@@ -20,7 +19,7 @@ import {
   unitPriceFor,
 } from "../../billing/totals.ts";
 import { type Queryable, query } from "../../db/sql.ts";
-import { ApiError } from "../../http/errors.ts";
+import { invalidField, isInvalidField } from "../../errors.ts";
 import type { TransactionDetails } from "../../schemas/transaction.ts";
 import { type PriceJson, type ProductJson, prorationJson, type ResolvedItem } from "./items.ts";
 
@@ -132,15 +131,13 @@ export interface DetailsOptions {
 
 /**
  * The engine's totals for the items counted (`includeInTotals`), with the engine's field errors
- * (a BillingError names `items[k]` of the lines it was given) as 400 invalid_field on the item's
+ * (an `invalid_field` error naming `items[k]` of the lines it was given) as 400 invalid_field on the item's
  * own field.
  */
 export function totalsFor(items: readonly ResolvedItem[], options: DetailsOptions): TotalsDetails {
   const counted = items.filter((item) => item.includeInTotals);
   if (!isCurrencyCode(options.currency)) {
-    throw new ApiError("invalid_field", "Invalid request.", {
-      errors: [{ field: "currency_code", message: `${options.currency} is not a supported currency` }],
-    });
+    throw invalidField("currency_code", `${options.currency} is not a supported currency`);
   }
   try {
     return computeTotals({
@@ -159,9 +156,10 @@ export function totalsFor(items: readonly ResolvedItem[], options: DetailsOption
       credit_balance: options.creditBalance ?? 0n,
     });
   } catch (error) {
-    if (!(error instanceof BillingError)) throw error;
-    const field = error.field.replace(/^items\[(\d+)\]/, (_, k: string) => counted[Number(k)]?.field ?? `items[${k}]`);
-    throw new ApiError("invalid_field", "Invalid request.", { errors: [{ field, message: error.detail }] });
+    if (!isInvalidField(error)) throw error;
+    const [{ field: lineField, message }] = error.errors;
+    const field = lineField.replace(/^items\[(\d+)\]/, (_, k: string) => counted[Number(k)]?.field ?? `items[${k}]`);
+    throw invalidField(field, message);
   }
 }
 

@@ -10,11 +10,11 @@
  * checks that it can still be redeemed.
  */
 import type pg from "pg";
+import { DISCOUNT } from "../../db/entities/discount.ts";
 import { insertJson, jsonb, query } from "../../db/sql.ts";
-import { ApiError } from "../../http/errors.ts";
+import { invalidField } from "../../errors.ts";
 import { newId } from "../../ids.ts";
 import type { NonCatalogueDiscountInput } from "../../schemas/transaction.ts";
-import { DISCOUNT } from "../discounts.ts";
 import type { DiscountRef, Problems } from "./references.ts";
 
 /** The IDs of `restrict_to` that name no product or price, as field errors. */
@@ -98,14 +98,10 @@ export async function redeemDiscount(client: pg.PoolClient, id: string): Promise
   );
   if (!row) return;
   if (row.usage_limit !== null && row.times_used >= row.usage_limit) {
-    throw new ApiError("invalid_field", "Invalid request.", {
-      errors: [
-        {
-          field: "discount_id",
-          message: `${id} has reached its usage_limit (${row.usage_limit}): remove it (discount_id null) to bill the transaction`,
-        },
-      ],
-    });
+    throw invalidField(
+      "discount_id",
+      `${id} has reached its usage_limit (${row.usage_limit}): remove it (discount_id null) to bill the transaction`,
+    );
   }
   await query("UPDATE discounts SET times_used = times_used + 1 WHERE id = $1", [id], client);
 }

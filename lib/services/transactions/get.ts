@@ -2,7 +2,7 @@
 import type pg from "pg";
 import { transactionEntity } from "../../db/entities/transaction.ts";
 import { getJson, type RawJson } from "../../db/sql.ts";
-import { notFound } from "../../http/errors.ts";
+import { notFound } from "../../errors.ts";
 import type { Transaction, TransactionInclude } from "../../schemas/transaction.ts";
 
 export async function getTransaction(

@@ -10,14 +10,16 @@
  */
 import type pg from "pg";
 import type { Ratio } from "../../billing/money.ts";
+import { PRICE } from "../../db/entities/price.ts";
+import { PRODUCT } from "../../db/entities/product.ts";
 import { jsonObject, type Queryable, query, relatedJson, storableJson } from "../../db/sql.ts";
 import { newId } from "../../ids.ts";
 import type { Price } from "../../schemas/price.ts";
 import { DEFAULT_QUANTITY } from "../../schemas/price.ts";
 import type { Product } from "../../schemas/product.ts";
 import type { NonCataloguePriceInput, PreviewItemInput } from "../../schemas/transaction.ts";
-import { insertPrice, PRICE } from "../prices.ts";
-import { createProduct, PRODUCT } from "../products.ts";
+import { insertPrice } from "../prices.ts";
+import { createProduct } from "../products.ts";
 import type { Problems } from "./references.ts";
 
 /** A price's API JSON; a non-catalogue price not (yet) saved has null ID and timestamps. */

@@ -7,37 +7,14 @@
  * 400 `entity_archived` (with the same `errors` list naming the field), the former first.
  */
 import type { DiscountLike } from "../../billing/totals.ts";
+import { ADDRESS } from "../../db/entities/address.ts";
+import { BUSINESS } from "../../db/entities/business.ts";
+import { CUSTOMER } from "../../db/entities/customer.ts";
+import { DISCOUNT } from "../../db/entities/discount.ts";
 import { jsonObject, type Queryable, query } from "../../db/sql.ts";
-import { ApiError, type FieldError } from "../../http/errors.ts";
-import { ADDRESS } from "../addresses.ts";
-import { BUSINESS } from "../businesses.ts";
-import { CUSTOMER } from "../customers.ts";
-import { DISCOUNT } from "../discounts.ts";
+import { Problems } from "../../errors.ts";
 
-export class Problems {
-  readonly invalid: FieldError[] = [];
-  readonly archived: FieldError[] = [];
-
-  field(field: string, message: string): void {
-    if (!this.invalid.some((e) => e.field === field)) this.invalid.push({ field, message });
-  }
-
-  archivedField(field: string, message: string): void {
-    if (!this.archived.some((e) => e.field === field)) this.archived.push({ field, message });
-  }
-
-  get empty(): boolean {
-    return this.invalid.length === 0 && this.archived.length === 0;
-  }
-
-  throwIfAny(): void {
-    if (this.invalid.length > 0) throw new ApiError("invalid_field", "Invalid request.", { errors: this.invalid });
-    if (this.archived.length > 0) {
-      const first = this.archived[0];
-      throw new ApiError("entity_archived", `${first.field} ${first.message}`, { errors: this.archived });
-    }
-  }
-}
+export { Problems };
 
 export interface CustomerRef {
   id: string;

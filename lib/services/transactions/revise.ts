@@ -11,14 +11,14 @@
  * invoices whose payment is late, like billed ones (the family names billed and completed).
  * Emits `transaction.revised`.
  */
+import { ADDRESS } from "../../db/entities/address.ts";
+import { BUSINESS } from "../../db/entities/business.ts";
+import { CUSTOMER } from "../../db/entities/customer.ts";
 import { TRANSACTION } from "../../db/entities/transaction.ts";
 import { query, type RawJson, relatedJson, sqlTransaction, storableJson, updateJson } from "../../db/sql.ts";
-import { ApiError, type FieldError, notFound } from "../../http/errors.ts";
+import { ApiError, type FieldError, invalidFields, notFound } from "../../errors.ts";
 import type { ReviseTransactionInput } from "../../schemas/adjustment.ts";
 import type { Transaction, TransactionInclude } from "../../schemas/transaction.ts";
-import { ADDRESS } from "../addresses.ts";
-import { BUSINESS } from "../businesses.ts";
-import { CUSTOMER } from "../customers.ts";
 import { withIncludes } from "./get.ts";
 
 /** Statuses whose customer information can be revised. */
@@ -86,7 +86,7 @@ export async function reviseTransaction(
         message: "cannot be removed, only replaced with another tax or VAT number",
       });
     }
-    if (problems.length) throw new ApiError("invalid_field", "Invalid request.", { errors: problems });
+    if (problems.length) throw invalidFields(problems);
 
     const [{ now }] = await query<{ now: string }>("SELECT now()::text AS now", [], client);
     const snapshot = (current: Snapshot | null, changes: Record<string, unknown> | undefined) =>

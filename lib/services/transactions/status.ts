@@ -3,7 +3,7 @@
  * and transitions). The allowed moves are lib/billing/transaction-states.ts's.
  */
 import { isAllowedMove } from "../../billing/transaction-states.ts";
-import { ApiError } from "../../http/errors.ts";
+import { ApiError } from "../../errors.ts";
 import type { TransactionStatus } from "../../schemas/transaction.ts";
 
 export function immutable(id: string, status: string): ApiError {

@@ -27,7 +27,7 @@ import type pg from "pg";
 import { EDITABLE_STATUSES } from "../../billing/transaction-states.ts";
 import { TRANSACTION } from "../../db/entities/transaction.ts";
 import { jsonb, query, type RawJson, sqlTransaction, storableJson, updateJson } from "../../db/sql.ts";
-import { notFound } from "../../http/errors.ts";
+import { notFound } from "../../errors.ts";
 import type {
   BillingDetails,
   CollectionMode,

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { ERROR_DESCRIPTIONS, ERROR_STATUS, type ErrorCode } from "@/lib/http/errors";
+import { ERROR_DESCRIPTIONS, ERROR_STATUS, type ErrorCode } from "@/lib/errors";
 
 export default async function ErrorDocPage({ params }: { params: Promise<{ code: string }> }) {
   const { code } = await params;

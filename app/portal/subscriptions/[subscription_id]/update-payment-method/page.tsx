@@ -1,5 +1,5 @@
 import { formatMoney } from "@/lib/client/money";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/errors";
 import { portalCustomer, portalSubscription } from "@/lib/services/portal/data";
 import { AccessProblem, portalGate, type SearchParams } from "../../../access";
 import { StatusPill, subscriptionName } from "../../../subscription-card";

@@ -1,6 +1,6 @@
 /**
  * The versions of this API (the `Service-Version` header, and the `api_version` of notification
- * destinations). Apart from lib/http/route.ts, which needs the server, so that schemas used by the
+ * destinations). Apart from lib/http (route.ts needs the server), so that schemas used by the
  * dashboard's forms can check versions too.
  */
 export const CURRENT_VERSION = 1;

@@ -1,3 +1,12 @@
+/**
+ * The one error type (DESIGN.md, "One error type"): every layer throws an ApiError (its code, its
+ * detail, and for bad input the offending fields), and only lib/http renders it. Nothing here
+ * knows HTTP beyond the status number each code carries, so lib/db, lib/schemas and the pure
+ * lib/billing throw it too.
+ *
+ * The name stays ApiError, not AppError: it is the error the API answers with (the codes are the
+ * API's catalogue), and keeping it made this move a change of import lines everywhere else.
+ */
 import type { z } from "zod";
 
 /** Every error code the API returns, with its HTTP status: the one table of DESIGN.md. */
@@ -226,8 +235,49 @@ export class ApiError extends Error {
   }
 }
 
+/** 400 `invalid_field` naming one field: how every layer reports one bad input. */
 export function invalidField(field: string, message: string): ApiError {
-  return new ApiError("invalid_field", "Invalid request.", { errors: [{ field, message }] });
+  return invalidFields([{ field, message }]);
+}
+
+/** 400 `invalid_field` naming every bad field of a request at once. */
+export function invalidFields(errors: FieldError[]): ApiError {
+  return new ApiError("invalid_field", "Invalid request.", { errors });
+}
+
+/** Whether `error` is an `invalid_field` error (e.g. the pure billing rules' bad input). */
+export function isInvalidField(error: unknown): error is ApiError & { errors: FieldError[] } {
+  return error instanceof ApiError && error.code === "invalid_field" && error.errors !== undefined;
+}
+
+/**
+ * The problems of one request, collected rather than thrown one by one, so that one response names
+ * every bad field: broken rules as 400 `invalid_field`, archived entities as 400 `entity_archived`
+ * (with the same `errors` list naming the field), the former first. One message per field.
+ */
+export class Problems {
+  readonly invalid: FieldError[] = [];
+  readonly archived: FieldError[] = [];
+
+  field(field: string, message: string): void {
+    if (!this.invalid.some((e) => e.field === field)) this.invalid.push({ field, message });
+  }
+
+  archivedField(field: string, message: string): void {
+    if (!this.archived.some((e) => e.field === field)) this.archived.push({ field, message });
+  }
+
+  get empty(): boolean {
+    return this.invalid.length === 0 && this.archived.length === 0;
+  }
+
+  throwIfAny(): void {
+    if (this.invalid.length > 0) throw invalidFields(this.invalid);
+    if (this.archived.length > 0) {
+      const first = this.archived[0];
+      throw new ApiError("entity_archived", `${first.field} ${first.message}`, { errors: this.archived });
+    }
+  }
 }
 
 export function notFound(id: string): ApiError {
@@ -251,5 +301,5 @@ export function fromZodError(error: z.ZodError, prefix = ""): ApiError {
       ? issue.keys.map((key) => ({ field: fieldPath([...issue.path, key], prefix), message: "is not a known field" }))
       : [{ field: fieldPath(issue.path, prefix), message: issue.message }],
   );
-  return new ApiError("invalid_field", "Invalid request.", { errors });
+  return invalidFields(errors);
 }

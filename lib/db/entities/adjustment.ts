@@ -3,8 +3,9 @@
  * transaction's `adjustments_totals`. Apart from lib/services/adjustments.ts so that transactions
  * can include adjustments without the two service modules importing each other.
  */
-import { type EntityTable, jsonRecord, ts } from "../db/sql.ts";
-import type { Adjustment } from "../schemas/adjustment.ts";
+
+import type { Adjustment } from "../../schemas/adjustment.ts";
+import { type EntityTable, jsonRecord, ts } from "../sql.ts";
 
 const amount = (column: string) => `${column}::text`;
 

@@ -15,8 +15,8 @@
  * - `consent_requirements` is always `[]`: no consent rules exist in this product.
  */
 import { config } from "../../config.ts";
-import { type EntityTable, jsonRecord, sqlText, ts } from "../../db/sql.ts";
 import type { Subscription } from "../../schemas/subscription.ts";
+import { type EntityTable, jsonRecord, sqlText, ts } from "../sql.ts";
 
 const period = (starts: string, ends: string) =>
   `CASE WHEN ${starts} IS NULL THEN NULL ELSE ${jsonRecord([

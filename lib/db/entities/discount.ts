@@ -1,0 +1,61 @@
+import type { Discount } from "../../schemas/discount.ts";
+import { type EntityTable, jsonObject, ts } from "../sql.ts";
+import { discountGroupFields } from "./discount-group.ts";
+
+/**
+ * `status` as reported: the stored status (`active` or `archived`), except that an active discount
+ * whose `expires_at` has passed is `expired`, and one whose `times_used` has reached its
+ * `usage_limit` is `used` (expiry is reported first when both hold), as in the API family.
+ */
+export const DISCOUNT_STATUS_SQL = `CASE WHEN t.status <> 'active' THEN t.status
+  WHEN t.expires_at IS NOT NULL AND t.expires_at <= now() THEN 'expired'
+  WHEN t.usage_limit IS NOT NULL AND t.times_used >= t.usage_limit THEN 'used'
+  ELSE 'active' END`;
+
+/** The discount's API shape (spec: Discount), in the spec's field order, then `revision_id`. */
+export const DISCOUNT: EntityTable<Discount> = {
+  table: "discounts",
+  fields: [
+    ["id", "t.id"],
+    ["status", DISCOUNT_STATUS_SQL],
+    ["description", "t.description"],
+    ["enabled_for_checkout", "t.enabled_for_checkout"],
+    ["code", "t.code"],
+    ["type", "t.type"],
+    ["mode", "t.mode"],
+    // Percentages as given in canonical form ("10", "12.5"); flat amounts as integers of minor units.
+    ["amount", "trim_scale(t.amount)::text"],
+    ["currency_code", "t.currency_code"],
+    ["recur", "t.recur"],
+    ["maximum_recurring_intervals", "t.maximum_recurring_intervals"],
+    ["usage_limit", "t.usage_limit"],
+    ["restrict_to", "CASE WHEN t.restricted THEN to_json(t.restrict_to) END"],
+    ["expires_at", ts("t.expires_at")],
+    ["times_used", "t.times_used"],
+    ["discount_group_id", "t.discount_group_id"],
+    ["custom_data", "t.custom_data"],
+    ["import_meta", "t.import_meta"],
+    ["created_at", ts("t.created_at")],
+    ["updated_at", ts("t.updated_at")],
+    // Our extension (clients of the API family ignore extra fields): the revision a PATCH can name.
+    ["revision_id", "t.revision_id"],
+  ],
+  orderColumns: { created_at: "t.created_at", updated_at: "t.updated_at" },
+};
+
+/** With `include=discount_group`: the discount's group (or null) as a last field. */
+const DISCOUNT_WITH_GROUP: EntityTable<Discount> = {
+  ...DISCOUNT,
+  fields: [
+    ...DISCOUNT.fields,
+    [
+      "discount_group",
+      `(SELECT ${jsonObject({ table: "discount_groups", fields: discountGroupFields("g") })}
+          FROM discount_groups g WHERE g.id = t.discount_group_id)`,
+    ],
+  ],
+};
+
+export function discountEntity(include: readonly string[] | undefined): EntityTable<Discount> {
+  return include?.includes("discount_group") ? DISCOUNT_WITH_GROUP : DISCOUNT;
+}

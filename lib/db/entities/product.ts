@@ -1,0 +1,45 @@
+import type { ProductWithPrices } from "../../schemas/price.ts";
+import type { Product } from "../../schemas/product.ts";
+import { type EntityTable, includable, ts } from "../sql.ts";
+import { PRICE } from "./price.ts";
+
+/** The product's API shape (spec: Product), in the spec's field order. */
+export const PRODUCT: EntityTable<Product> = {
+  table: "products",
+  fields: [
+    ["id", "t.id"],
+    ["name", "t.name"],
+    ["description", "t.description"],
+    ["type", "t.type"],
+    ["tax_category", "t.tax_category"],
+    ["image_url", "t.image_url"],
+    ["custom_data", "t.custom_data"],
+    ["status", "t.status"],
+    ["import_meta", "t.import_meta"],
+    ["created_at", ts("t.created_at")],
+    ["updated_at", ts("t.updated_at")],
+  ],
+  // Never NULL (keyset pagination compares values): nullable columns sort as empty text.
+  orderColumns: {
+    created_at: "t.created_at",
+    custom_data: "coalesce(t.custom_data::text, '')",
+    description: "coalesce(t.description, '')",
+    image_url: "coalesce(t.image_url, '')",
+    name: "t.name",
+    status: "t.status",
+    tax_category: "t.tax_category",
+    updated_at: "t.updated_at",
+  },
+};
+
+/**
+ * The product with `include=prices`: every price of the product, archived ones too, ordered by ID
+ * and not paginated, as the API family includes related entities.
+ */
+export const productEntity = includable<Product, ProductWithPrices>(
+  PRODUCT,
+  "prices",
+  () => PRICE,
+  "t.product_id = parent.id",
+  true,
+);
