@@ -32,7 +32,7 @@ export function PageHeader({ title, description, actions, back, badges }: PageHe
           </div>
           {description && <div className="mt-1 max-w-3xl text-sm text-slate-600">{description}</div>}
         </div>
-        {actions && <div className="flex shrink-0 flex-wrap items-center gap-2">{actions}</div>}
+        {actions && <div className="flex max-w-full flex-wrap items-center gap-2">{actions}</div>}
       </div>
     </header>
   );
