@@ -64,8 +64,8 @@ async function sidewaysOverflow(page: Page): Promise<{ page: number; main: numbe
     const root = document.scrollingElement as Element;
     const main = document.querySelector("main");
     const overflow = {
-      page: root.scrollWidth - window.innerWidth,
-      main: main ? main.scrollWidth - main.clientWidth : 0,
+      page: Math.max(0, root.scrollWidth - window.innerWidth),
+      main: main ? Math.max(0, main.scrollWidth - main.clientWidth) : 0,
     };
     if (overflow.page <= 0 && overflow.main <= 0) return overflow;
     const edge = main ? main.getBoundingClientRect().right : window.innerWidth;
