@@ -104,7 +104,7 @@ export function ConfirmDialog({
     <div className="fixed inset-0 z-50 flex items-center justify-center p-4">
       <div
         aria-hidden="true"
-        className="absolute inset-0 bg-slate-900/50"
+        className="absolute inset-0 bg-slate-900/50 dark:bg-black/60"
         onClick={() => {
           if (!pending) onCancel();
         }}

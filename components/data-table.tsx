@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { ScrollArea } from "./scroll-area";
 import { ErrorState, Skeleton } from "./states";
 
 export interface Column<T> {
@@ -104,7 +105,7 @@ export function DataTable<T>({
           <ErrorState error={error} title={`Could not refresh ${caption.toLowerCase()}`} onRetry={onRetry} />
         </div>
       ) : null}
-      <div className="overflow-x-auto rounded-md border border-slate-200">
+      <ScrollArea label={caption} className="overflow-x-auto rounded-md border border-slate-200">
         <table
           className={`min-w-full divide-y divide-slate-200 text-sm transition-opacity ${isRefreshing ? "opacity-60" : ""}`}
           aria-busy={loading || isRefreshing || undefined}
@@ -152,7 +153,7 @@ export function DataTable<T>({
                 ))}
           </tbody>
         </table>
-      </div>
+      </ScrollArea>
       {loading && (
         <p role="status" className="sr-only">
           Loading {caption.toLowerCase()}…

@@ -27,6 +27,8 @@ const dash = <span className="text-slate-500">—</span>;
 function Pre({ text, tall, wrap = false }: { text: string; tall: boolean; wrap?: boolean }) {
   return (
     <pre
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a keyboard scrolls text taller or wider than its box
+      tabIndex={0}
       className={`${tall ? "max-h-[32rem]" : "max-h-64"} ${wrap ? "break-all whitespace-pre-wrap" : ""} overflow-auto rounded-md bg-slate-50 px-3 py-2 font-mono text-xs text-slate-800`}
     >
       {text}

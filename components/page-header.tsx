@@ -32,7 +32,7 @@ export function PageHeader({ title, description, actions, back, badges }: PageHe
           </div>
           {description && <div className="mt-1 max-w-3xl text-sm text-slate-600">{description}</div>}
         </div>
-        {actions && <div className="flex shrink-0 flex-wrap items-center gap-2">{actions}</div>}
+        {actions && <div className="flex max-w-full flex-wrap items-center gap-2">{actions}</div>}
       </div>
     </header>
   );
@@ -54,7 +54,7 @@ export function Section({
 }) {
   const headingId = `${id ?? title.toLowerCase().replace(/[^a-z0-9]+/g, "-")}-heading`;
   return (
-    <section aria-labelledby={headingId} className="rounded-lg border border-slate-200 bg-white shadow-sm">
+    <section aria-labelledby={headingId} className="min-w-0 rounded-lg border border-slate-200 bg-white shadow-sm">
       <div className="flex flex-wrap items-start justify-between gap-3 border-b border-slate-200 px-5 py-4">
         <div>
           <h2 id={headingId} className="text-base font-semibold text-slate-900">

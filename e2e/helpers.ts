@@ -1,5 +1,6 @@
 /** Shared by the Playwright specs: the first-start owner login and small helpers. */
 import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page } from "@playwright/test";
 
 /** Created on first start by e2e/playwright.config.ts (BILLING_OWNER_EMAIL / BILLING_OWNER_PASSWORD). */
@@ -143,4 +144,21 @@ export async function apiCall<T>(page: Page, method: string, path: string, body?
     },
     { method, path, body },
   );
+}
+
+/**
+ * axe-core on the page as it is now: fails the test on serious or critical violations, listing each
+ * rule with up to five of its elements. Soft, so that one run reports every page state's problems.
+ */
+export async function expectNoSeriousA11yViolations(page: Page, state: string = page.url()): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  const report = serious.map((v) => {
+    const nodes = v.nodes
+      .slice(0, 5)
+      .map((n) => `  ${n.target.join(" ")}: ${(n.failureSummary ?? "").replace(/\s+/g, " ")}`);
+    const more = v.nodes.length > 5 ? [`  … ${v.nodes.length} elements in all`] : [];
+    return [`${v.id} (${v.impact}): ${v.help}`, ...nodes, ...more].join("\n");
+  });
+  expect.soft(report, `axe: serious or critical violations on ${state}`).toEqual([]);
 }

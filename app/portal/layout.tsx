@@ -26,7 +26,7 @@ export default async function PortalLayout({ children }: { children: ReactNode }
         </div>
       </header>
       <main className="mx-auto w-full max-w-4xl flex-1 px-4 py-8">{children}</main>
-      <footer className="mx-auto w-full max-w-4xl px-4 pb-8 text-xs text-slate-500">
+      <footer className="mx-auto w-full max-w-4xl px-4 pb-8 text-xs text-slate-600">
         A secure page for the customers of {merchant}. Do not share its address: it opens your billing details.
       </footer>
     </div>

@@ -45,7 +45,7 @@ export function PaymentsTable({ rows }: { rows: PortalTransaction[] }) {
                 {status.text}
               </span>
             </div>
-            <div className="w-full text-right sm:w-28">
+            <div className="w-full text-right sm:w-36">
               {has_invoice ? (
                 <a
                   href={`/portal/api/invoices/${t.id}`}
@@ -53,7 +53,7 @@ export function PaymentsTable({ rows }: { rows: PortalTransaction[] }) {
                   className="font-medium text-brand-700 underline-offset-2 hover:underline"
                   aria-label={`Download invoice ${t.invoice_number ?? ""}`.trim()}
                 >
-                  Invoice PDF
+                  Download invoice
                 </a>
               ) : (
                 <span className="text-slate-500">No invoice</span>

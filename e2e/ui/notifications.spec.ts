@@ -260,7 +260,7 @@ test("the simulator sends a customer.created event to a destination and shows th
 
   // Kept, to run again.
   const simulations = page.getByRole("table", { name: "Simulations" });
-  await simulations.getByRole("button", { name: `Run ${name} again` }).click();
+  await simulations.getByRole("button", { name: `Run again: ${name}` }).click();
   await expect(run.getByRole("status")).toContainText("Run completed", { timeout: 30_000 });
   await expect.poll(() => receiver.of("customer.created").length).toBe(2);
   await expect(simulations.getByRole("row").filter({ hasText: name })).toContainText(description);

@@ -37,7 +37,11 @@ function NewTokenPanel({ token, onDone }: { token: ClientToken; onDone: () => vo
         <CopyField id={`${id}-token`} label="Token" value={token.token} copyLabel="Copy client-side token" />
       </div>
       <p className="mt-3 text-sm text-slate-700">Add the library to your web page with it:</p>
-      <pre className="mt-1 overflow-x-auto rounded-md bg-slate-900 p-3 text-xs text-slate-100">
+      <pre
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a keyboard scrolls a snippet wider than its box
+        tabIndex={0}
+        className="mt-1 overflow-x-auto rounded-md bg-slate-900 p-3 text-xs text-slate-100"
+      >
         <code>{snippet(token.token)}</code>
       </pre>
       <div className="mt-4 flex flex-wrap items-center gap-3">

@@ -3,6 +3,7 @@
 import { type ReactNode, useState } from "react";
 import { Section } from "@/components/page-header";
 import { formatDay } from "@/components/revenue-chart";
+import { ScrollArea } from "@/components/scroll-area";
 import { EmptyState, ErrorState, LoadingBlock } from "@/components/states";
 import { segment } from "./range-picker";
 
@@ -48,7 +49,7 @@ export function DayTable<R extends { day: string }>({
   columns: Column<R>[];
 }) {
   return (
-    <div className="max-h-[28rem] overflow-auto rounded-md border border-slate-200">
+    <ScrollArea label={caption} className="max-h-[28rem] overflow-auto rounded-md border border-slate-200">
       <table className="min-w-full divide-y divide-slate-200 text-sm">
         <caption className="sr-only">{caption}</caption>
         <thead className="sticky top-0 bg-slate-50">
@@ -85,7 +86,7 @@ export function DayTable<R extends { day: string }>({
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollArea>
   );
 }
 

@@ -362,7 +362,7 @@ function CheckoutSection({ range, rangeLabel }: { range: Range; rangeLabel: stri
           series={[
             { key: "count", name: "Opened", color: "#94a3b8", kind: "bar" },
             { key: "completed", name: "Completed", color: "#16a34a", kind: "bar" },
-            { key: "rate", name: "Conversion rate", color: "#0f172a", kind: "line", right: true },
+            { key: "rate", name: "Conversion rate", color: "#7c3aed", kind: "line", right: true },
           ]}
         />
       )}

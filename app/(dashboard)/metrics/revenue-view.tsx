@@ -3,6 +3,7 @@
 import { useState } from "react";
 import { Section } from "@/components/page-header";
 import { formatDay, RevenueChart, type RevenuePoint } from "@/components/revenue-chart";
+import { ScrollArea } from "@/components/scroll-area";
 import { EmptyState, ErrorState, LoadingBlock } from "@/components/states";
 import { revenueTotals, useRevenueMetrics } from "@/lib/client/metrics";
 import { currencyName, formatMoney } from "@/lib/client/money";
@@ -11,7 +12,7 @@ import { segment } from "./range-picker";
 
 function RevenueTable({ points, currency }: { points: RevenuePoint[]; currency: string }) {
   return (
-    <div className="max-h-[28rem] overflow-auto rounded-md border border-slate-200">
+    <ScrollArea label="Revenue per day" className="max-h-[28rem] overflow-auto rounded-md border border-slate-200">
       <table className="min-w-full divide-y divide-slate-200 text-sm">
         <caption className="sr-only">Revenue per day</caption>
         <thead className="sticky top-0 bg-slate-50">
@@ -39,7 +40,7 @@ function RevenueTable({ points, currency }: { points: RevenuePoint[]; currency: 
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollArea>
   );
 }
 

@@ -69,7 +69,7 @@ export function DiscountGroupsView() {
         <Link
           href={`/catalogue/discounts?discount_group_id=${g.id}`}
           className="text-brand-700 hover:underline"
-          aria-label={`Discounts in ${g.name}`}
+          aria-label={`View discounts in ${g.name}`}
         >
           View discounts
         </Link>

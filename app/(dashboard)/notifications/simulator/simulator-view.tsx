@@ -91,7 +91,7 @@ export function SimulatorView() {
           size="sm"
           onClick={() => runAgain(s)}
           disabled={start.isPending}
-          aria-label={`Run ${s.name} again`}
+          aria-label={`Run again: ${s.name}`}
         >
           Run again
         </Button>

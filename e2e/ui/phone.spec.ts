@@ -1,0 +1,131 @@
+/**
+ * The dashboard at a phone's width (390 × 844, issue #14): the navigation is a top bar with a Menu,
+ * and no main page scrolls sideways (tables scroll inside their card, headers and buttons wrap).
+ * Screenshots of every page in e2e/screenshots/phone-*.png, and a few in dark mode (phone-dark-*).
+ */
+import { expect, type Page, test } from "@playwright/test";
+import { makeManualTransaction, sdk, subscribeAtCheckout } from "../api/sdk-helpers";
+import { cliApiKey } from "../cli";
+import { screenshot, signIn } from "../helpers";
+
+const PHONE = { width: 390, height: 844 };
+
+let pages: [name: string, path: string][] = [];
+let checkout = "";
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  const paddle = sdk(cliApiKey());
+  // Once more if the first request meets a keep-alive connection the server just closed.
+  const bought = await subscribeAtCheckout(paddle).catch(() => subscribeAtCheckout(paddle));
+  const ready = await makeManualTransaction(paddle, `Phone product ${Date.now()}`, "phone");
+  const txn = await paddle.transactions.create({
+    items: [{ priceId: bought.price.id, quantity: 1 }],
+    customerId: bought.customer.id,
+    addressId: bought.address.id,
+  });
+  checkout = `/checkout?_ptxn=${txn.id}`;
+  pages = [
+    ["customers", "/customers"],
+    ["customer", `/customers/${bought.customer.id}`],
+    ["transactions", "/transactions"],
+    ["transaction", `/transactions/${ready.id}`],
+    ["new-invoice", "/transactions/new"],
+    ["subscriptions", "/subscriptions"],
+    ["subscription", `/subscriptions/${bought.subscriptionId}`],
+    ["products", "/catalogue/products"],
+    ["product", `/catalogue/products/${bought.product.id}`],
+    ["discounts", "/catalogue/discounts"],
+    ["discount-groups", "/catalogue/discount-groups"],
+    ["metrics", "/metrics"],
+    ["reports", "/reports"],
+    ["developers", "/developers"],
+    ["settings", "/settings"],
+    ["destinations", "/notifications/destinations"],
+    ["notification-log", "/notifications/log"],
+    ["simulator", "/notifications/simulator"],
+  ];
+});
+
+/** Opens the page and waits for its data: a level-1 heading, no skeleton, no busy table. */
+async function open(page: Page, path: string): Promise<void> {
+  await page.goto(path);
+  await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible({ timeout: 15_000 });
+  await expect(page.locator(".animate-pulse")).toHaveCount(0, { timeout: 15_000 });
+  await expect(page.locator("[aria-busy=true]")).toHaveCount(0, { timeout: 15_000 });
+}
+
+/**
+ * How far the page, and its <main>, reach sideways beyond the screen (0 when nothing does), and
+ * when they do, the innermost elements that stick out (to find the culprit from the failure).
+ */
+async function sidewaysOverflow(page: Page): Promise<{ page: number; main: number; culprits?: string[] }> {
+  return page.evaluate(() => {
+    const root = document.scrollingElement as Element;
+    const main = document.querySelector("main");
+    const overflow = {
+      page: Math.max(0, root.scrollWidth - window.innerWidth),
+      main: main ? Math.max(0, main.scrollWidth - main.clientWidth) : 0,
+    };
+    if (overflow.page <= 0 && overflow.main <= 0) return overflow;
+    const edge = main ? main.getBoundingClientRect().right : window.innerWidth;
+    const clipped = (e: Element) => {
+      for (let up = e.parentElement; up && up !== main && up !== document.body; up = up.parentElement)
+        if (getComputedStyle(up).overflowX !== "visible") return true;
+      return false;
+    };
+    const out = [...document.querySelectorAll("body *")].filter(
+      (e) => e.getBoundingClientRect().right > edge + 1 && !clipped(e),
+    );
+    const innermost = out.filter((e) => !out.some((other) => other !== e && e.contains(other)));
+    const culprits = innermost
+      .slice(0, 6)
+      .map(
+        (e) =>
+          `<${e.tagName.toLowerCase()} class="${e.getAttribute("class") ?? ""}"> ${(e.textContent ?? "").slice(0, 40)}`,
+      );
+    return { ...overflow, culprits };
+  });
+}
+
+test("no main page scrolls sideways at 390 px", async ({ page }) => {
+  test.setTimeout(240_000);
+  await page.setViewportSize(PHONE);
+  await signIn(page);
+  // The navigation is a top bar with a Menu.
+  await expect(page.getByRole("navigation", { name: "Main" })).toBeHidden();
+  await page.getByText("Menu", { exact: true }).click();
+  await expect(page.getByRole("navigation", { name: "Main" })).toBeVisible();
+  await screenshot(page, "phone-menu");
+
+  for (const [name, path] of pages) {
+    await open(page, path);
+    expect.soft(await sidewaysOverflow(page), `${path} at 390 px`).toEqual({ page: 0, main: 0 });
+    await screenshot(page, `phone-${name}`);
+  }
+});
+
+test("dark mode follows the system setting, at phone and desktop widths", async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.setViewportSize(PHONE);
+  await signIn(page);
+  const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  expect(background).not.toBe("rgb(248, 250, 252)");
+  for (const [name, path] of pages.filter(([name]) => ["customers", "transaction", "subscription"].includes(name))) {
+    await open(page, path);
+    await screenshot(page, `phone-dark-${name}`);
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+  for (const [name, path] of pages.filter(([name]) =>
+    ["customers", "transaction", "subscription", "metrics", "settings", "product"].includes(name),
+  )) {
+    await open(page, path);
+    await screenshot(page, `desktop-dark-${name}`);
+  }
+  await page.goto(checkout);
+  await expect(page.getByRole("button", { name: /^Pay / })).toBeVisible();
+  await screenshot(page, "desktop-dark-checkout");
+  await page.setViewportSize(PHONE);
+  await screenshot(page, "phone-dark-checkout");
+});
