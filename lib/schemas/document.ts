@@ -18,6 +18,9 @@ export const documentPdfQuery = z.object({
 export const documentUrlSchema = z.object({ url: z.string() });
 export type DocumentUrl = z.infer<typeof documentUrlSchema>;
 
+/** GET /transactions/{id}/invoice-link (ours): the hosted invoice page's signed link. */
+export const hostedInvoiceLinkSchema = z.object({ url: z.string(), expires_at: z.string() });
+
 /**
  * A signed link's query, taken as it comes: a missing or malformed part makes the link invalid
  * (403 document_link_invalid), not a field error, since nobody is meant to write these by hand.

@@ -36,6 +36,9 @@ export const emailSummarySchema = z.object({
 export type EmailSummary = z.infer<typeof emailSummarySchema>;
 
 export const emailSchema = emailSummarySchema.extend({ text: z.string(), html: z.string() });
+
+/** POST /customers/{id}/portal-link-email (ours): the email queued. */
+export const queuedEmailSchema = z.object({ id: z.string(), to: z.string(), status: z.string() });
 export type Email = z.infer<typeof emailSchema>;
 
 export const emailParams = z.object({ email_id: entityId("eml") });

@@ -1,11 +1,17 @@
 import { listOfJson } from "@/lib/http/pagination";
-import { route } from "@/lib/http/route";
-import { listEmailsQuery } from "@/lib/schemas/email";
+import { paginated, route } from "@/lib/http/route";
+import { emailSummarySchema, listEmailsQuery } from "@/lib/schemas/email";
 import { listEmails } from "@/lib/services/emails/list";
 
 /** An extension of ours: the customer emails written (sent through SMTP, or only logged without it). */
-export const GET = route({ permission: "notification.read", query: listEmailsQuery }, async ({ input }) =>
-  listOfJson(await listEmails(input.query)),
+export const GET = route(
+  {
+    summary: "List the customer emails written (sent, logged or failed).",
+    response: paginated(emailSummarySchema),
+    permission: "notification.read",
+    query: listEmailsQuery,
+  },
+  async ({ input }) => listOfJson(await listEmails(input.query)),
 );
 
 export {

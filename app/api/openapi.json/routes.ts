@@ -17,68 +17,73 @@ import * as r13 from "../customers/[customer_id]/businesses/route";
 import * as r14 from "../customers/[customer_id]/credit-balances/route";
 import * as r15 from "../customers/[customer_id]/payment-methods/[payment_method_id]/route";
 import * as r16 from "../customers/[customer_id]/payment-methods/route";
-import * as r17 from "../customers/[customer_id]/portal-sessions/route";
-import * as r18 from "../customers/[customer_id]/route";
-import * as r19 from "../customers/route";
-import * as r20 from "../discount-groups/[discount_group_id]/route";
-import * as r21 from "../discount-groups/route";
-import * as r22 from "../discounts/[discount_id]/route";
-import * as r23 from "../discounts/route";
-import * as r24 from "../documents/credit-notes/[adjustment_id]/route";
-import * as r25 from "../documents/invoices/[transaction_id]/route";
-import * as r26 from "../documents/reports/[report_id]/route";
-import * as r27 from "../event-types/route";
-import * as r28 from "../events/route";
-import * as r29 from "../health/route";
-import * as r30 from "../metrics/active-subscribers/route";
-import * as r31 from "../metrics/chargebacks/route";
-import * as r32 from "../metrics/checkout-conversion/route";
-import * as r33 from "../metrics/monthly-recurring-revenue-change/route";
-import * as r34 from "../metrics/monthly-recurring-revenue-movements/route";
-import * as r35 from "../metrics/monthly-recurring-revenue/route";
-import * as r36 from "../metrics/refunds/route";
-import * as r37 from "../metrics/revenue/route";
-import * as r38 from "../notification-settings/[notification_setting_id]/route";
-import * as r39 from "../notification-settings/route";
-import * as r40 from "../notifications/[notification_id]/logs/route";
-import * as r41 from "../notifications/[notification_id]/replay/route";
-import * as r42 from "../notifications/[notification_id]/route";
-import * as r43 from "../notifications/route";
-import * as r44 from "../prices/[price_id]/route";
-import * as r45 from "../prices/route";
-import * as r46 from "../pricing-preview/route";
-import * as r47 from "../products/[product_id]/route";
-import * as r48 from "../products/route";
-import * as r49 from "../reports/[report_id]/download-url/route";
-import * as r50 from "../reports/[report_id]/route";
-import * as r51 from "../reports/route";
-import * as r52 from "../simulation-types/route";
-import * as r53 from "../simulations/[simulation_id]/route";
-import * as r54 from "../simulations/[simulation_id]/runs/[simulation_run_id]/events/[simulation_event_id]/replay/route";
-import * as r55 from "../simulations/[simulation_id]/runs/[simulation_run_id]/events/[simulation_event_id]/route";
-import * as r56 from "../simulations/[simulation_id]/runs/[simulation_run_id]/events/route";
-import * as r57 from "../simulations/[simulation_id]/runs/[simulation_run_id]/route";
-import * as r58 from "../simulations/[simulation_id]/runs/route";
-import * as r59 from "../simulations/route";
-import * as r60 from "../subscriptions/[subscription_id]/activate/route";
-import * as r61 from "../subscriptions/[subscription_id]/cancel/route";
-import * as r62 from "../subscriptions/[subscription_id]/charge/preview/route";
-import * as r63 from "../subscriptions/[subscription_id]/charge/route";
-import * as r64 from "../subscriptions/[subscription_id]/pause/route";
-import * as r65 from "../subscriptions/[subscription_id]/preview/route";
-import * as r66 from "../subscriptions/[subscription_id]/resume/route";
-import * as r67 from "../subscriptions/[subscription_id]/route";
-import * as r68 from "../subscriptions/[subscription_id]/test-clock/advance/route";
-import * as r69 from "../subscriptions/[subscription_id]/update-payment-method-transaction/route";
-import * as r70 from "../subscriptions/route";
-import * as r71 from "../tax-rates/[country_code]/route";
-import * as r72 from "../tax-rates/route";
-import * as r73 from "../transactions/[transaction_id]/invoice/route";
-import * as r74 from "../transactions/[transaction_id]/mark-paid/route";
-import * as r75 from "../transactions/[transaction_id]/revise/route";
-import * as r76 from "../transactions/[transaction_id]/route";
-import * as r77 from "../transactions/preview/route";
-import * as r78 from "../transactions/route";
+import * as r17 from "../customers/[customer_id]/portal-link-email/route";
+import * as r18 from "../customers/[customer_id]/portal-sessions/route";
+import * as r19 from "../customers/[customer_id]/route";
+import * as r20 from "../customers/route";
+import * as r21 from "../discount-groups/[discount_group_id]/route";
+import * as r22 from "../discount-groups/route";
+import * as r23 from "../discounts/[discount_id]/route";
+import * as r24 from "../discounts/route";
+import * as r25 from "../documents/credit-notes/[adjustment_id]/route";
+import * as r26 from "../documents/invoices/[transaction_id]/route";
+import * as r27 from "../documents/reports/[report_id]/route";
+import * as r28 from "../emails/[email_id]/route";
+import * as r29 from "../emails/route";
+import * as r30 from "../event-types/route";
+import * as r31 from "../events/route";
+import * as r32 from "../health/route";
+import * as r33 from "../metrics/active-subscribers/route";
+import * as r34 from "../metrics/chargebacks/route";
+import * as r35 from "../metrics/checkout-conversion/route";
+import * as r36 from "../metrics/monthly-recurring-revenue-change/route";
+import * as r37 from "../metrics/monthly-recurring-revenue-movements/route";
+import * as r38 from "../metrics/monthly-recurring-revenue/route";
+import * as r39 from "../metrics/refunds/route";
+import * as r40 from "../metrics/revenue/route";
+import * as r41 from "../notification-settings/[notification_setting_id]/route";
+import * as r42 from "../notification-settings/route";
+import * as r43 from "../notifications/[notification_id]/logs/route";
+import * as r44 from "../notifications/[notification_id]/replay/route";
+import * as r45 from "../notifications/[notification_id]/route";
+import * as r46 from "../notifications/route";
+import * as r47 from "../prices/[price_id]/route";
+import * as r48 from "../prices/route";
+import * as r49 from "../pricing-preview/route";
+import * as r50 from "../products/[product_id]/route";
+import * as r51 from "../products/route";
+import * as r52 from "../reports/[report_id]/download-url/route";
+import * as r53 from "../reports/[report_id]/route";
+import * as r54 from "../reports/route";
+import * as r55 from "../simulation-types/route";
+import * as r56 from "../simulations/[simulation_id]/route";
+import * as r57 from "../simulations/[simulation_id]/runs/[simulation_run_id]/events/[simulation_event_id]/replay/route";
+import * as r58 from "../simulations/[simulation_id]/runs/[simulation_run_id]/events/[simulation_event_id]/route";
+import * as r59 from "../simulations/[simulation_id]/runs/[simulation_run_id]/events/route";
+import * as r60 from "../simulations/[simulation_id]/runs/[simulation_run_id]/route";
+import * as r61 from "../simulations/[simulation_id]/runs/route";
+import * as r62 from "../simulations/route";
+import * as r63 from "../subscriptions/[subscription_id]/activate/route";
+import * as r64 from "../subscriptions/[subscription_id]/cancel/route";
+import * as r65 from "../subscriptions/[subscription_id]/charge/preview/route";
+import * as r66 from "../subscriptions/[subscription_id]/charge/route";
+import * as r67 from "../subscriptions/[subscription_id]/pause/route";
+import * as r68 from "../subscriptions/[subscription_id]/preview/route";
+import * as r69 from "../subscriptions/[subscription_id]/resume/route";
+import * as r70 from "../subscriptions/[subscription_id]/route";
+import * as r71 from "../subscriptions/[subscription_id]/test-clock/advance/route";
+import * as r72 from "../subscriptions/[subscription_id]/update-payment-method-transaction/route";
+import * as r73 from "../subscriptions/route";
+import * as r74 from "../tax-rates/[country_code]/route";
+import * as r75 from "../tax-rates/route";
+import * as r76 from "../transactions/[transaction_id]/invoice-link/route";
+import * as r77 from "../transactions/[transaction_id]/invoice-preview/route";
+import * as r78 from "../transactions/[transaction_id]/invoice/route";
+import * as r79 from "../transactions/[transaction_id]/mark-paid/route";
+import * as r80 from "../transactions/[transaction_id]/revise/route";
+import * as r81 from "../transactions/[transaction_id]/route";
+import * as r82 from "../transactions/preview/route";
+import * as r83 from "../transactions/route";
 
 export const ROUTES = [
   { path: "/account-settings", module: r0 },
@@ -98,66 +103,71 @@ export const ROUTES = [
   { path: "/customers/{customer_id}/credit-balances", module: r14 },
   { path: "/customers/{customer_id}/payment-methods/{payment_method_id}", module: r15 },
   { path: "/customers/{customer_id}/payment-methods", module: r16 },
-  { path: "/customers/{customer_id}/portal-sessions", module: r17 },
-  { path: "/customers/{customer_id}", module: r18 },
-  { path: "/customers", module: r19 },
-  { path: "/discount-groups/{discount_group_id}", module: r20 },
-  { path: "/discount-groups", module: r21 },
-  { path: "/discounts/{discount_id}", module: r22 },
-  { path: "/discounts", module: r23 },
-  { path: "/documents/credit-notes/{adjustment_id}", module: r24 },
-  { path: "/documents/invoices/{transaction_id}", module: r25 },
-  { path: "/documents/reports/{report_id}", module: r26 },
-  { path: "/event-types", module: r27 },
-  { path: "/events", module: r28 },
-  { path: "/health", module: r29 },
-  { path: "/metrics/active-subscribers", module: r30 },
-  { path: "/metrics/chargebacks", module: r31 },
-  { path: "/metrics/checkout-conversion", module: r32 },
-  { path: "/metrics/monthly-recurring-revenue-change", module: r33 },
-  { path: "/metrics/monthly-recurring-revenue-movements", module: r34 },
-  { path: "/metrics/monthly-recurring-revenue", module: r35 },
-  { path: "/metrics/refunds", module: r36 },
-  { path: "/metrics/revenue", module: r37 },
-  { path: "/notification-settings/{notification_setting_id}", module: r38 },
-  { path: "/notification-settings", module: r39 },
-  { path: "/notifications/{notification_id}/logs", module: r40 },
-  { path: "/notifications/{notification_id}/replay", module: r41 },
-  { path: "/notifications/{notification_id}", module: r42 },
-  { path: "/notifications", module: r43 },
-  { path: "/prices/{price_id}", module: r44 },
-  { path: "/prices", module: r45 },
-  { path: "/pricing-preview", module: r46 },
-  { path: "/products/{product_id}", module: r47 },
-  { path: "/products", module: r48 },
-  { path: "/reports/{report_id}/download-url", module: r49 },
-  { path: "/reports/{report_id}", module: r50 },
-  { path: "/reports", module: r51 },
-  { path: "/simulation-types", module: r52 },
-  { path: "/simulations/{simulation_id}", module: r53 },
-  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}/events/{simulation_event_id}/replay", module: r54 },
-  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}/events/{simulation_event_id}", module: r55 },
-  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}/events", module: r56 },
-  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}", module: r57 },
-  { path: "/simulations/{simulation_id}/runs", module: r58 },
-  { path: "/simulations", module: r59 },
-  { path: "/subscriptions/{subscription_id}/activate", module: r60 },
-  { path: "/subscriptions/{subscription_id}/cancel", module: r61 },
-  { path: "/subscriptions/{subscription_id}/charge/preview", module: r62 },
-  { path: "/subscriptions/{subscription_id}/charge", module: r63 },
-  { path: "/subscriptions/{subscription_id}/pause", module: r64 },
-  { path: "/subscriptions/{subscription_id}/preview", module: r65 },
-  { path: "/subscriptions/{subscription_id}/resume", module: r66 },
-  { path: "/subscriptions/{subscription_id}", module: r67 },
-  { path: "/subscriptions/{subscription_id}/test-clock/advance", module: r68 },
-  { path: "/subscriptions/{subscription_id}/update-payment-method-transaction", module: r69 },
-  { path: "/subscriptions", module: r70 },
-  { path: "/tax-rates/{country_code}", module: r71 },
-  { path: "/tax-rates", module: r72 },
-  { path: "/transactions/{transaction_id}/invoice", module: r73 },
-  { path: "/transactions/{transaction_id}/mark-paid", module: r74 },
-  { path: "/transactions/{transaction_id}/revise", module: r75 },
-  { path: "/transactions/{transaction_id}", module: r76 },
-  { path: "/transactions/preview", module: r77 },
-  { path: "/transactions", module: r78 },
+  { path: "/customers/{customer_id}/portal-link-email", module: r17 },
+  { path: "/customers/{customer_id}/portal-sessions", module: r18 },
+  { path: "/customers/{customer_id}", module: r19 },
+  { path: "/customers", module: r20 },
+  { path: "/discount-groups/{discount_group_id}", module: r21 },
+  { path: "/discount-groups", module: r22 },
+  { path: "/discounts/{discount_id}", module: r23 },
+  { path: "/discounts", module: r24 },
+  { path: "/documents/credit-notes/{adjustment_id}", module: r25 },
+  { path: "/documents/invoices/{transaction_id}", module: r26 },
+  { path: "/documents/reports/{report_id}", module: r27 },
+  { path: "/emails/{email_id}", module: r28 },
+  { path: "/emails", module: r29 },
+  { path: "/event-types", module: r30 },
+  { path: "/events", module: r31 },
+  { path: "/health", module: r32 },
+  { path: "/metrics/active-subscribers", module: r33 },
+  { path: "/metrics/chargebacks", module: r34 },
+  { path: "/metrics/checkout-conversion", module: r35 },
+  { path: "/metrics/monthly-recurring-revenue-change", module: r36 },
+  { path: "/metrics/monthly-recurring-revenue-movements", module: r37 },
+  { path: "/metrics/monthly-recurring-revenue", module: r38 },
+  { path: "/metrics/refunds", module: r39 },
+  { path: "/metrics/revenue", module: r40 },
+  { path: "/notification-settings/{notification_setting_id}", module: r41 },
+  { path: "/notification-settings", module: r42 },
+  { path: "/notifications/{notification_id}/logs", module: r43 },
+  { path: "/notifications/{notification_id}/replay", module: r44 },
+  { path: "/notifications/{notification_id}", module: r45 },
+  { path: "/notifications", module: r46 },
+  { path: "/prices/{price_id}", module: r47 },
+  { path: "/prices", module: r48 },
+  { path: "/pricing-preview", module: r49 },
+  { path: "/products/{product_id}", module: r50 },
+  { path: "/products", module: r51 },
+  { path: "/reports/{report_id}/download-url", module: r52 },
+  { path: "/reports/{report_id}", module: r53 },
+  { path: "/reports", module: r54 },
+  { path: "/simulation-types", module: r55 },
+  { path: "/simulations/{simulation_id}", module: r56 },
+  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}/events/{simulation_event_id}/replay", module: r57 },
+  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}/events/{simulation_event_id}", module: r58 },
+  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}/events", module: r59 },
+  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}", module: r60 },
+  { path: "/simulations/{simulation_id}/runs", module: r61 },
+  { path: "/simulations", module: r62 },
+  { path: "/subscriptions/{subscription_id}/activate", module: r63 },
+  { path: "/subscriptions/{subscription_id}/cancel", module: r64 },
+  { path: "/subscriptions/{subscription_id}/charge/preview", module: r65 },
+  { path: "/subscriptions/{subscription_id}/charge", module: r66 },
+  { path: "/subscriptions/{subscription_id}/pause", module: r67 },
+  { path: "/subscriptions/{subscription_id}/preview", module: r68 },
+  { path: "/subscriptions/{subscription_id}/resume", module: r69 },
+  { path: "/subscriptions/{subscription_id}", module: r70 },
+  { path: "/subscriptions/{subscription_id}/test-clock/advance", module: r71 },
+  { path: "/subscriptions/{subscription_id}/update-payment-method-transaction", module: r72 },
+  { path: "/subscriptions", module: r73 },
+  { path: "/tax-rates/{country_code}", module: r74 },
+  { path: "/tax-rates", module: r75 },
+  { path: "/transactions/{transaction_id}/invoice-link", module: r76 },
+  { path: "/transactions/{transaction_id}/invoice-preview", module: r77 },
+  { path: "/transactions/{transaction_id}/invoice", module: r78 },
+  { path: "/transactions/{transaction_id}/mark-paid", module: r79 },
+  { path: "/transactions/{transaction_id}/revise", module: r80 },
+  { path: "/transactions/{transaction_id}", module: r81 },
+  { path: "/transactions/preview", module: r82 },
+  { path: "/transactions", module: r83 },
 ];

@@ -1,10 +1,17 @@
 /** An extension of ours: emails the customer a portal link (lib/services/emails/events.ts emailPortalLink). */
 import { route } from "@/lib/http/route";
 import { customerParams } from "@/lib/schemas/customer";
+import { queuedEmailSchema } from "@/lib/schemas/email";
 import { emailPortalLink } from "@/lib/services/emails/events";
 
 export const POST = route(
-  { permission: "customer_portal_session.write", params: customerParams, status: 202 },
+  {
+    summary: "Email the customer a link to their portal.",
+    response: queuedEmailSchema,
+    permission: "customer_portal_session.write",
+    params: customerParams,
+    status: 202,
+  },
   ({ input }) => emailPortalLink(input.params.customer_id),
 );
 

@@ -1,10 +1,17 @@
 import { route } from "@/lib/http/route";
+import { hostedInvoiceLinkSchema } from "@/lib/schemas/document";
 import { transactionParams } from "@/lib/schemas/transaction";
 import { hostedInvoiceLink } from "@/lib/services/hosted-invoices";
 
 /** An extension of ours: the public hosted invoice page of a transaction that has an invoice. */
-export const GET = route({ permission: "transaction.read", params: transactionParams }, ({ input }) =>
-  hostedInvoiceLink(input.params.transaction_id),
+export const GET = route(
+  {
+    summary: "Get the signed link of a transaction's hosted invoice page.",
+    response: hostedInvoiceLinkSchema,
+    permission: "transaction.read",
+    params: transactionParams,
+  },
+  ({ input }) => hostedInvoiceLink(input.params.transaction_id),
 );
 
 export {

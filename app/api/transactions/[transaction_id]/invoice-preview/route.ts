@@ -4,10 +4,18 @@ import { pdfResponse } from "@/lib/services/documents";
 import { invoicePreviewPdf } from "@/lib/services/invoice-preview";
 
 /** An extension of ours: the would-be invoice of a ready manual transaction, stamped DRAFT (no number taken). */
-export const GET = route({ permission: "transaction.read", params: transactionParams }, async ({ input }) => {
-  const { bytes, fileName } = await invoicePreviewPdf(input.params.transaction_id);
-  return pdfResponse(bytes, fileName, "inline");
-});
+export const GET = route(
+  {
+    summary: "Preview the invoice PDF of a ready manual transaction before issuing it (stamped DRAFT).",
+    response: "pdf",
+    permission: "transaction.read",
+    params: transactionParams,
+  },
+  async ({ input }) => {
+    const { bytes, fileName } = await invoicePreviewPdf(input.params.transaction_id);
+    return pdfResponse(bytes, fileName, "inline");
+  },
+);
 
 export {
   methodNotAllowed as PUT,
