@@ -200,6 +200,25 @@ test("notifications, metrics, reports, developers and settings", async ({ page }
   await check(page, "/settings", "settings");
 });
 
+test("home, the global search, the emails log and a hosted invoice page", async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize(DESKTOP);
+  await signIn(page);
+  await check(page, "/", "home");
+  await page.keyboard.press("Control+k");
+  await page.getByRole("combobox", { name: /Search customers/ }).fill("a11y");
+  await expect(page.getByRole("option").first()).toBeVisible({ timeout: 15_000 });
+  await expectNoSeriousA11yViolations(page, "global search with results");
+  await page.keyboard.press("Escape");
+  await check(page, "/emails", "emails log");
+
+  const key = cliApiKey();
+  const invoice = await makeManualTransaction(sdk(key), `A11y invoice ${Date.now()}`, "a11y-invoice");
+  await api(key, "PATCH", `/transactions/${invoice.id}`, { status: "billed" });
+  const link = await api(key, "GET", `/transactions/${invoice.id}/invoice-link`);
+  await check(page, new URL(link.url).pathname, "hosted invoice page");
+});
+
 test("the checkout (with its errors) and the customer portal", async ({ page }) => {
   test.setTimeout(120_000);
   await page.setViewportSize(DESKTOP);
