@@ -162,3 +162,30 @@ export async function expectNoSeriousA11yViolations(page: Page, state: string = 
   });
   expect.soft(report, `axe: serious or critical violations on ${state}`).toEqual([]);
 }
+
+/** A product with one USD price of $49.50 ("Hourly rate") and a customer with a New York address. */
+export interface Buyer {
+  productName: string;
+  priceId: string;
+  customerId: string;
+  addressId: string;
+  email: string;
+}
+
+export async function createBuyer(page: Page, emailPrefix: string, name = "Grace Hopper"): Promise<Buyer> {
+  const productName = `Consulting ${uniqueTag()}`;
+  const productId = await createProductViaApi(page, { name: productName }, [
+    { description: "Hourly rate", amount: "4950", currency_code: "USD" },
+  ]);
+  const [price] = await apiCall<{ id: string }[]>(page, "GET", `/api/prices?product_id=${productId}`);
+  const email = uniqueEmail(emailPrefix);
+  const customer = await apiCall<{ id: string }>(page, "POST", "/api/customers", { email, name });
+  const address = await apiCall<{ id: string }>(page, "POST", `/api/customers/${customer.id}/addresses`, {
+    first_line: "1 Main Street",
+    city: "New York",
+    region: "NY",
+    postal_code: "10001",
+    country_code: "US",
+  });
+  return { productName, priceId: price.id, customerId: customer.id, addressId: address.id, email };
+}

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
-import { apiCall, createProductViaApi, shot, signIn, uniqueEmail, uniqueTag } from "../helpers";
+import { apiCall, createBuyer, shot, signIn } from "../helpers";
 
 test.beforeEach(async ({ page }) => {
   await signIn(page);
@@ -14,32 +14,20 @@ interface Txn {
 
 /** A customer with a US address and `count` issued invoices of $49.50 × 2. */
 async function invoices(page: Page, count: number): Promise<{ email: string; customerId: string; txns: Txn[] }> {
-  const productId = await createProductViaApi(page, { name: `Audit ${uniqueTag()}` }, [
-    { description: "Day rate", amount: "4950", currency_code: "USD" },
-  ]);
-  const [price] = await apiCall<{ id: string }[]>(page, "GET", `/api/prices?product_id=${productId}`);
-  const email = uniqueEmail("export");
-  const customer = await apiCall<{ id: string }>(page, "POST", "/api/customers", { email, name: "Ada Export" });
-  const address = await apiCall<{ id: string }>(page, "POST", `/api/customers/${customer.id}/addresses`, {
-    first_line: "1 Main Street",
-    city: "New York",
-    region: "NY",
-    postal_code: "10001",
-    country_code: "US",
-  });
+  const { priceId, customerId, addressId, email } = await createBuyer(page, "export", "Ada Export");
   const txns: Txn[] = [];
   for (let i = 0; i < count; i++) {
     const created = await apiCall<Txn>(page, "POST", "/api/transactions", {
-      items: [{ price_id: price.id, quantity: 2 }],
-      customer_id: customer.id,
-      address_id: address.id,
+      items: [{ price_id: priceId, quantity: 2 }],
+      customer_id: customerId,
+      address_id: addressId,
       currency_code: "USD",
       collection_mode: "manual",
       billing_details: { payment_terms: { interval: "day", frequency: 30 } },
     });
     txns.push(await apiCall<Txn>(page, "PATCH", `/api/transactions/${created.id}`, { status: "billed" }));
   }
-  return { email, customerId: customer.id, txns };
+  return { email, customerId, txns };
 }
 
 test("Ctrl-K finds a transaction by its invoice number and opens it", async ({ page }) => {

@@ -5,7 +5,7 @@
  */
 import { expect, type Page, test } from "@playwright/test";
 import { pdfText } from "../../lib/test/pdf";
-import { apiCall, createProductViaApi, shot, signIn, uniqueEmail, uniqueTag } from "../helpers";
+import { apiCall, createBuyer, shot, signIn } from "../helpers";
 
 test.beforeEach(async ({ page }) => {
   await signIn(page);
@@ -13,24 +13,11 @@ test.beforeEach(async ({ page }) => {
 
 /** A ready manually-collected transaction that takes cards: 2 × $49.50 for a customer in New York. */
 async function createReadyInvoice(page: Page): Promise<{ id: string; email: string; productName: string }> {
-  const productName = `Consulting ${uniqueTag()}`;
-  const productId = await createProductViaApi(page, { name: productName }, [
-    { description: "Hourly rate", amount: "4950", currency_code: "USD" },
-  ]);
-  const [price] = await apiCall<{ id: string }[]>(page, "GET", `/api/prices?product_id=${productId}`);
-  const email = uniqueEmail("hosted");
-  const customer = await apiCall<{ id: string }>(page, "POST", "/api/customers", { email, name: "Grace Hopper" });
-  const address = await apiCall<{ id: string }>(page, "POST", `/api/customers/${customer.id}/addresses`, {
-    first_line: "1 Main Street",
-    city: "New York",
-    region: "NY",
-    postal_code: "10001",
-    country_code: "US",
-  });
+  const { productName, priceId, customerId, addressId, email } = await createBuyer(page, "hosted");
   const txn = await apiCall<{ id: string; status: string }>(page, "POST", "/api/transactions", {
-    items: [{ price_id: price.id, quantity: 2 }],
-    customer_id: customer.id,
-    address_id: address.id,
+    items: [{ price_id: priceId, quantity: 2 }],
+    customer_id: customerId,
+    address_id: addressId,
     currency_code: "USD",
     collection_mode: "manual",
     billing_details: { payment_terms: { interval: "day", frequency: 14 }, enable_checkout: true },

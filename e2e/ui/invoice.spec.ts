@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { expect, type Page, test } from "@playwright/test";
 import { pdfText } from "../../lib/test/pdf";
-import { apiCall, createProductViaApi, shot, signIn, uniqueEmail, uniqueTag } from "../helpers";
+import { apiCall, createBuyer, shot, signIn } from "../helpers";
 
 test.beforeEach(async ({ page }) => {
   await signIn(page);
@@ -9,26 +9,11 @@ test.beforeEach(async ({ page }) => {
 
 /** A ready manually-collected transaction: 2 × $49.50 for a customer in New York. */
 async function createReadyInvoice(page: Page): Promise<{ id: string; productName: string }> {
-  const productName = `Consulting ${uniqueTag()}`;
-  const productId = await createProductViaApi(page, { name: productName }, [
-    { description: "Hourly rate", amount: "4950", currency_code: "USD" },
-  ]);
-  const [price] = await apiCall<{ id: string }[]>(page, "GET", `/api/prices?product_id=${productId}`);
-  const customer = await apiCall<{ id: string }>(page, "POST", "/api/customers", {
-    email: uniqueEmail("invoice"),
-    name: "Zoë Müller",
-  });
-  const address = await apiCall<{ id: string }>(page, "POST", `/api/customers/${customer.id}/addresses`, {
-    first_line: "1 Main Street",
-    city: "New York",
-    region: "NY",
-    postal_code: "10001",
-    country_code: "US",
-  });
+  const { productName, priceId, customerId, addressId } = await createBuyer(page, "invoice", "Zoë Müller");
   const txn = await apiCall<{ id: string; status: string }>(page, "POST", "/api/transactions", {
-    items: [{ price_id: price.id, quantity: 2 }],
-    customer_id: customer.id,
-    address_id: address.id,
+    items: [{ price_id: priceId, quantity: 2 }],
+    customer_id: customerId,
+    address_id: addressId,
     currency_code: "USD",
     collection_mode: "manual",
     billing_details: { payment_terms: { interval: "day", frequency: 14 }, purchase_order_number: "PO-2207" },

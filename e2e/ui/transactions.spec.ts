@@ -1,43 +1,15 @@
 import { expect, type Page, test } from "@playwright/test";
-import {
-  apiCall,
-  checkListLoadingAndError,
-  createProductViaApi,
-  shot,
-  signIn,
-  uniqueEmail,
-  uniqueTag,
-} from "../helpers";
+import { apiCall, type Buyer, checkListLoadingAndError, createBuyer, shot, signIn } from "../helpers";
 
 test.beforeEach(async ({ page }) => {
   await signIn(page);
 });
 
-interface Setup {
-  productName: string;
-  priceId: string;
-  customerId: string;
-  addressId: string;
-  email: string;
-}
+type Setup = Buyer;
 
 /** A product with a USD price of $49.50, and a customer with a US address. */
-async function setUp(page: Page): Promise<Setup> {
-  const productName = `Consulting ${uniqueTag()}`;
-  const productId = await createProductViaApi(page, { name: productName }, [
-    { description: "Hourly rate", amount: "4950", currency_code: "USD" },
-  ]);
-  const [price] = await apiCall<{ id: string }[]>(page, "GET", `/api/prices?product_id=${productId}`);
-  const email = uniqueEmail("buyer");
-  const customer = await apiCall<{ id: string }>(page, "POST", "/api/customers", { email, name: "Grace Hopper" });
-  const address = await apiCall<{ id: string }>(page, "POST", `/api/customers/${customer.id}/addresses`, {
-    first_line: "1 Main Street",
-    city: "New York",
-    region: "NY",
-    postal_code: "10001",
-    country_code: "US",
-  });
-  return { productName, priceId: price.id, customerId: customer.id, addressId: address.id, email };
+function setUp(page: Page): Promise<Setup> {
+  return createBuyer(page, "buyer");
 }
 
 interface Txn {
