@@ -76,6 +76,14 @@ describe("checkout.url", () => {
 });
 
 describe("GET /checkout/{transaction_id}", () => {
+  it("shows a price's customer-facing name, never its internal description", async () => {
+    const price = await makePrice({ name: "Gadget, one a month", description: "Internal: SKU 7, not for customers" });
+    const t = await makeReady({ items: [{ price_id: price.id, quantity: 1 }] });
+    const res = await view(t.id);
+    expect(res.body.data.items[0].description).toBe("Gadget, one a month");
+    expect(JSON.stringify(res.body)).not.toContain("SKU 7");
+  });
+
   it("shows merchant, items, totals in the currency, and whether it can be paid; no API key needed", async () => {
     const t = await makeReady();
     const res = await view(t.id);
@@ -90,11 +98,12 @@ describe("GET /checkout/{transaction_id}", () => {
       totals: { subtotal: "1000", tax: "0", total: "1000", grand_total: "1000" },
       last_payment: null,
     });
+    // `description` is the price's customer-facing name (none here): its description is internal.
     expect(res.body.data.items).toEqual([
       {
         id: t.details.line_items[0].id,
         name: "Product",
-        description: "Price",
+        description: null,
         quantity: 1,
         tax_rate: "0",
         total: "1000",
