@@ -32,6 +32,8 @@ export const ID_PREFIX = {
   apiKey: "apikey",
   report: "rep",
   user: "usr",
+  userInvite: "usrinv",
+  auditLogEntry: "aud",
 } as const;
 
 export type IdPrefix = (typeof ID_PREFIX)[keyof typeof ID_PREFIX];

@@ -13,6 +13,7 @@ import { makeWorkerUtils, type Runner, run, type TaskList, type WorkerUtils } fr
 import pg from "pg";
 import { config } from "../config.ts";
 import { REPORT_TASKS } from "../services/reports/tasks.ts";
+import { TEAM_TASKS } from "../services/team/tasks.ts";
 import { deliverNotification, purgeNotifications } from "./delivery.ts";
 import { quietLogger } from "./logger.ts";
 import { TASKS } from "./queue.ts";
@@ -71,6 +72,10 @@ const taskList: TaskList = {
     const { expireReports } = await import("../services/reports/expire.ts");
     await expireReports();
   },
+  [TEAM_TASKS.purgeAuditLog]: async () => {
+    const { purgeAuditLog } = await import("../services/team/audit-log.ts");
+    await purgeAuditLog();
+  },
 };
 
 // Hourly: notifications past retention are deleted (and expired idempotency keys, rate-limit
@@ -83,6 +88,8 @@ const CRONTAB = [
   `* * * * * ${TASKS.subscriptionsDue}`,
   // Every 10 minutes: ready reports past expires_at become expired (their files deleted).
   `*/10 * * * * ${REPORT_TASKS.expire}`,
+  // Daily: audit log entries older than a year are deleted.
+  `43 3 * * * ${TEAM_TASKS.purgeAuditLog}`,
 ].join("\n");
 
 /**
