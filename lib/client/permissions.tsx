@@ -96,17 +96,15 @@ export function Allowed({
       </Button>
     );
   } else if ("href" in props) {
+    // A plain link: a disabled button with the link's look (a link cannot be disabled).
     control = (
-      <span
-        role="link"
-        aria-disabled="true"
-        title={text}
-        aria-describedby={id}
-        data-refused=""
+      <button
+        type="button"
+        {...refused}
         className={`${(props.className as string | undefined) ?? ""} cursor-not-allowed opacity-60`}
       >
         {props.children}
-      </span>
+      </button>
     );
   } else {
     control = cloneElement(children as ReactElement<AnyProps>, { ...refused, onClick: undefined });
