@@ -5,6 +5,7 @@ import { Button } from "@/components/button";
 import { FormActions, FormError, TextAreaField, TextField, useFocusOnError } from "@/components/form";
 import { useToast } from "@/components/toast";
 import { type FormErrorState, formErrors, textOrNull } from "@/lib/client/form";
+import { Allowed } from "@/lib/client/permissions";
 import { type AccountSettings, useUpdateAccountSettings } from "@/lib/client/settings";
 import {
   ACCOUNT_TAX_MODES,
@@ -156,9 +157,11 @@ export function MerchantForm({ settings }: { settings: AccountSettings }) {
       </fieldset>
       <FormError message={errors?.message ?? null} other={errors?.other} requestId={errors?.requestId} />
       <FormActions>
-        <Button type="submit" pending={save.isPending} pendingLabel="Saving…">
-          Save settings
-        </Button>
+        <Allowed permission="settings.write" action="change settings">
+          <Button type="submit" pending={save.isPending} pendingLabel="Saving…">
+            Save settings
+          </Button>
+        </Allowed>
       </FormActions>
     </form>
   );

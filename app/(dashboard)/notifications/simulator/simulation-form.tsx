@@ -14,6 +14,7 @@ import {
   useCreateSimulation,
   useStartSimulationRun,
 } from "@/lib/client/notifications";
+import { Allowed } from "@/lib/client/permissions";
 import { createSimulationBody, SIMULATION_NAME_MAX } from "@/lib/schemas/simulation";
 import { TRAFFIC_SOURCE_LABELS, type useDestinations } from "../destination-text";
 
@@ -175,9 +176,11 @@ export function SimulationForm({
       </div>
       {errors && <FormError message={errors.message} other={errors.other} requestId={errors.requestId} />}
       <FormActions>
-        <Button type="submit" pending={pending} pendingLabel="Starting…">
-          Run simulation
-        </Button>
+        <Allowed permission="notification_simulation.write" action="run simulations">
+          <Button type="submit" pending={pending} pendingLabel="Starting…">
+            Run simulation
+          </Button>
+        </Allowed>
       </FormActions>
     </form>
   );

@@ -15,6 +15,7 @@ import { EmptyState } from "@/components/states";
 import { useToast } from "@/components/toast";
 import { countryName, formatDateTime, humanize } from "@/lib/client/format";
 import { currencyName, periodText } from "@/lib/client/money";
+import { Allowed } from "@/lib/client/permissions";
 import {
   canCancel,
   canIssueInvoice,
@@ -98,11 +99,17 @@ function TransactionPage({ transaction: t }: { transaction: TransactionWithInclu
         actions={
           <>
             <DownloadInvoiceButton transaction={t} />
-            {canIssueInvoice(t) && <Button onClick={() => ask("billed")}>Issue invoice</Button>}
+            {canIssueInvoice(t) && (
+              <Allowed permission="transaction.write" action="issue invoices">
+                <Button onClick={() => ask("billed")}>Issue invoice</Button>
+              </Allowed>
+            )}
             {canCancel(t) && (
-              <Button variant="danger" onClick={() => ask("canceled")}>
-                Cancel transaction
-              </Button>
+              <Allowed permission="transaction.write" action="cancel transactions">
+                <Button variant="danger" onClick={() => ask("canceled")}>
+                  Cancel transaction
+                </Button>
+              </Allowed>
             )}
           </>
         }
