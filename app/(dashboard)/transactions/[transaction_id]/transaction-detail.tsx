@@ -31,6 +31,7 @@ import { Amount, TransactionStatusBadge } from "../transaction-parts";
 import { AdjustmentsSection } from "./adjustments-section";
 import { DownloadInvoiceButton } from "./download-invoice-button";
 import { EventHistory } from "./event-history";
+import { TransactionOrigin } from "./transaction-origin";
 import { TransactionPayments } from "./transaction-payments";
 
 const BACK = { href: "/transactions", label: "Transactions" };
@@ -206,7 +207,7 @@ function detailItems(t: TransactionWithIncludes): DescriptionItem[] {
     { term: "Business", value: t.business ? t.business.name : (t.business_id ?? dash) },
     { term: "Currency", value: `${currencyName(t.currency_code)} (${t.currency_code})` },
     { term: "Collection mode", value: humanize(t.collection_mode) },
-    { term: "Origin", value: humanize(t.origin) },
+    { term: "Origin", value: <TransactionOrigin id={t.id} origin={t.origin} /> },
     { term: "Created", value: formatDateTime(t.created_at) },
     { term: "Billed", value: t.billed_at ? <DateCell value={t.billed_at} /> : dash },
   ];
