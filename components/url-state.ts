@@ -19,8 +19,10 @@ export function useUrlParams() {
     }
     const query = next.toString();
     // The browser's own replaceState, which Next.js's router follows (useSearchParams updates):
-    // no navigation, so the page keeps its state (an open form, the search box's focus).
-    window.history.replaceState(window.history.state, "", `${window.location.pathname}${query ? `?${query}` : ""}`);
+    // no navigation, so the page keeps its state (an open form, the search box's focus). The data
+    // must not be Next's own history state: Next ignores a call carrying its `__NA` mark (its own
+    // calls) and would not update useSearchParams; given null, it copies its state over itself.
+    window.history.replaceState(null, "", `${window.location.pathname}${query ? `?${query}` : ""}`);
   }, []);
   return [params, set] as const;
 }

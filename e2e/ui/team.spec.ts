@@ -70,7 +70,7 @@ test("an owner invites a teammate, who joins with the link in a fresh browser", 
   await form.getByLabel("Email").fill(email);
   await form.getByLabel("Role").selectOption("developer");
   await form.getByRole("button", { name: "Create invitation link" }).click();
-  const link = await page.getByLabel("Invitation link").inputValue();
+  const link = await page.getByLabel("Invitation link", { exact: true }).inputValue();
   expect(link).toMatch(/\/invite\/[A-Za-z0-9_-]{43}$/);
   await expect(page.getByRole("table", { name: "Pending invitations" })).toContainText(email);
   await screenshot(page, "team-invited");
