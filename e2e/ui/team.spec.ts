@@ -82,7 +82,7 @@ test("an owner invites a teammate, who joins with the link in a fresh browser", 
   await invitee.getByLabel("Password", { exact: true }).fill("short");
   await invitee.getByLabel("Password again").fill("short");
   await invitee.getByRole("button", { name: "Join and sign in" }).click();
-  await expect(invitee.getByRole("alert")).toContainText("at least 10 characters");
+  await expect(invitee.getByRole("main").getByRole("alert")).toContainText("at least 10 characters");
   await screenshot(invitee, "team-invite-page");
   await invitee.getByLabel("Password", { exact: true }).fill("a teammate's password");
   await invitee.getByLabel("Password again").fill("a teammate's password");
@@ -92,7 +92,7 @@ test("an owner invites a teammate, who joins with the link in a fresh browser", 
   await expect(invitee.getByText(email).first()).toBeVisible();
   // The link worked once.
   await invitee.goto(new URL(link).pathname);
-  await expect(invitee.getByRole("alert")).toContainText("already been used");
+  await expect(invitee.getByRole("main").getByRole("alert")).toContainText("already been used");
   await fresh.close();
 
   await page.reload();
