@@ -98,18 +98,21 @@ function AuditLogList() {
   const { params, setFilters, pagination } = useListFilters("");
   const actor = params.get("actor") ?? "";
   const entity = params.get("entity_id") ?? "";
+  const action = params.get("action") ?? "";
   const actorType = params.get("actor_type") ?? "";
   const range = { from: params.get("from") ?? "", to: params.get("to") ?? "" };
   const list = useAuditLog({
     actor,
     entity_id: entity,
+    action,
     actor_type: actorType,
     "occurred_at[GTE]": range.from ? startOfDayIso(range.from) : undefined,
     "occurred_at[LT]": range.to ? startOfNextDayIso(range.to) : undefined,
     after: pagination.after,
     per_page: PER_PAGE,
   });
-  const filtered = actor !== "" || entity !== "" || actorType !== "" || range.from !== "" || range.to !== "";
+  const filtered =
+    actor !== "" || entity !== "" || action !== "" || actorType !== "" || range.from !== "" || range.to !== "";
   return (
     <div className="mx-auto max-w-6xl">
       <PageHeader
@@ -130,6 +133,13 @@ function AuditLogList() {
           maxLength={100}
           initialValue={entity}
           onSearch={(term) => setFilters({ entity_id: term || undefined })}
+        />
+        <SearchInput
+          label="Action (a trailing * matches the start)"
+          placeholder="Action, such as POST /api/customers*"
+          maxLength={300}
+          initialValue={action}
+          onSearch={(term) => setFilters({ action: term || undefined })}
         />
         <StatusFilter
           label="Actor"
