@@ -25,6 +25,9 @@ const ENTITY_PAGES: Record<string, string> = {
   txn: "/transactions",
   sub: "/subscriptions",
   pro: "/catalogue/products",
+  dsc: "/catalogue/discounts",
+  ntfset: "/notifications/destinations",
+  ntf: "/notifications/log",
 };
 
 function EntityLink({ id }: { id: string | null }) {
