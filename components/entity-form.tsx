@@ -2,6 +2,7 @@
 
 import { type FormEvent, type ReactNode, type RefObject, useEffect, useRef, useState } from "react";
 import { checkBody, type FormErrorState, formErrors, NO_ERRORS, type Schema } from "@/lib/client/form";
+import { Allowed } from "@/lib/client/permissions";
 import { Button } from "./button";
 import { FormActions, FormError, useFocusOnError } from "./form";
 
@@ -208,6 +209,8 @@ export interface FormShellProps {
   renderDetail?: (detail: string) => ReactNode;
   /** After the buttons, such as a "Saved." status. */
   after?: ReactNode;
+  /** The permission the submit needs: without it the button is disabled with the reason. */
+  allowed?: { permission: string; action: string };
   /** The space between the fields (and between them, the error and the buttons). */
   spacing?: "space-y-3" | "space-y-4" | "space-y-5";
   /** More classes for the form element. */
@@ -232,8 +235,14 @@ export function FormShell({
   after,
   spacing = "space-y-4",
   className = "",
+  allowed,
   children,
 }: FormShellProps) {
+  const submit = (
+    <Button type="submit" pending={pending} pendingLabel={pendingLabel} disabled={submitDisabled}>
+      {submitLabel}
+    </Button>
+  );
   return (
     <form ref={form} onSubmit={onSubmit} noValidate aria-label={label} className={`${spacing} ${className}`}>
       <fieldset disabled={pending} className={`min-w-0 ${spacing}`}>
@@ -248,9 +257,13 @@ export function FormShell({
         />
       )}
       <FormActions>
-        <Button type="submit" pending={pending} pendingLabel={pendingLabel} disabled={submitDisabled}>
-          {submitLabel}
-        </Button>
+        {allowed ? (
+          <Allowed permission={allowed.permission} action={allowed.action}>
+            {submit}
+          </Allowed>
+        ) : (
+          submit
+        )}
         {onCancel && (
           <Button variant="secondary" onClick={onCancel} disabled={pending}>
             Cancel

@@ -17,6 +17,8 @@ export const NAV_ITEMS = [
   { href: "/reports", label: "Reports" },
   { href: "/developers", label: "Developers" },
   { href: "/settings", label: "Settings" },
+  { href: "/team", label: "Team" },
+  { href: "/audit-log", label: "Audit log" },
 ] as const;
 
 /** The user, their role and Sign out. */

@@ -33,6 +33,8 @@ export const ID_PREFIX = {
   report: "rep",
   user: "usr",
   email: "eml",
+  userInvite: "usrinv",
+  auditLogEntry: "aud",
 } as const;
 
 export type IdPrefix = (typeof ID_PREFIX)[keyof typeof ID_PREFIX];

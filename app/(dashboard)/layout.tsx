@@ -3,18 +3,24 @@ import { getServerSession } from "next-auth";
 import { Nav } from "@/components/nav";
 import { Providers } from "@/components/providers";
 import { authOptions } from "@/lib/auth/next-auth";
+import { signedInStaff } from "@/lib/auth/signed-in-staff";
+import { PermissionsProvider } from "@/lib/client/permissions";
 import { config } from "@/lib/config";
 
 export default async function DashboardLayout({ children }: { children: React.ReactNode }) {
   const session = await getServerSession(authOptions);
   if (!session?.user) redirect("/sign-in");
   const user = session.user as { email: string; role: string };
+  // The role as the API sees it (the session's copy may be older): the dashboard offers what it allows.
+  const staff = await signedInStaff();
   return (
     <Providers>
-      <div className="flex min-h-screen">
-        <Nav user={user} environment={config.environment} />
-        <main className="flex-1 overflow-x-auto px-8 py-6">{children}</main>
-      </div>
+      <PermissionsProvider role={staff?.role ?? user.role} permissions={staff?.permissions ?? []}>
+        <div className="flex min-h-screen">
+          <Nav user={{ ...user, role: staff?.role ?? user.role }} environment={config.environment} />
+          <main className="flex-1 overflow-x-auto px-8 py-6">{children}</main>
+        </div>
+      </PermissionsProvider>
     </Providers>
   );
 }

@@ -38,9 +38,11 @@ import * as transactionInvoice from "@/app/api/transactions/[transaction_id]/inv
 import { query } from "@/lib/db/sql";
 import { methodNotAllowed, routeNotFound } from "@/lib/http/route";
 import { generateReport } from "@/lib/services/reports/generate";
+import { createInvite } from "@/lib/services/team/invites";
 import { BASE, call, testKeyWithId } from "@/lib/test/api";
 import { insertDestination, makeChange } from "@/lib/test/notifications";
 import { admin } from "@/lib/test/resource";
+import { staffSession } from "@/lib/test/staff";
 import { makeRecurringPrice, subscribeAtCheckout } from "@/lib/test/subscriptions";
 import {
   MANUAL_TERMS,
@@ -354,6 +356,10 @@ async function fixtures(): Promise<void> {
     unit_price: { amount: "500", currency_code: "USD" },
   });
   subscriptionPrices = { kept: subscription.items[0].price.id, added: monthly.id };
+  // The team: a member to change and remove, and an invitation to accept (its one-time token).
+  const teammate = await staffSession("viewer");
+  const invite = (await createInvite({ email: "fuzz-invite@example.com", role: "viewer" }, null)).parse();
+  inviteToken = invite.url?.split("/invite/")[1] ?? "";
 
   ids = {
     subscription_id: subscription.id,
@@ -375,6 +381,8 @@ async function fixtures(): Promise<void> {
     client_token_id: clientToken.id,
     country_code: "DE",
     report_id: report.id,
+    user_id: teammate.userId,
+    invite_id: invite.id,
   };
 
   const item = { price_id: price.id, quantity: 1 };
@@ -544,6 +552,9 @@ async function fixtures(): Promise<void> {
     }),
     "PATCH simulations/[simulation_id]": body({ name: "Changed", payload: { email: "x@example.com" } }),
     "PUT tax-rates/[country_code]": body({ rate: "0.2" }),
+    "POST team/invites": body({ email: "fuzz-teammate@example.com", role: "developer" }),
+    "POST team/invites/accept": body({ token: inviteToken, password: "a fuzz password" }),
+    "PATCH team/members/[user_id]": body({ role: "developer" }),
     "DELETE tax-rates/[country_code]": { params: { country_code: "FR" } },
     "DELETE notification-settings/[notification_setting_id]": { params: { notification_setting_id: doomed.id } },
     "GET transactions": {
@@ -671,6 +682,7 @@ const perTest = new Map<string, number>();
 /** NextAuth requests that reached NextAuth itself, which cannot run outside a Next.js server. */
 let outOfScope = 0;
 let adminKey = "";
+let inviteToken = "";
 
 function urlOf(route: Route, params: Record<string, unknown>, queryText = ""): string {
   const pathText = route.template.replace(/\[(?:\.\.\.)?([^\]]+)\]/g, (_, name: string) => {

@@ -5,6 +5,7 @@ import type { NextAuthOptions } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { config } from "../config.ts";
 import { clientAddress } from "../http/client-address.ts";
+import { recordSignIn as auditSignIn } from "../services/team/audit-log.ts";
 import { findUserByEmail, recordSignIn } from "../services/users.ts";
 import { hashPassword, verifyPassword } from "./passwords.ts";
 import { SIGN_IN_THROTTLED } from "./sign-in-errors.ts";
@@ -73,11 +74,13 @@ export const authOptions: NextAuthOptions = {
         password: { label: "Password", type: "password" },
       },
       async authorize(credentials, request) {
-        const user = await verifyCredentials(
-          credentials?.email ?? "",
-          credentials?.password ?? "",
-          clientAddress(request?.headers ?? {}),
-        );
+        const address = clientAddress(request?.headers ?? {});
+        const user = await verifyCredentials(credentials?.email ?? "", credentials?.password ?? "", address);
+        const email = typeof credentials?.email === "string" ? credentials.email : "";
+        if (email && !email.includes("\u0000")) {
+          const agent = (request?.headers as Record<string, string | undefined> | undefined)?.["user-agent"] ?? null;
+          await auditSignIn(email, user, { clientAddress: address, userAgent: agent });
+        }
         if (!user) return null;
         return { id: user.id, email: user.email, name: user.name, role: user.role };
       },

@@ -93,9 +93,22 @@ describe("rolePermissions", () => {
     for (const p of SPEC_PERMISSIONS) expect(owner.has(p), p).toBe(true);
   });
 
-  it("gives an admin every permission", () => {
+  it("gives an admin every permission but the team's", () => {
     const admin = rolePermissions("admin");
-    for (const p of PERMISSIONS) expect(admin.has(p), p).toBe(true);
+    for (const p of PERMISSIONS.filter((x) => !x.startsWith("user."))) expect(admin.has(p), p).toBe(true);
+    expect(admin.has("audit_log.read")).toBe(true);
+    expect(admin.has("user.read")).toBe(false);
+    expect(admin.has("user.write")).toBe(false);
+  });
+
+  it("keeps the team to owners and the audit log to owners and admins", () => {
+    expect(PERMISSIONS).toContain("audit_log.read");
+    expect(PERMISSIONS).not.toContain("audit_log.write");
+    expect(PERMISSIONS).toEqual(expect.arrayContaining(["user.read", "user.write"]));
+    for (const role of ["developer", "viewer"] as const) {
+      const set = rolePermissions(role);
+      for (const p of ["audit_log.read", "user.read", "user.write"]) expect(set.has(p), `${role}: ${p}`).toBe(false);
+    }
   });
 
   it("gives a viewer no write and no api_key.read, but every other read", () => {
@@ -103,7 +116,7 @@ describe("rolePermissions", () => {
     expect([...viewer].filter((p) => p.endsWith(".write"))).toEqual([]);
     expect(viewer.has("api_key.read")).toBe(false);
     expect(viewer.has("api_key.write")).toBe(false);
-    for (const p of PERMISSIONS.filter((x) => x.endsWith(".read") && !x.startsWith("api_key."))) {
+    for (const p of PERMISSIONS.filter((x) => x.endsWith(".read") && !/^(api_key|user|audit_log)\./.test(x))) {
       expect(viewer.has(p), p).toBe(true);
     }
     expect(viewer.has("customer.read")).toBe(true);
@@ -112,7 +125,9 @@ describe("rolePermissions", () => {
 
   it("gives a developer every read and the integration writes, but no business writes", () => {
     const dev = rolePermissions("developer");
-    for (const p of PERMISSIONS.filter((x) => x.endsWith(".read"))) expect(dev.has(p), p).toBe(true);
+    for (const p of PERMISSIONS.filter((x) => x.endsWith(".read") && !/^(user|audit_log)\./.test(x))) {
+      expect(dev.has(p), p).toBe(true);
+    }
     expect(dev.has("api_key.write")).toBe(true);
     expect(dev.has("notification_setting.write")).toBe(true);
     expect(dev.has("notification_simulation.write")).toBe(true);

@@ -24,12 +24,14 @@ export const PERMISSION_ENTITIES = [
   "report",
   "api_key",
   "settings",
+  "audit_log",
+  "user",
 ] as const;
 
 export type PermissionEntity = (typeof PERMISSION_ENTITIES)[number];
 
 /** Entities that can only be read. */
-const READ_ONLY = new Set<string>(["event", "metrics"]);
+const READ_ONLY = new Set<string>(["event", "metrics", "audit_log"]);
 /** Entities that can only be written (nothing to read back). */
 const WRITE_ONLY = new Set<string>(["customer_portal_session", "customer_auth_token"]);
 
@@ -79,20 +81,31 @@ const DEVELOPER_WRITES = new Set([
   "notification.write",
 ]);
 
+/** The team (who has a login, with which role): owners only. */
+const OWNER_ONLY = new Set(["user.read", "user.write"]);
+/** Who did what: owners and admins. */
+const ADMIN_AND_UP = new Set(["audit_log.read"]);
+const STAFF_ONLY = (p: string) => !OWNER_ONLY.has(p) && !ADMIN_AND_UP.has(p);
+
 /**
- * Staff roles map onto the same permissions as keys. Owners and admins can do everything;
- * developers read everything and manage the integration (keys, tokens, notifications);
- * viewers read everything but API keys.
+ * Staff roles map onto the same permissions as keys. Owners can do everything; admins everything
+ * but the team; developers read everything (but the team and the audit log) and manage the
+ * integration (keys, tokens, notifications); viewers read the same but API keys.
  */
 export function rolePermissions(role: Role): Set<string> {
   switch (role) {
     case "owner":
-    case "admin":
       return expandPermissions(PERMISSIONS);
+    case "admin":
+      return expandPermissions(PERMISSIONS.filter((p) => !OWNER_ONLY.has(p)));
     case "developer":
-      return expandPermissions(PERMISSIONS.filter((p) => p.endsWith(".read") || DEVELOPER_WRITES.has(p)));
+      return expandPermissions(
+        PERMISSIONS.filter((p) => STAFF_ONLY(p) && (p.endsWith(".read") || DEVELOPER_WRITES.has(p))),
+      );
     case "viewer":
-      return expandPermissions(PERMISSIONS.filter((p) => p.endsWith(".read") && !p.startsWith("api_key.")));
+      return expandPermissions(
+        PERMISSIONS.filter((p) => STAFF_ONLY(p) && p.endsWith(".read") && !p.startsWith("api_key.")),
+      );
   }
 }
 

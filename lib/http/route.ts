@@ -10,6 +10,7 @@ import { config } from "../config.ts";
 import { ApiError, fromZodError } from "../errors.ts";
 import { toJsonText } from "../json.ts";
 import { CURRENT_VERSION, SUPPORTED_VERSIONS } from "../versions.ts";
+import { type AuditTrail, auditRequest, isAudited } from "./audit.ts";
 import { type AuthContext, authenticate, requirePermission } from "./auth.ts";
 import { decodeUtf8, readBodyBytes } from "./body.ts";
 import { type IdempotencyClaim, startIdempotent } from "./idempotency.ts";
@@ -171,8 +172,10 @@ export function route<
     if (limit && !limit.decision.allowed) return errorResponse(rateLimitError(limit), request, requestId);
     // Idempotency-Key (lib/http/idempotency.ts): claimed once the request is known valid.
     const idempotent: { claim?: IdempotencyClaim } = {};
-    let response = await handleRequest(request, context, requestId, idempotent);
+    const audit: AuditTrail = {};
+    let response = await handleRequest(request, context, requestId, idempotent, audit);
     if (idempotent.claim) response = await idempotent.claim.finish(response);
+    if (audit.auth) await auditRequest(request, requestId, response.status, audit);
     return withRateLimitHeaders(response, limit);
   }
 
@@ -181,6 +184,7 @@ export function route<
     context: NextContext | undefined,
     requestId: string,
     idempotent: { claim?: IdempotencyClaim },
+    audit: AuditTrail,
   ): Promise<Response> {
     try {
       const isPublic = options.permission === "public" || options.permission === "signed";
@@ -220,6 +224,7 @@ export function route<
       const start = await startIdempotent(request, auth, raw, requestId);
       if (start && "replay" in start) return start.replay;
       if (start) idempotent.claim = start.claim;
+      if (isAudited(request, auth)) audit.auth = auth;
 
       const result = await handler({
         input: { params, query, body } as RouteContext<P, Q, B>["input"],
@@ -240,7 +245,9 @@ export function route<
         return jsonText(`{"data":${toJsonText(result.data)},"meta":${meta}}`, 200, requestId);
       }
       const meta = `{"request_id":${JSON.stringify(requestId)}}`;
-      return jsonText(`{"data":${toJsonText(result)},"meta":${meta}}`, options.status ?? 200, requestId);
+      const data = toJsonText(result);
+      if (audit.auth) audit.answer = data;
+      return jsonText(`{"data":${data},"meta":${meta}}`, options.status ?? 200, requestId);
     } catch (error) {
       return errorResponse(error, request, requestId);
     }

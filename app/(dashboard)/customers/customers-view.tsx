@@ -19,6 +19,7 @@ import { EmptyState } from "@/components/states";
 import { StatusBadge } from "@/components/status-badge";
 import { useToast } from "@/components/toast";
 import { type Customer, useCreateCustomer, useCustomers } from "@/lib/client/hooks";
+import { Allowed } from "@/lib/client/permissions";
 import { CustomerForm } from "./customer-form";
 
 const COLUMNS: Column<Customer>[] = [
@@ -53,7 +54,11 @@ export function CustomersView() {
         actions={
           <>
             <ExportLink list="customers" params={listParams} />
-            {panel.newButton("New customer", true)}
+            {
+              <Allowed permission="customer.write" action="create customers">
+                {panel.newButton("New customer", true)}
+              </Allowed>
+            }
           </>
         }
       />
@@ -103,7 +108,13 @@ export function CustomersView() {
             <EmptyState
               title="No customers yet"
               description="Create a customer here, or through the API with POST /customers."
-              action={!panel.editing && panel.newButton("New customer", false)}
+              action={
+                !panel.editing && (
+                  <Allowed permission="customer.write" action="create customers">
+                    {panel.newButton("New customer", false)}
+                  </Allowed>
+                )
+              }
             />
           )
         }

@@ -12,6 +12,7 @@ import { StatusBadge } from "@/components/status-badge";
 import { useToast } from "@/components/toast";
 import { type ClientToken, useClientTokens, useUpdateClientToken } from "@/lib/client/client-tokens";
 import { NEWEST_FIRST } from "@/lib/client/hooks";
+import { Allowed } from "@/lib/client/permissions";
 import { CreateClientTokenForm } from "./create-client-token-form";
 
 /** How a web page loads the library with `token`. */
@@ -178,7 +179,11 @@ export function ClientTokensSection({ canWrite }: { canWrite: boolean }) {
             open checkouts, so they are safe to publish. Revoke a token to stop it at once.
           </>
         }
-        actions={canWrite ? createButton(true) : undefined}
+        actions={
+          <Allowed permission="client_token.write" action="create client-side tokens">
+            {createButton(true)}
+          </Allowed>
+        }
       >
         {created && <NewTokenPanel token={created} onDone={() => setCreated(null)} />}
         <PagedTable
@@ -195,7 +200,13 @@ export function ClientTokensSection({ canWrite }: { canWrite: boolean }) {
                   ? "Create a token to show prices and open checkouts from your website."
                   : "A developer or an admin can create one."
               }
-              action={canWrite && !panel.editing && createButton(false)}
+              action={
+                !panel.editing && (
+                  <Allowed permission="client_token.write" action="create client-side tokens">
+                    {createButton(false)}
+                  </Allowed>
+                )
+              }
             />
           }
         />

@@ -13,6 +13,7 @@ import { StatusFilter } from "@/components/status-filter";
 import { useToast } from "@/components/toast";
 import { pluralize } from "@/lib/client/format";
 import { type ApiKey, useApiKeys, useUpdateApiKey } from "@/lib/client/hooks";
+import { Allowed } from "@/lib/client/permissions";
 import { ClientTokensSection } from "./client-tokens-section";
 import { CreateApiKeyForm } from "./create-api-key-form";
 import { NewKeyPanel } from "./new-key-panel";
@@ -169,7 +170,9 @@ export function DevelopersView({ grantable }: { grantable: readonly string[] }) 
           <>
             {canRead && <StatusFilter value={status} options={STATUS_OPTIONS} onChange={setStatus} />}
             {canRead && <ExportLink list="api-keys" params={listParams} />}
-            {canWrite && createButton(true)}
+            <Allowed permission="api_key.write" action="create API keys">
+              {createButton(true)}
+            </Allowed>
           </>
         }
       >
@@ -190,7 +193,13 @@ export function DevelopersView({ grantable }: { grantable: readonly string[] }) 
                 <EmptyState
                   title="No API keys yet"
                   description="Create a key to call the API from your backend."
-                  action={canWrite && !panel.editing && createButton(false)}
+                  action={
+                    !panel.editing && (
+                      <Allowed permission="api_key.write" action="create API keys">
+                        {createButton(false)}
+                      </Allowed>
+                    )
+                  }
                 />
               )
             }

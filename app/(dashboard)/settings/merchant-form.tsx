@@ -83,7 +83,14 @@ export function MerchantForm({ settings }: { settings: AccountSettings }) {
   }
 
   return (
-    <FormShell label="Business details" submitLabel="Save settings" state={state} onSubmit={onSubmit} showDirty>
+    <FormShell
+      label="Business details"
+      submitLabel="Save settings"
+      state={state}
+      onSubmit={onSubmit}
+      showDirty
+      allowed={{ permission: "settings.write", action: "change settings" }}
+    >
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
         <TextField
           label="Business name"

@@ -11,6 +11,7 @@ import { StatusBadge } from "@/components/status-badge";
 import { useToast } from "@/components/toast";
 import { ApiClientError } from "@/lib/client/api";
 import { countryName } from "@/lib/client/format";
+import { Allowed } from "@/lib/client/permissions";
 import {
   fractionToPercent,
   percentToFraction,
@@ -157,26 +158,30 @@ export function TaxRatesTable() {
       cell: (r) =>
         editing === r.country_code ? null : (
           <span className="inline-flex gap-1">
-            <Button
-              size="sm"
-              variant="ghost"
-              onClick={() => setEditing(r.country_code)}
-              aria-label={`Edit tax rate for ${countryName(r.country_code)}`}
-            >
-              Edit
-            </Button>
-            {r.overridden && (
+            <Allowed permission="settings.write" action="change tax rates">
               <Button
                 size="sm"
                 variant="ghost"
-                onClick={() => {
-                  reset.reset();
-                  setResetting(r);
-                }}
-                aria-label={`Reset tax rate for ${countryName(r.country_code)} to standard`}
+                onClick={() => setEditing(r.country_code)}
+                aria-label={`Edit tax rate for ${countryName(r.country_code)}`}
               >
-                Reset
+                Edit
               </Button>
+            </Allowed>
+            {r.overridden && (
+              <Allowed permission="settings.write" action="change tax rates">
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  onClick={() => {
+                    reset.reset();
+                    setResetting(r);
+                  }}
+                  aria-label={`Reset tax rate for ${countryName(r.country_code)} to standard`}
+                >
+                  Reset
+                </Button>
+              </Allowed>
             )}
           </span>
         ),

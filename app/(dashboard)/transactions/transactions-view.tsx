@@ -11,6 +11,7 @@ import { EmptyState } from "@/components/states";
 import { StatusFilter } from "@/components/status-filter";
 import { humanize } from "@/lib/client/format";
 import { type Customer, keys, useList } from "@/lib/client/hooks";
+import { Allowed } from "@/lib/client/permissions";
 import {
   COLLECTION_MODES,
   isCustomerId,
@@ -148,7 +149,9 @@ export function TransactionsView() {
         actions={
           <>
             <ExportLink list="transactions" params={{ ...listParams, include: "customer" }} />
-            <ButtonLink href="/transactions/new">New invoice</ButtonLink>
+            <Allowed permission="transaction.write" action="create invoices">
+              <ButtonLink href="/transactions/new">New invoice</ButtonLink>
+            </Allowed>
           </>
         }
       />

@@ -5,85 +5,91 @@ import * as r1 from "../adjustments/[adjustment_id]/credit-note/route";
 import * as r2 from "../adjustments/route";
 import * as r3 from "../api-keys/[api_key_id]/route";
 import * as r4 from "../api-keys/route";
-import * as r5 from "../checkout/[transaction_id]/payments/route";
-import * as r6 from "../checkout/[transaction_id]/route";
-import * as r7 from "../client-tokens/[client_token_id]/route";
-import * as r8 from "../client-tokens/route";
-import * as r9 from "../customers/[customer_id]/addresses/[address_id]/route";
-import * as r10 from "../customers/[customer_id]/addresses/route";
-import * as r11 from "../customers/[customer_id]/auth-token/route";
-import * as r12 from "../customers/[customer_id]/businesses/[business_id]/route";
-import * as r13 from "../customers/[customer_id]/businesses/route";
-import * as r14 from "../customers/[customer_id]/credit-balances/route";
-import * as r15 from "../customers/[customer_id]/payment-methods/[payment_method_id]/route";
-import * as r16 from "../customers/[customer_id]/payment-methods/route";
-import * as r17 from "../customers/[customer_id]/portal-link-email/route";
-import * as r18 from "../customers/[customer_id]/portal-sessions/route";
-import * as r19 from "../customers/[customer_id]/route";
-import * as r20 from "../customers/route";
-import * as r21 from "../discount-groups/[discount_group_id]/route";
-import * as r22 from "../discount-groups/route";
-import * as r23 from "../discounts/[discount_id]/route";
-import * as r24 from "../discounts/route";
-import * as r25 from "../documents/credit-notes/[adjustment_id]/route";
-import * as r26 from "../documents/invoices/[transaction_id]/route";
-import * as r27 from "../documents/reports/[report_id]/route";
-import * as r28 from "../emails/[email_id]/route";
-import * as r29 from "../emails/route";
-import * as r30 from "../event-types/route";
-import * as r31 from "../events/route";
-import * as r32 from "../health/route";
-import * as r33 from "../metrics/active-subscribers/route";
-import * as r34 from "../metrics/chargebacks/route";
-import * as r35 from "../metrics/checkout-conversion/route";
-import * as r36 from "../metrics/monthly-recurring-revenue-change/route";
-import * as r37 from "../metrics/monthly-recurring-revenue-movements/route";
-import * as r38 from "../metrics/monthly-recurring-revenue/route";
-import * as r39 from "../metrics/refunds/route";
-import * as r40 from "../metrics/revenue/route";
-import * as r41 from "../notification-settings/[notification_setting_id]/route";
-import * as r42 from "../notification-settings/route";
-import * as r43 from "../notifications/[notification_id]/logs/route";
-import * as r44 from "../notifications/[notification_id]/replay/route";
-import * as r45 from "../notifications/[notification_id]/route";
-import * as r46 from "../notifications/route";
-import * as r47 from "../prices/[price_id]/route";
-import * as r48 from "../prices/route";
-import * as r49 from "../pricing-preview/route";
-import * as r50 from "../products/[product_id]/route";
-import * as r51 from "../products/route";
-import * as r52 from "../reports/[report_id]/download-url/route";
-import * as r53 from "../reports/[report_id]/route";
-import * as r54 from "../reports/route";
-import * as r55 from "../simulation-types/route";
-import * as r56 from "../simulations/[simulation_id]/route";
-import * as r57 from "../simulations/[simulation_id]/runs/[simulation_run_id]/events/[simulation_event_id]/replay/route";
-import * as r58 from "../simulations/[simulation_id]/runs/[simulation_run_id]/events/[simulation_event_id]/route";
-import * as r59 from "../simulations/[simulation_id]/runs/[simulation_run_id]/events/route";
-import * as r60 from "../simulations/[simulation_id]/runs/[simulation_run_id]/route";
-import * as r61 from "../simulations/[simulation_id]/runs/route";
-import * as r62 from "../simulations/route";
-import * as r63 from "../subscriptions/[subscription_id]/activate/route";
-import * as r64 from "../subscriptions/[subscription_id]/cancel/route";
-import * as r65 from "../subscriptions/[subscription_id]/charge/preview/route";
-import * as r66 from "../subscriptions/[subscription_id]/charge/route";
-import * as r67 from "../subscriptions/[subscription_id]/pause/route";
-import * as r68 from "../subscriptions/[subscription_id]/preview/route";
-import * as r69 from "../subscriptions/[subscription_id]/resume/route";
-import * as r70 from "../subscriptions/[subscription_id]/route";
-import * as r71 from "../subscriptions/[subscription_id]/test-clock/advance/route";
-import * as r72 from "../subscriptions/[subscription_id]/update-payment-method-transaction/route";
-import * as r73 from "../subscriptions/route";
-import * as r74 from "../tax-rates/[country_code]/route";
-import * as r75 from "../tax-rates/route";
-import * as r76 from "../transactions/[transaction_id]/invoice-link/route";
-import * as r77 from "../transactions/[transaction_id]/invoice-preview/route";
-import * as r78 from "../transactions/[transaction_id]/invoice/route";
-import * as r79 from "../transactions/[transaction_id]/mark-paid/route";
-import * as r80 from "../transactions/[transaction_id]/revise/route";
-import * as r81 from "../transactions/[transaction_id]/route";
-import * as r82 from "../transactions/preview/route";
-import * as r83 from "../transactions/route";
+import * as r5 from "../audit-log/route";
+import * as r6 from "../checkout/[transaction_id]/payments/route";
+import * as r7 from "../checkout/[transaction_id]/route";
+import * as r8 from "../client-tokens/[client_token_id]/route";
+import * as r9 from "../client-tokens/route";
+import * as r10 from "../customers/[customer_id]/addresses/[address_id]/route";
+import * as r11 from "../customers/[customer_id]/addresses/route";
+import * as r12 from "../customers/[customer_id]/auth-token/route";
+import * as r13 from "../customers/[customer_id]/businesses/[business_id]/route";
+import * as r14 from "../customers/[customer_id]/businesses/route";
+import * as r15 from "../customers/[customer_id]/credit-balances/route";
+import * as r16 from "../customers/[customer_id]/payment-methods/[payment_method_id]/route";
+import * as r17 from "../customers/[customer_id]/payment-methods/route";
+import * as r18 from "../customers/[customer_id]/portal-link-email/route";
+import * as r19 from "../customers/[customer_id]/portal-sessions/route";
+import * as r20 from "../customers/[customer_id]/route";
+import * as r21 from "../customers/route";
+import * as r22 from "../discount-groups/[discount_group_id]/route";
+import * as r23 from "../discount-groups/route";
+import * as r24 from "../discounts/[discount_id]/route";
+import * as r25 from "../discounts/route";
+import * as r26 from "../documents/credit-notes/[adjustment_id]/route";
+import * as r27 from "../documents/invoices/[transaction_id]/route";
+import * as r28 from "../documents/reports/[report_id]/route";
+import * as r29 from "../emails/[email_id]/route";
+import * as r30 from "../emails/route";
+import * as r31 from "../event-types/route";
+import * as r32 from "../events/route";
+import * as r33 from "../health/route";
+import * as r34 from "../metrics/active-subscribers/route";
+import * as r35 from "../metrics/chargebacks/route";
+import * as r36 from "../metrics/checkout-conversion/route";
+import * as r37 from "../metrics/monthly-recurring-revenue-change/route";
+import * as r38 from "../metrics/monthly-recurring-revenue-movements/route";
+import * as r39 from "../metrics/monthly-recurring-revenue/route";
+import * as r40 from "../metrics/refunds/route";
+import * as r41 from "../metrics/revenue/route";
+import * as r42 from "../notification-settings/[notification_setting_id]/route";
+import * as r43 from "../notification-settings/route";
+import * as r44 from "../notifications/[notification_id]/logs/route";
+import * as r45 from "../notifications/[notification_id]/replay/route";
+import * as r46 from "../notifications/[notification_id]/route";
+import * as r47 from "../notifications/route";
+import * as r48 from "../prices/[price_id]/route";
+import * as r49 from "../prices/route";
+import * as r50 from "../pricing-preview/route";
+import * as r51 from "../products/[product_id]/route";
+import * as r52 from "../products/route";
+import * as r53 from "../reports/[report_id]/download-url/route";
+import * as r54 from "../reports/[report_id]/route";
+import * as r55 from "../reports/route";
+import * as r56 from "../simulation-types/route";
+import * as r57 from "../simulations/[simulation_id]/route";
+import * as r58 from "../simulations/[simulation_id]/runs/[simulation_run_id]/events/[simulation_event_id]/replay/route";
+import * as r59 from "../simulations/[simulation_id]/runs/[simulation_run_id]/events/[simulation_event_id]/route";
+import * as r60 from "../simulations/[simulation_id]/runs/[simulation_run_id]/events/route";
+import * as r61 from "../simulations/[simulation_id]/runs/[simulation_run_id]/route";
+import * as r62 from "../simulations/[simulation_id]/runs/route";
+import * as r63 from "../simulations/route";
+import * as r64 from "../subscriptions/[subscription_id]/activate/route";
+import * as r65 from "../subscriptions/[subscription_id]/cancel/route";
+import * as r66 from "../subscriptions/[subscription_id]/charge/preview/route";
+import * as r67 from "../subscriptions/[subscription_id]/charge/route";
+import * as r68 from "../subscriptions/[subscription_id]/pause/route";
+import * as r69 from "../subscriptions/[subscription_id]/preview/route";
+import * as r70 from "../subscriptions/[subscription_id]/resume/route";
+import * as r71 from "../subscriptions/[subscription_id]/route";
+import * as r72 from "../subscriptions/[subscription_id]/test-clock/advance/route";
+import * as r73 from "../subscriptions/[subscription_id]/update-payment-method-transaction/route";
+import * as r74 from "../subscriptions/route";
+import * as r75 from "../tax-rates/[country_code]/route";
+import * as r76 from "../tax-rates/route";
+import * as r77 from "../team/invites/[invite_id]/route";
+import * as r78 from "../team/invites/accept/route";
+import * as r79 from "../team/invites/route";
+import * as r80 from "../team/members/[user_id]/route";
+import * as r81 from "../team/members/route";
+import * as r82 from "../transactions/[transaction_id]/invoice-link/route";
+import * as r83 from "../transactions/[transaction_id]/invoice-preview/route";
+import * as r84 from "../transactions/[transaction_id]/invoice/route";
+import * as r85 from "../transactions/[transaction_id]/mark-paid/route";
+import * as r86 from "../transactions/[transaction_id]/revise/route";
+import * as r87 from "../transactions/[transaction_id]/route";
+import * as r88 from "../transactions/preview/route";
+import * as r89 from "../transactions/route";
 
 export const ROUTES = [
   { path: "/account-settings", module: r0 },
@@ -91,83 +97,89 @@ export const ROUTES = [
   { path: "/adjustments", module: r2 },
   { path: "/api-keys/{api_key_id}", module: r3 },
   { path: "/api-keys", module: r4 },
-  { path: "/checkout/{transaction_id}/payments", module: r5 },
-  { path: "/checkout/{transaction_id}", module: r6 },
-  { path: "/client-tokens/{client_token_id}", module: r7 },
-  { path: "/client-tokens", module: r8 },
-  { path: "/customers/{customer_id}/addresses/{address_id}", module: r9 },
-  { path: "/customers/{customer_id}/addresses", module: r10 },
-  { path: "/customers/{customer_id}/auth-token", module: r11 },
-  { path: "/customers/{customer_id}/businesses/{business_id}", module: r12 },
-  { path: "/customers/{customer_id}/businesses", module: r13 },
-  { path: "/customers/{customer_id}/credit-balances", module: r14 },
-  { path: "/customers/{customer_id}/payment-methods/{payment_method_id}", module: r15 },
-  { path: "/customers/{customer_id}/payment-methods", module: r16 },
-  { path: "/customers/{customer_id}/portal-link-email", module: r17 },
-  { path: "/customers/{customer_id}/portal-sessions", module: r18 },
-  { path: "/customers/{customer_id}", module: r19 },
-  { path: "/customers", module: r20 },
-  { path: "/discount-groups/{discount_group_id}", module: r21 },
-  { path: "/discount-groups", module: r22 },
-  { path: "/discounts/{discount_id}", module: r23 },
-  { path: "/discounts", module: r24 },
-  { path: "/documents/credit-notes/{adjustment_id}", module: r25 },
-  { path: "/documents/invoices/{transaction_id}", module: r26 },
-  { path: "/documents/reports/{report_id}", module: r27 },
-  { path: "/emails/{email_id}", module: r28 },
-  { path: "/emails", module: r29 },
-  { path: "/event-types", module: r30 },
-  { path: "/events", module: r31 },
-  { path: "/health", module: r32 },
-  { path: "/metrics/active-subscribers", module: r33 },
-  { path: "/metrics/chargebacks", module: r34 },
-  { path: "/metrics/checkout-conversion", module: r35 },
-  { path: "/metrics/monthly-recurring-revenue-change", module: r36 },
-  { path: "/metrics/monthly-recurring-revenue-movements", module: r37 },
-  { path: "/metrics/monthly-recurring-revenue", module: r38 },
-  { path: "/metrics/refunds", module: r39 },
-  { path: "/metrics/revenue", module: r40 },
-  { path: "/notification-settings/{notification_setting_id}", module: r41 },
-  { path: "/notification-settings", module: r42 },
-  { path: "/notifications/{notification_id}/logs", module: r43 },
-  { path: "/notifications/{notification_id}/replay", module: r44 },
-  { path: "/notifications/{notification_id}", module: r45 },
-  { path: "/notifications", module: r46 },
-  { path: "/prices/{price_id}", module: r47 },
-  { path: "/prices", module: r48 },
-  { path: "/pricing-preview", module: r49 },
-  { path: "/products/{product_id}", module: r50 },
-  { path: "/products", module: r51 },
-  { path: "/reports/{report_id}/download-url", module: r52 },
-  { path: "/reports/{report_id}", module: r53 },
-  { path: "/reports", module: r54 },
-  { path: "/simulation-types", module: r55 },
-  { path: "/simulations/{simulation_id}", module: r56 },
-  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}/events/{simulation_event_id}/replay", module: r57 },
-  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}/events/{simulation_event_id}", module: r58 },
-  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}/events", module: r59 },
-  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}", module: r60 },
-  { path: "/simulations/{simulation_id}/runs", module: r61 },
-  { path: "/simulations", module: r62 },
-  { path: "/subscriptions/{subscription_id}/activate", module: r63 },
-  { path: "/subscriptions/{subscription_id}/cancel", module: r64 },
-  { path: "/subscriptions/{subscription_id}/charge/preview", module: r65 },
-  { path: "/subscriptions/{subscription_id}/charge", module: r66 },
-  { path: "/subscriptions/{subscription_id}/pause", module: r67 },
-  { path: "/subscriptions/{subscription_id}/preview", module: r68 },
-  { path: "/subscriptions/{subscription_id}/resume", module: r69 },
-  { path: "/subscriptions/{subscription_id}", module: r70 },
-  { path: "/subscriptions/{subscription_id}/test-clock/advance", module: r71 },
-  { path: "/subscriptions/{subscription_id}/update-payment-method-transaction", module: r72 },
-  { path: "/subscriptions", module: r73 },
-  { path: "/tax-rates/{country_code}", module: r74 },
-  { path: "/tax-rates", module: r75 },
-  { path: "/transactions/{transaction_id}/invoice-link", module: r76 },
-  { path: "/transactions/{transaction_id}/invoice-preview", module: r77 },
-  { path: "/transactions/{transaction_id}/invoice", module: r78 },
-  { path: "/transactions/{transaction_id}/mark-paid", module: r79 },
-  { path: "/transactions/{transaction_id}/revise", module: r80 },
-  { path: "/transactions/{transaction_id}", module: r81 },
-  { path: "/transactions/preview", module: r82 },
-  { path: "/transactions", module: r83 },
+  { path: "/audit-log", module: r5 },
+  { path: "/checkout/{transaction_id}/payments", module: r6 },
+  { path: "/checkout/{transaction_id}", module: r7 },
+  { path: "/client-tokens/{client_token_id}", module: r8 },
+  { path: "/client-tokens", module: r9 },
+  { path: "/customers/{customer_id}/addresses/{address_id}", module: r10 },
+  { path: "/customers/{customer_id}/addresses", module: r11 },
+  { path: "/customers/{customer_id}/auth-token", module: r12 },
+  { path: "/customers/{customer_id}/businesses/{business_id}", module: r13 },
+  { path: "/customers/{customer_id}/businesses", module: r14 },
+  { path: "/customers/{customer_id}/credit-balances", module: r15 },
+  { path: "/customers/{customer_id}/payment-methods/{payment_method_id}", module: r16 },
+  { path: "/customers/{customer_id}/payment-methods", module: r17 },
+  { path: "/customers/{customer_id}/portal-link-email", module: r18 },
+  { path: "/customers/{customer_id}/portal-sessions", module: r19 },
+  { path: "/customers/{customer_id}", module: r20 },
+  { path: "/customers", module: r21 },
+  { path: "/discount-groups/{discount_group_id}", module: r22 },
+  { path: "/discount-groups", module: r23 },
+  { path: "/discounts/{discount_id}", module: r24 },
+  { path: "/discounts", module: r25 },
+  { path: "/documents/credit-notes/{adjustment_id}", module: r26 },
+  { path: "/documents/invoices/{transaction_id}", module: r27 },
+  { path: "/documents/reports/{report_id}", module: r28 },
+  { path: "/emails/{email_id}", module: r29 },
+  { path: "/emails", module: r30 },
+  { path: "/event-types", module: r31 },
+  { path: "/events", module: r32 },
+  { path: "/health", module: r33 },
+  { path: "/metrics/active-subscribers", module: r34 },
+  { path: "/metrics/chargebacks", module: r35 },
+  { path: "/metrics/checkout-conversion", module: r36 },
+  { path: "/metrics/monthly-recurring-revenue-change", module: r37 },
+  { path: "/metrics/monthly-recurring-revenue-movements", module: r38 },
+  { path: "/metrics/monthly-recurring-revenue", module: r39 },
+  { path: "/metrics/refunds", module: r40 },
+  { path: "/metrics/revenue", module: r41 },
+  { path: "/notification-settings/{notification_setting_id}", module: r42 },
+  { path: "/notification-settings", module: r43 },
+  { path: "/notifications/{notification_id}/logs", module: r44 },
+  { path: "/notifications/{notification_id}/replay", module: r45 },
+  { path: "/notifications/{notification_id}", module: r46 },
+  { path: "/notifications", module: r47 },
+  { path: "/prices/{price_id}", module: r48 },
+  { path: "/prices", module: r49 },
+  { path: "/pricing-preview", module: r50 },
+  { path: "/products/{product_id}", module: r51 },
+  { path: "/products", module: r52 },
+  { path: "/reports/{report_id}/download-url", module: r53 },
+  { path: "/reports/{report_id}", module: r54 },
+  { path: "/reports", module: r55 },
+  { path: "/simulation-types", module: r56 },
+  { path: "/simulations/{simulation_id}", module: r57 },
+  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}/events/{simulation_event_id}/replay", module: r58 },
+  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}/events/{simulation_event_id}", module: r59 },
+  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}/events", module: r60 },
+  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}", module: r61 },
+  { path: "/simulations/{simulation_id}/runs", module: r62 },
+  { path: "/simulations", module: r63 },
+  { path: "/subscriptions/{subscription_id}/activate", module: r64 },
+  { path: "/subscriptions/{subscription_id}/cancel", module: r65 },
+  { path: "/subscriptions/{subscription_id}/charge/preview", module: r66 },
+  { path: "/subscriptions/{subscription_id}/charge", module: r67 },
+  { path: "/subscriptions/{subscription_id}/pause", module: r68 },
+  { path: "/subscriptions/{subscription_id}/preview", module: r69 },
+  { path: "/subscriptions/{subscription_id}/resume", module: r70 },
+  { path: "/subscriptions/{subscription_id}", module: r71 },
+  { path: "/subscriptions/{subscription_id}/test-clock/advance", module: r72 },
+  { path: "/subscriptions/{subscription_id}/update-payment-method-transaction", module: r73 },
+  { path: "/subscriptions", module: r74 },
+  { path: "/tax-rates/{country_code}", module: r75 },
+  { path: "/tax-rates", module: r76 },
+  { path: "/team/invites/{invite_id}", module: r77 },
+  { path: "/team/invites/accept", module: r78 },
+  { path: "/team/invites", module: r79 },
+  { path: "/team/members/{user_id}", module: r80 },
+  { path: "/team/members", module: r81 },
+  { path: "/transactions/{transaction_id}/invoice-link", module: r82 },
+  { path: "/transactions/{transaction_id}/invoice-preview", module: r83 },
+  { path: "/transactions/{transaction_id}/invoice", module: r84 },
+  { path: "/transactions/{transaction_id}/mark-paid", module: r85 },
+  { path: "/transactions/{transaction_id}/revise", module: r86 },
+  { path: "/transactions/{transaction_id}", module: r87 },
+  { path: "/transactions/preview", module: r88 },
+  { path: "/transactions", module: r89 },
 ];

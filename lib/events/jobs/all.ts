@@ -8,6 +8,7 @@ import { expireReportsJob } from "./expire-reports.ts";
 import { generateReportJob } from "./generate-report.ts";
 import type { RunnableJob } from "./job.ts";
 import { markPastDueJob } from "./mark-past-due.ts";
+import { purgeAuditLogJob } from "./purge-audit-log.ts";
 import { purgeNotificationsJob } from "./purge-notifications.ts";
 import { runSimulationJob } from "./run-simulation.ts";
 import { sendEventEmailsJob } from "./send-event-emails.ts";
@@ -25,4 +26,5 @@ export const JOBS: readonly RunnableJob[] = [
   sendEventEmailsJob,
   deliverEmailsJob,
   sendTrialEndingEmailJob,
+  purgeAuditLogJob,
 ];

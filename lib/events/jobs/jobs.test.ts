@@ -18,6 +18,7 @@ describe("background jobs", () => {
       "send_event_emails",
       "deliver_emails",
       "send_trial_ending_email",
+      "purge_audit_log",
     ]);
   });
 
@@ -27,6 +28,7 @@ describe("background jobs", () => {
       "* * * * * mark_past_due",
       "* * * * * subscriptions_due",
       "*/10 * * * * expire_reports",
+      "43 3 * * * purge_audit_log",
     ]);
   });
 

@@ -25,6 +25,7 @@ import {
   useDiscountGroups,
   useUpdateDiscountGroup,
 } from "@/lib/client/catalogue";
+import { Allowed } from "@/lib/client/permissions";
 import { DiscountGroupForm } from "./discount-group-form";
 
 export function DiscountGroupsView() {
@@ -83,16 +84,18 @@ export function DiscountGroupsView() {
       srHeader: "Actions",
       className: "text-right whitespace-nowrap",
       cell: (g) => (
-        <RowActions
-          label={g.name}
-          archived={g.status !== "active"}
-          onEdit={() => panel.setEditing(g)}
-          editDisabled={editing !== null}
-          editArchived={false}
-          onArchive={() => rows.archive(g)}
-          onRestore={() => rows.restore(g)}
-          restoreVerb="Unarchive"
-        />
+        <Allowed permission="discount_group.write" action="change discount groups" hide>
+          <RowActions
+            label={g.name}
+            archived={g.status !== "active"}
+            onEdit={() => panel.setEditing(g)}
+            editDisabled={editing !== null}
+            editArchived={false}
+            onArchive={() => rows.archive(g)}
+            onRestore={() => rows.restore(g)}
+            restoreVerb="Unarchive"
+          />
+        </Allowed>
       ),
     },
   ];
@@ -105,7 +108,11 @@ export function DiscountGroupsView() {
         actions={
           <>
             <ExportLink list="discount-groups" params={listParams} />
-            {panel.newButton("New discount group", true)}
+            {
+              <Allowed permission="discount_group.write" action="create discount groups">
+                {panel.newButton("New discount group", true)}
+              </Allowed>
+            }
           </>
         }
       />
@@ -151,7 +158,13 @@ export function DiscountGroupsView() {
             <EmptyState
               title="No discount groups yet"
               description="Create a group, then choose it when you create or edit discounts."
-              action={editing === null && panel.newButton("New discount group", false)}
+              action={
+                editing === null && (
+                  <Allowed permission="discount_group.write" action="create discount groups">
+                    {panel.newButton("New discount group", false)}
+                  </Allowed>
+                )
+              }
             />
           ) : (
             <EmptyState title="No discount groups with this status" />

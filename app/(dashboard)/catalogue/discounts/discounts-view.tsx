@@ -19,6 +19,7 @@ import { EmptyState } from "@/components/states";
 import { StatusBadge } from "@/components/status-badge";
 import { useToast } from "@/components/toast";
 import { type Discount, useCatalogue, useCreateDiscount, useDiscounts } from "@/lib/client/catalogue";
+import { Allowed } from "@/lib/client/permissions";
 import { DiscountForm } from "./discount-form";
 import {
   type CatalogueNames,
@@ -135,7 +136,11 @@ export function DiscountsView({ groupId }: { groupId?: string }) {
         actions={
           <>
             <ExportLink list="discounts" params={listParams} />
-            {panel.newButton("New discount", true)}
+            {
+              <Allowed permission="discount.write" action="create discounts">
+                {panel.newButton("New discount", true)}
+              </Allowed>
+            }
           </>
         }
       />
@@ -206,7 +211,13 @@ export function DiscountsView({ groupId }: { groupId?: string }) {
             <EmptyState
               title="No discounts yet"
               description="Create a discount here, or through the API with POST /discounts."
-              action={!panel.editing && panel.newButton("New discount", false)}
+              action={
+                !panel.editing && (
+                  <Allowed permission="discount.write" action="create discounts">
+                    {panel.newButton("New discount", false)}
+                  </Allowed>
+                )
+              }
             />
           )
         }

@@ -22,6 +22,7 @@ import { useToast } from "@/components/toast";
 import { type ProductWithPrices, useCreateProduct, useProducts } from "@/lib/client/catalogue";
 import { pluralize, taxCategoryLabel } from "@/lib/client/format";
 import { billingCycleText, formatMoney } from "@/lib/client/money";
+import { Allowed } from "@/lib/client/permissions";
 import { ProductForm } from "./product-form";
 
 /** "$10.50 / month", the first active price, and how many more. */
@@ -91,7 +92,11 @@ export function ProductsView() {
         actions={
           <>
             <ExportLink list="products" params={listParams} />
-            {panel.newButton("New product", true)}
+            {
+              <Allowed permission="product.write" action="create products">
+                {panel.newButton("New product", true)}
+              </Allowed>
+            }
           </>
         }
       />
@@ -154,7 +159,13 @@ export function ProductsView() {
             <EmptyState
               title="No products yet"
               description="Create a product, then give it prices. Or use the API: POST /products."
-              action={!panel.editing && panel.newButton("New product", false)}
+              action={
+                !panel.editing && (
+                  <Allowed permission="product.write" action="create products">
+                    {panel.newButton("New product", false)}
+                  </Allowed>
+                )
+              }
             />
           )
         }

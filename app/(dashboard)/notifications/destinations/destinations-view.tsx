@@ -24,6 +24,7 @@ import {
   useCreateNotificationSetting,
   useNotificationSettings,
 } from "@/lib/client/notifications";
+import { Allowed } from "@/lib/client/permissions";
 import { MAX_ACTIVE_NOTIFICATION_SETTINGS } from "@/lib/schemas/notification-setting";
 import { destinationPath, TRAFFIC_SOURCE_LABELS } from "../destination-text";
 import { DestinationForm } from "./destination-form";
@@ -90,15 +91,17 @@ export function DestinationsView() {
     srHeader: "Actions",
     className: "text-right whitespace-nowrap",
     cell: (d) => (
-      <Button
-        variant="ghost"
-        size="sm"
-        onClick={() => activeSwitch.toggle(d)}
-        disabled={activeSwitch.pendingId === d.id}
-        aria-label={`${d.active ? "Deactivate" : "Activate"} ${d.description}`}
-      >
-        {d.active ? "Deactivate" : "Activate"}
-      </Button>
+      <Allowed permission="notification_setting.write" action="activate or deactivate destinations">
+        <Button
+          variant="ghost"
+          size="sm"
+          onClick={() => activeSwitch.toggle(d)}
+          disabled={activeSwitch.pendingId === d.id}
+          aria-label={`${d.active ? "Deactivate" : "Activate"} ${d.description}`}
+        >
+          {d.active ? "Deactivate" : "Activate"}
+        </Button>
+      </Allowed>
     ),
   };
 
@@ -110,7 +113,11 @@ export function DestinationsView() {
         actions={
           <>
             <ExportLink list="notification-settings" params={listParams} />
-            {panel.newButton("New destination", true)}
+            {
+              <Allowed permission="notification_setting.write" action="create destinations">
+                {panel.newButton("New destination", true)}
+              </Allowed>
+            }
           </>
         }
       />
@@ -154,7 +161,13 @@ export function DestinationsView() {
             <EmptyState
               title="No destinations yet"
               description="Add the URL of an endpoint of yours and choose the events it receives: a customer created, a transaction completed…"
-              action={!panel.editing && panel.newButton("New destination", false)}
+              action={
+                !panel.editing && (
+                  <Allowed permission="notification_setting.write" action="create destinations">
+                    {panel.newButton("New destination", false)}
+                  </Allowed>
+                )
+              }
             />
           )
         }

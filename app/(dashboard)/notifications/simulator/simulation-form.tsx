@@ -108,6 +108,7 @@ export function SimulationForm({
       pendingLabel="Starting…"
       state={state}
       onSubmit={onSubmit}
+      allowed={{ permission: "notification_simulation.write", action: "run simulations" }}
     >
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
         <SelectField

@@ -21,6 +21,7 @@ import {
   useSimulationTypes,
   useStartSimulationRun,
 } from "@/lib/client/notifications";
+import { Allowed } from "@/lib/client/permissions";
 import { destinationPath, useDestinations } from "../destination-text";
 import { DateTimeCell, ResponseCode } from "../notification-columns";
 import { SimulationForm } from "./simulation-form";
@@ -86,15 +87,17 @@ export function SimulatorView() {
       srHeader: "Actions",
       className: "text-right",
       cell: (s) => (
-        <Button
-          variant="ghost"
-          size="sm"
-          onClick={() => runAgain(s)}
-          disabled={start.isPending}
-          aria-label={`Run again: ${s.name}`}
-        >
-          Run again
-        </Button>
+        <Allowed permission="notification_simulation.write" action="run simulations">
+          <Button
+            variant="ghost"
+            size="sm"
+            onClick={() => runAgain(s)}
+            disabled={start.isPending}
+            aria-label={`Run again: ${s.name}`}
+          >
+            Run again
+          </Button>
+        </Allowed>
       ),
     },
   ];

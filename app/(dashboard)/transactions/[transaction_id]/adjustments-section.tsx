@@ -24,6 +24,7 @@ import { fetchCreditNoteUrl, hasCreditNote } from "@/lib/client/documents";
 import { type FormErrorState, formErrors } from "@/lib/client/form";
 import { formatDateTime, humanize } from "@/lib/client/format";
 import { formatMoney, readMoney } from "@/lib/client/money";
+import { Allowed } from "@/lib/client/permissions";
 import type { TransactionWithIncludes } from "@/lib/client/transactions";
 import type { CreateAdjustmentInput } from "@/lib/schemas/adjustment";
 import { Amount } from "../transaction-parts";
@@ -66,8 +67,16 @@ export function AdjustmentsSection({ transaction: t }: { transaction: Transactio
       actions={
         !open && anythingLeft ? (
           <>
-            {refundable && <Button onClick={() => setOpen("refund")}>Refund</Button>}
-            {creditable && <Button onClick={() => setOpen("credit")}>Credit</Button>}
+            {refundable && (
+              <Allowed permission="adjustment.write" action="refund transactions">
+                <Button onClick={() => setOpen("refund")}>Refund</Button>
+              </Allowed>
+            )}
+            {creditable && (
+              <Allowed permission="adjustment.write" action="credit transactions">
+                <Button onClick={() => setOpen("credit")}>Credit</Button>
+              </Allowed>
+            )}
           </>
         ) : undefined
       }

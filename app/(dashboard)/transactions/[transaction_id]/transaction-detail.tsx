@@ -16,6 +16,7 @@ import { useToast } from "@/components/toast";
 import { invoicePreviewPath } from "@/lib/client/documents";
 import { countryName, formatDateTime, humanize } from "@/lib/client/format";
 import { currencyName, periodText } from "@/lib/client/money";
+import { Allowed } from "@/lib/client/permissions";
 import {
   canCancel,
   canIssueInvoice,
@@ -32,6 +33,7 @@ import { AdjustmentsSection } from "./adjustments-section";
 import { DownloadInvoiceButton } from "./download-invoice-button";
 import { EventHistory } from "./event-history";
 import { InvoiceLinkButton, InvoiceLinkField } from "./invoice-link-button";
+import { TransactionOrigin } from "./transaction-origin";
 import { TransactionPayments } from "./transaction-payments";
 
 const BACK = { href: "/transactions", label: "Transactions" };
@@ -102,11 +104,17 @@ function TransactionPage({ transaction: t }: { transaction: TransactionWithInclu
           <>
             <DownloadInvoiceButton transaction={t} />
             <InvoiceLinkButton transaction={t} onLink={setInvoiceLink} />
-            {canIssueInvoice(t) && <Button onClick={() => ask("billed")}>Issue invoice</Button>}
+            {canIssueInvoice(t) && (
+              <Allowed permission="transaction.write" action="issue invoices">
+                <Button onClick={() => ask("billed")}>Issue invoice</Button>
+              </Allowed>
+            )}
             {canCancel(t) && (
-              <Button variant="danger" onClick={() => ask("canceled")}>
-                Cancel transaction
-              </Button>
+              <Allowed permission="transaction.write" action="cancel transactions">
+                <Button variant="danger" onClick={() => ask("canceled")}>
+                  Cancel transaction
+                </Button>
+              </Allowed>
             )}
           </>
         }
@@ -219,7 +227,7 @@ function detailItems(t: TransactionWithIncludes): DescriptionItem[] {
     { term: "Business", value: t.business ? t.business.name : (t.business_id ?? dash) },
     { term: "Currency", value: `${currencyName(t.currency_code)} (${t.currency_code})` },
     { term: "Collection mode", value: humanize(t.collection_mode) },
-    { term: "Origin", value: humanize(t.origin) },
+    { term: "Origin", value: <TransactionOrigin id={t.id} origin={t.origin} /> },
     { term: "Created", value: formatDateTime(t.created_at) },
     { term: "Billed", value: t.billed_at ? <DateCell value={t.billed_at} /> : dash },
   ];

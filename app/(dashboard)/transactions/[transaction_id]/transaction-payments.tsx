@@ -20,6 +20,7 @@ import {
   paymentMethodText,
   useMarkPaid,
 } from "@/lib/client/payments";
+import { Allowed } from "@/lib/client/permissions";
 import type { Transaction } from "@/lib/client/transactions";
 import { Amount } from "../transaction-parts";
 
@@ -77,9 +78,11 @@ export function TransactionPayments({ transaction: t }: { transaction: Transacti
             </a>
           )}
           {canMarkPaid(t) && (
-            <Button size="sm" onClick={ask}>
-              Mark as paid
-            </Button>
+            <Allowed permission="transaction.write" action="mark invoices as paid">
+              <Button size="sm" onClick={ask}>
+                Mark as paid
+              </Button>
+            </Allowed>
           )}
         </>
       }

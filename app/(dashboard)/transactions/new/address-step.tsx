@@ -13,6 +13,7 @@ import {
   useCreateAddress,
   useCreateBusiness,
 } from "@/lib/client/hooks";
+import { Allowed } from "@/lib/client/permissions";
 import { AddressForm } from "../../customers/[customer_id]/address-form";
 import { BusinessForm } from "../../customers/[customer_id]/business-form";
 import { ChoiceList } from "./step-frame";
@@ -84,9 +85,11 @@ export function AddressStep({
             />
           </div>
         ) : (
-          <Button variant="secondary" onClick={() => setAddingAddress(true)}>
-            Add an address
-          </Button>
+          <Allowed permission="address.write" action="add addresses">
+            <Button variant="secondary" onClick={() => setAddingAddress(true)}>
+              Add an address
+            </Button>
+          </Allowed>
         )}
       </div>
 
@@ -138,9 +141,11 @@ export function AddressStep({
             />
           </div>
         ) : (
-          <Button variant="secondary" onClick={() => setAddingBusiness(true)}>
-            Add a business
-          </Button>
+          <Allowed permission="business.write" action="add businesses">
+            <Button variant="secondary" onClick={() => setAddingBusiness(true)}>
+              Add a business
+            </Button>
+          </Allowed>
         )}
       </div>
     </div>

@@ -9,6 +9,7 @@ import { LoadingBlock } from "@/components/states";
 import { api } from "@/lib/client/api";
 import { formErrors } from "@/lib/client/form";
 import { type Customer, type EntityResponse, enc, keys, useCreateCustomer, useList } from "@/lib/client/hooks";
+import { Allowed } from "@/lib/client/permissions";
 import { ChoiceList } from "./step-frame";
 
 /** A customer as the choices show it. */
@@ -92,9 +93,11 @@ function NameMissing({ customer, onNamed }: { customer: Customer; onNamed: (c: C
         onChange={(e) => setName(e.target.value)}
         error={error}
       />
-      <Button variant="secondary" onClick={save} pending={pending} disabled={name.trim() === ""}>
-        Save name
-      </Button>
+      <Allowed permission="customer.write" action="change customers">
+        <Button variant="secondary" onClick={save} pending={pending} disabled={name.trim() === ""}>
+          Save name
+        </Button>
+      </Allowed>
     </div>
   );
 }
@@ -117,9 +120,11 @@ export function CustomerStep({
       <div className="flex flex-wrap items-center gap-3">
         <SearchInput label="Search customers by email or name" placeholder="Email or name" onSearch={setTerm} />
         {!adding && (
-          <Button variant="secondary" onClick={() => setAdding(true)}>
-            New customer
-          </Button>
+          <Allowed permission="customer.write" action="create customers">
+            <Button variant="secondary" onClick={() => setAdding(true)}>
+              New customer
+            </Button>
+          </Allowed>
         )}
       </div>
       {adding && (

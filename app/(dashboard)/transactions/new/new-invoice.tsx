@@ -24,6 +24,7 @@ import {
   type StepId,
   stepOfField,
 } from "@/lib/client/invoice-draft";
+import { Allowed } from "@/lib/client/permissions";
 import { type TransactionWithIncludes, transactionKeys } from "@/lib/client/transactions";
 import { transactionPath } from "../transaction-parts";
 import { AddressStep } from "./address-step";
@@ -210,9 +211,11 @@ export function NewInvoice() {
           onBack={stepIndex > 0 ? () => goTo(stepIndex - 1) : undefined}
           next={
             isLast ? (
-              <Button onClick={create} pending={creating} pendingLabel="Creating…">
-                Create draft invoice
-              </Button>
+              <Allowed permission="transaction.write" action="create invoices">
+                <Button onClick={create} pending={creating} pendingLabel="Creating…">
+                  Create draft invoice
+                </Button>
+              </Allowed>
             ) : (
               <Button onClick={next}>Continue</Button>
             )

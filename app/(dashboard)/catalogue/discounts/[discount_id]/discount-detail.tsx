@@ -8,6 +8,7 @@ import { Section } from "@/components/page-header";
 import { useToast } from "@/components/toast";
 import { type Discount, useCatalogue, useDiscount, useUpdateDiscount } from "@/lib/client/catalogue";
 import { formatDateTime } from "@/lib/client/format";
+import { usePermissions } from "@/lib/client/permissions";
 import { DiscountForm } from "../discount-form";
 import {
   catalogueNames,
@@ -39,6 +40,7 @@ function DiscountPage({ discount, reload }: { discount: Discount; reload: () => 
   const update = useUpdateDiscount(discount.id);
   const statusChange = useUpdateDiscount(discount.id);
   const toast = useToast();
+  const { can } = usePermissions();
   const catalogue = useCatalogue("active,archived", Boolean(discount.restrict_to?.length));
   const names = useMemo(
     () => (catalogue.data ? catalogueNames(catalogue.data.pages.flatMap((page) => page.data)) : null),
@@ -49,6 +51,7 @@ function DiscountPage({ discount, reload }: { discount: Discount; reload: () => 
     <div>
       <EntityHeader
         entity={discount}
+        readOnly={!can("discount.write")}
         noun="discount"
         back={BACK}
         title={discount.code ?? discount.description}

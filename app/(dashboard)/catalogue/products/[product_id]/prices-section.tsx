@@ -10,6 +10,7 @@ import { type Price, type Product, useCreatePrice, usePrices, useUpdatePrice } f
 import { countryName, pluralize } from "@/lib/client/format";
 import type { ListParams } from "@/lib/client/hooks";
 import { billingCycleText, formatMoney, trialText } from "@/lib/client/money";
+import { usePermissions } from "@/lib/client/permissions";
 import type { CreatePriceInput, UpdatePriceInput } from "@/lib/schemas/price";
 import { PriceForm } from "./price-form";
 
@@ -96,6 +97,7 @@ function ProductPriceForm(props: EntityFormProps<Price, CreatePriceInput, Update
 /** The product's prices: a table with a status filter, and add, edit, archive and unarchive. */
 export function PricesSection({ product }: { product: Product }) {
   const productArchived = product.status === "archived";
+  const { can } = usePermissions();
   return (
     <ProductIdContext value={product.id}>
       <ChildEntitySection<Price, CreatePriceInput, UpdatePriceInput>
@@ -112,7 +114,7 @@ export function PricesSection({ product }: { product: Product }) {
         addLabel="Add price"
         restoreVerb="Unarchive"
         archiveText="can no longer be used on new checkouts, transactions or subscriptions. Existing subscriptions keep it. You can unarchive it later."
-        readOnly={productArchived}
+        readOnly={productArchived || !can("price.write")}
         editActiveOnly
         label={priceLabel}
         columns={COLUMNS}

@@ -8,6 +8,7 @@ import { ProductImage } from "@/components/product-image";
 import { useToast } from "@/components/toast";
 import { type Product, useProduct, useUpdateProduct } from "@/lib/client/catalogue";
 import { formatDateTime, taxCategoryLabel } from "@/lib/client/format";
+import { usePermissions } from "@/lib/client/permissions";
 import { ProductForm } from "../product-form";
 import { PricesSection } from "./prices-section";
 
@@ -29,11 +30,13 @@ function ProductPage({ product }: { product: Product }) {
   const update = useUpdateProduct(product.id);
   const statusChange = useUpdateProduct(product.id);
   const toast = useToast();
+  const { can } = usePermissions();
 
   return (
     <div>
       <EntityHeader
         entity={product}
+        readOnly={!can("product.write")}
         noun="product"
         back={BACK}
         title={product.name}

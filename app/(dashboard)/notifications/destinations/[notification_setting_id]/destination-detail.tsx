@@ -21,6 +21,7 @@ import {
   useNotifications,
   useUpdateNotificationSetting,
 } from "@/lib/client/notifications";
+import { Allowed } from "@/lib/client/permissions";
 import { groupEventTypes, TRAFFIC_SOURCE_LABELS } from "../../destination-text";
 import { notificationColumns } from "../../notification-columns";
 import { DestinationForm } from "../destination-form";
@@ -79,27 +80,33 @@ function DestinationPage({ destination }: { destination: NotificationSetting }) 
         actions={
           <>
             {!editing && (
-              <Button variant="secondary" onClick={() => setEditing(true)}>
-                Edit
-              </Button>
+              <Allowed permission="notification_setting.write" action="edit destinations">
+                <Button variant="secondary" onClick={() => setEditing(true)}>
+                  Edit
+                </Button>
+              </Allowed>
             )}
-            <Button
-              variant="secondary"
-              onClick={() => activeSwitch.toggle(destination)}
-              pending={activeSwitch.pendingId === destination.id}
-              pendingLabel="Saving…"
-            >
-              {destination.active ? "Deactivate" : "Activate"}
-            </Button>
-            <Button
-              variant="danger"
-              onClick={() => {
-                remove.reset();
-                setConfirm("delete");
-              }}
-            >
-              Delete
-            </Button>
+            <Allowed permission="notification_setting.write" action="activate or deactivate destinations">
+              <Button
+                variant="secondary"
+                onClick={() => activeSwitch.toggle(destination)}
+                pending={activeSwitch.pendingId === destination.id}
+                pendingLabel="Saving…"
+              >
+                {destination.active ? "Deactivate" : "Activate"}
+              </Button>
+            </Allowed>
+            <Allowed permission="notification_setting.write" action="delete destinations">
+              <Button
+                variant="danger"
+                onClick={() => {
+                  remove.reset();
+                  setConfirm("delete");
+                }}
+              >
+                Delete
+              </Button>
+            </Allowed>
           </>
         }
       />
@@ -157,16 +164,18 @@ function DestinationPage({ destination }: { destination: NotificationSetting }) 
           ) : (
             <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
               <SecretValue value={destination.endpoint_secret_key} label="endpoint secret key" />
-              <Button
-                variant="secondary"
-                size="sm"
-                onClick={() => {
-                  rotate.reset();
-                  setConfirm("rotate");
-                }}
-              >
-                Rotate secret
-              </Button>
+              <Allowed permission="notification_setting.write" action="rotate secret keys">
+                <Button
+                  variant="secondary"
+                  size="sm"
+                  onClick={() => {
+                    rotate.reset();
+                    setConfirm("rotate");
+                  }}
+                >
+                  Rotate secret
+                </Button>
+              </Allowed>
             </div>
           )}
         </Section>

@@ -23,6 +23,7 @@ import {
   useNotificationSetting,
   useReplayNotification,
 } from "@/lib/client/notifications";
+import { Allowed } from "@/lib/client/permissions";
 import { destinationPath, notificationPath } from "../../destination-text";
 import { DateTimeCell, NotificationStatus, ReplayBadge, ResponseCode } from "../../notification-columns";
 
@@ -116,15 +117,17 @@ function NotificationPage({ notification }: { notification: Notification }) {
         description={<EntityIdCopy id={notification.id} noun="notification" />}
         actions={
           canReplay(notification) && (
-            <Button
-              variant="secondary"
-              onClick={() => {
-                replay.reset();
-                setConfirming(true);
-              }}
-            >
-              Replay
-            </Button>
+            <Allowed permission="notification.write" action="replay notifications">
+              <Button
+                variant="secondary"
+                onClick={() => {
+                  replay.reset();
+                  setConfirming(true);
+                }}
+              >
+                Replay
+              </Button>
+            </Allowed>
           )
         }
       />

@@ -1,0 +1,123 @@
+/**
+ * Team and roles: a viewer is offered no write action (each refused one says why), an owner
+ * invites a teammate who joins through the one-time link, and the audit log tells who did what.
+ */
+import { expect, type Page, test } from "@playwright/test";
+import { cli } from "../cli";
+import { createCustomerInUi, screenshot, signIn, uniqueEmail } from "../helpers";
+
+const PASSWORD = "e2e-staff-password";
+
+function staff(role: "owner" | "viewer"): { email: string; password: string } {
+  const email = uniqueEmail(role);
+  cli(["users", "create", "--email", email, "--password", PASSWORD, "--role", role]);
+  return { email, password: PASSWORD };
+}
+
+/** Names of the write actions of the dashboard's pages. */
+const WRITE =
+  /^(New |Create |Add |Save|Refund|Credit|Archive|Unarchive|Edit|Delete|Issue|Mark as paid|Revoke|Activate|Deactivate|Run |Rotate|Cancel subscription|Pause|Resume)/;
+
+/** Every enabled button whose name is a write action. */
+async function enabledWriteButtons(page: Page): Promise<string[]> {
+  const names: string[] = [];
+  for (const button of await page.getByRole("main").getByRole("button").all()) {
+    const name = ((await button.getAttribute("aria-label")) ?? (await button.textContent()) ?? "").trim();
+    if (WRITE.test(name) && (await button.isEnabled())) names.push(name);
+  }
+  return names;
+}
+
+test("a viewer is offered no write action, and each refused one says why", async ({ page }) => {
+  await signIn(page, staff("viewer"));
+  const pages: [string, string, string | null][] = [
+    ["/customers", "Customers", "New customer"],
+    ["/catalogue/products", "Products", "New product"],
+    ["/catalogue/discounts", "Discounts", "New discount"],
+    ["/catalogue/discount-groups", "Discount groups", "New discount group"],
+    ["/transactions", "Transactions", "New invoice"],
+    ["/notifications/destinations", "Destinations", "New destination"],
+    ["/developers", "Developers", "Create API key"],
+    ["/settings", "Settings", "Save settings"],
+  ];
+  for (const [path, heading, refused] of pages) {
+    await page.goto(path);
+    await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
+    await page.waitForLoadState("networkidle");
+    if (refused) {
+      const button = page.getByRole("button", { name: refused }).first();
+      await expect(button, `${path}: ${refused}`).toBeDisabled();
+      await expect(button).toHaveAccessibleDescription(/^Your role \(viewer\) cannot /);
+      await expect(button).toHaveAttribute("title", /^Your role \(viewer\) cannot /);
+    }
+    expect(await enabledWriteButtons(page), `${path} (${heading})`).toEqual([]);
+  }
+  await page.goto("/customers");
+  await expect(page.getByRole("button", { name: "New customer" }).first()).toBeDisabled();
+  await screenshot(page, "team-viewer-customers");
+  await page.goto("/team");
+  await expect(page.getByText("Only owners manage the team")).toBeVisible();
+  await page.goto("/audit-log");
+  await expect(page.getByText("Your role (viewer) cannot read the audit log.")).toBeVisible();
+});
+
+test("an owner invites a teammate, who joins with the link in a fresh browser", async ({ page, browser }) => {
+  await signIn(page, staff("owner"));
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Team" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Team" })).toBeVisible();
+  const email = uniqueEmail("invited");
+  const form = page.getByRole("form", { name: "Invite a teammate" });
+  await form.getByLabel("Email").fill(email);
+  await form.getByLabel("Role").selectOption("developer");
+  await form.getByRole("button", { name: "Create invitation link" }).click();
+  const link = await page.getByLabel("Invitation link", { exact: true }).inputValue();
+  expect(link).toMatch(/\/invite\/[A-Za-z0-9_-]{43}$/);
+  await expect(page.getByRole("table", { name: "Pending invitations" })).toContainText(email);
+  await screenshot(page, "team-invited");
+
+  const fresh = await browser.newContext();
+  const invitee = await fresh.newPage();
+  await invitee.goto(new URL(link).pathname);
+  await expect(invitee.getByText(`You were invited as ${email}`)).toBeVisible();
+  await invitee.getByLabel("Password", { exact: true }).fill("short");
+  await invitee.getByLabel("Password again").fill("short");
+  await invitee.getByRole("button", { name: "Join and sign in" }).click();
+  await expect(invitee.getByRole("main").getByRole("alert")).toContainText("at least 10 characters");
+  await screenshot(invitee, "team-invite-page");
+  await invitee.getByLabel("Password", { exact: true }).fill("a teammate's password");
+  await invitee.getByLabel("Password again").fill("a teammate's password");
+  await invitee.getByRole("button", { name: "Join and sign in" }).click();
+  await invitee.waitForURL((url) => url.pathname === "/");
+  await expect(invitee.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
+  await expect(invitee.getByText(email).first()).toBeVisible();
+  // The link worked once.
+  await invitee.goto(new URL(link).pathname);
+  await expect(invitee.getByRole("main").getByRole("alert")).toContainText("already been used");
+  await fresh.close();
+
+  await page.reload();
+  const members = page.getByRole("table", { name: "Members" });
+  await expect(members.getByRole("row").filter({ hasText: email })).toContainText("developer");
+  await screenshot(page, "team-members");
+});
+
+test("the audit log shows who created a customer", async ({ page }) => {
+  const owner = staff("owner");
+  await signIn(page, owner);
+  const email = uniqueEmail("audited");
+  const customerId = await createCustomerInUi(page, { email });
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Audit log" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Audit log" })).toBeVisible();
+  await page.getByLabel("Entity ID").fill(customerId);
+  const table = page.getByRole("table", { name: "Audit log" });
+  await expect(table.getByRole("row")).toHaveCount(2);
+  const row = table.getByRole("row").nth(1);
+  await expect(row).toContainText(owner.email);
+  await expect(row).toContainText("POST /api/customers");
+  await expect(row).toContainText("Created customer");
+  expect(new URL(page.url()).searchParams.get("entity_id")).toBe(customerId);
+  await screenshot(page, "team-audit-log");
+  // Kept in the address: a reload shows the same filtered list.
+  await page.reload();
+  await expect(page.getByRole("table", { name: "Audit log" }).getByRole("row")).toHaveCount(2);
+});

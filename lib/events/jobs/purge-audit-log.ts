@@ -1,0 +1,13 @@
+/** Daily: audit log entries older than a year are deleted (lib/services/team/audit-log.ts). */
+import { z } from "zod";
+import { defineJob } from "./job.ts";
+
+export const purgeAuditLogJob = defineJob({
+  id: "purge_audit_log",
+  payload: z.object({}),
+  schedule: "43 3 * * *",
+  async run() {
+    const { purgeAuditLog } = await import("../../services/team/audit-log.ts");
+    await purgeAuditLog();
+  },
+});
