@@ -184,7 +184,7 @@ export function GlobalSearch() {
     >
       <div className="border-b border-slate-200 p-3">
         <label id={`${id}-label`} htmlFor={`${id}-input`} className="sr-only">
-          Search customers, transactions, subscriptions, products and discounts
+          Find customers, transactions, subscriptions, products and discounts
         </label>
         <input
           ref={input}

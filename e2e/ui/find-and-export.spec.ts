@@ -37,7 +37,7 @@ test("Ctrl-K finds a transaction by its invoice number and opens it", async ({ p
 
   await page.goto("/customers");
   await page.keyboard.press("Control+k");
-  const search = page.getByRole("combobox", { name: /Search customers, transactions/ });
+  const search = page.getByRole("combobox", { name: /Find customers, transactions/ });
   await expect(search).toBeFocused();
   await search.fill(invoiceNumber);
   const option = page.getByRole("option", { name: new RegExp(invoiceNumber) });

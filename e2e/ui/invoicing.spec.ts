@@ -120,7 +120,7 @@ test("create a manual invoice step by step with live totals, then issue it", asy
 
 test("the transactions list filters by customer email", async ({ page }) => {
   await page.goto("/transactions");
-  const search = page.getByRole("searchbox", { name: "Filter by customer ID or email" });
+  const search = page.getByRole("searchbox", { name: "Search transactions" });
   await search.fill(`nobody-${uniqueTag()}@example.com`);
   await expect(page.getByText("No customer matches")).toBeVisible();
   await shot(page, "invoicing-list-no-customer");

@@ -68,7 +68,7 @@ test("an owner creates a transactions report, waits for it and downloads the CSV
   const row = table.getByRole("row").filter({ hasText: `status: completed` }).first();
   await expect(row).toBeVisible();
   // The list polls until the worker has made the file.
-  const download = row.getByRole("button", { name: /Download the transactions report/ });
+  const download = row.getByRole("button", { name: /Download CSV of the transactions report/ });
   await expect(download).toBeVisible({ timeout: 30_000 });
   await expect(row).toContainText("ready");
   await shot(page, "reports-ready");
@@ -98,7 +98,7 @@ test("a viewer sees and downloads reports but cannot create one", async ({ page 
   await openReports(page);
   await expect(page.getByRole("form", { name: "New report" })).toHaveCount(0);
   const table = page.getByRole("table", { name: "Reports" });
-  const download = table.getByRole("button", { name: /Download the transactions report/ }).first();
+  const download = table.getByRole("button", { name: /Download CSV of the transactions report/ }).first();
   await expect(download).toBeVisible({ timeout: 30_000 });
   const [file] = await Promise.all([page.waitForEvent("download"), download.click()]);
   expect(readFileSync((await file.path()) ?? "", "utf8").startsWith("id,status,")).toBe(true);

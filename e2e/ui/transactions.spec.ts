@@ -40,7 +40,7 @@ test("find a ready transaction in the list, see its items and totals, and issue 
 
   // Filter: ready, for this customer.
   await page.getByLabel("Status").selectOption("ready");
-  await page.getByRole("searchbox", { name: "Filter by customer ID" }).fill(s.customerId);
+  await page.getByRole("searchbox", { name: "Search transactions" }).fill(s.customerId);
   await expect(table.getByRole("row")).toHaveCount(2);
   const row = table.getByRole("row").filter({ hasText: txn.id });
   await expect(row).toContainText(s.email);
@@ -108,7 +108,7 @@ test("find a ready transaction in the list, see its items and totals, and issue 
   // The list shows the invoice number and the billed status.
   await page.getByRole("link", { name: "Transactions", exact: true }).first().click();
   await page.getByLabel("Status").selectOption("billed");
-  await page.getByRole("searchbox", { name: "Filter by customer ID" }).fill(s.customerId);
+  await page.getByRole("searchbox", { name: "Search transactions" }).fill(s.customerId);
   const billedRow = table.getByRole("row").filter({ hasText: txn.id });
   await expect(billedRow).toContainText(invoiceNumber!);
   await expect(billedRow).toContainText("billed");

@@ -180,7 +180,7 @@ function ReportAction({ report }: { report: Report }) {
         document={`the ${reportTypeLabel(report.type).toLowerCase()} report`}
         pendingLabel="Preparing…"
         size="sm"
-        ariaLabel={`Download the ${reportTypeLabel(report.type).toLowerCase()} report ${report.id} (CSV)`}
+        ariaLabel={`Download CSV of the ${reportTypeLabel(report.type).toLowerCase()} report ${report.id}`}
       >
         Download CSV
       </DownloadDocumentButton>
