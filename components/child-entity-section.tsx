@@ -2,8 +2,8 @@
 
 import type { UseMutationResult, UseQueryResult } from "@tanstack/react-query";
 import { type ComponentType, type ReactNode, useState } from "react";
-import type { ListResponse } from "@/lib/client/api";
-import { type ListParams, NEWEST_FIRST } from "@/lib/client/hooks";
+import type { ListResponse } from "@/lib/dashboard/api";
+import { type ListParams, NEWEST_FIRST } from "@/lib/dashboard/hooks";
 import { Button } from "./button";
 import type { Column } from "./data-table";
 import type { EntityFormProps } from "./entity-form";

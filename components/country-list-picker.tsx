@@ -1,7 +1,7 @@
 "use client";
 
 import { useId, useState } from "react";
-import { countryName } from "@/lib/client/format";
+import { countryName } from "@/lib/dashboard/display";
 import { COUNTRY_CODES } from "@/lib/schemas/countries";
 import { Button } from "./button";
 import { controlClasses } from "./form";

@@ -1,7 +1,7 @@
 "use client";
 
 import type { ComponentProps } from "react";
-import { countryName } from "@/lib/client/format";
+import { countryName } from "@/lib/dashboard/display";
 import { COUNTRY_CODES } from "@/lib/schemas/countries";
 import { SelectField } from "./form";
 

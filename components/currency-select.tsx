@@ -2,7 +2,7 @@
 
 import type { ComponentProps } from "react";
 import { CURRENCY_CODES } from "@/lib/billing/currencies";
-import { currencyName } from "@/lib/client/money";
+import { currencyName } from "@/lib/dashboard/money";
 import { SelectField } from "./form";
 
 /** The currencies of lib/billing/currencies.ts, most used first, each with its English name. */

@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useId, useRef, useState } from "react";
-import { parseJsonField } from "@/lib/client/form";
+import { parseJsonField } from "@/lib/dashboard/form";
 import { Button } from "./button";
 import { controlClasses } from "./form";
 

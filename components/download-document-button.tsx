@@ -3,7 +3,7 @@
 import { type ReactNode, useState } from "react";
 import { Button, type ButtonSize, type ButtonVariant } from "@/components/button";
 import { useToast } from "@/components/toast";
-import { startDownload } from "@/lib/client/documents";
+import { startDownload } from "@/lib/dashboard/documents";
 
 /**
  * A button that downloads a document PDF: asks the API for a signed link (`fetchUrl`), then starts

@@ -1,8 +1,8 @@
 "use client";
 
 import { type FormEvent, type ReactNode, type RefObject, useEffect, useRef, useState } from "react";
-import { checkBody, type FormErrorState, formErrors, NO_ERRORS, type Schema } from "@/lib/client/form";
-import { Allowed } from "@/lib/client/permissions";
+import { checkBody, type FormErrorState, formErrors, NO_ERRORS, type Schema } from "@/lib/dashboard/form";
+import { Allowed } from "@/lib/dashboard/permissions";
 import { Button } from "./button";
 import { FormActions, FormError, useFocusOnError } from "./form";
 

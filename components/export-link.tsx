@@ -1,5 +1,5 @@
-import { query } from "@/lib/client/api";
-import type { ListParams } from "@/lib/client/hooks";
+import { query } from "@/lib/dashboard/api";
+import type { ListParams } from "@/lib/dashboard/hooks";
 import { buttonClasses } from "./button";
 
 /**

@@ -1,7 +1,7 @@
 "use client";
 
 import { type ComponentProps, type ReactNode, type RefObject, useEffect, useId } from "react";
-import type { FieldError } from "@/lib/client/api";
+import type { FieldError } from "@/lib/dashboard/api";
 
 const CONTROL =
   "block w-full rounded-md border bg-white px-3 py-2 text-sm text-slate-900 shadow-sm placeholder:text-slate-500 disabled:bg-slate-50";

@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
-import { api, type ListResponse, query } from "@/lib/client/api";
+import { api, type ListResponse, query } from "@/lib/dashboard/api";
 
 const OPEN_EVENT = "billing:open-search";
 

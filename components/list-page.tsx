@@ -3,9 +3,9 @@
 import type { UseQueryResult } from "@tanstack/react-query";
 import Link from "next/link";
 import { type ReactNode, useCallback, useId, useState } from "react";
-import type { ListResponse } from "@/lib/client/api";
-import { formatDate, formatDateTime } from "@/lib/client/format";
-import { NEWEST_FIRST } from "@/lib/client/hooks";
+import type { ListResponse } from "@/lib/dashboard/api";
+import { formatDate, formatDateTime } from "@/lib/dashboard/display";
+import { NEWEST_FIRST } from "@/lib/dashboard/hooks";
 import { Button } from "./button";
 import { type Column, DataTable, type TableOrder } from "./data-table";
 import { useFocusReturn } from "./focus";

@@ -2,7 +2,7 @@
 
 import { type ComponentProps, useState } from "react";
 import { CURRENCIES, isCurrencyCode } from "@/lib/billing/currencies";
-import { currencySymbol, readMoney } from "@/lib/client/money";
+import { currencySymbol, readMoney } from "@/lib/dashboard/money";
 import { Field, type FieldProps } from "./form";
 
 /** The hint under a money input: how many decimals the currency has. */

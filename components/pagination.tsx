@@ -1,7 +1,7 @@
 "use client";
 
 import { useCallback, useState } from "react";
-import type { Pagination as PaginationMeta } from "@/lib/client/api";
+import type { Pagination as PaginationMeta } from "@/lib/dashboard/api";
 import { Button } from "./button";
 import { useUrlParams } from "./url-state";
 

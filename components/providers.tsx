@@ -3,7 +3,7 @@
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { SessionProvider } from "next-auth/react";
 import { useState } from "react";
-import { ApiClientError } from "@/lib/client/api";
+import { ApiClientError } from "@/lib/dashboard/api";
 import { ToastProvider } from "./toast";
 
 /**

@@ -1,7 +1,7 @@
 "use client";
 
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { formatMoney } from "@/lib/client/money";
+import { formatMoney } from "@/lib/dashboard/money";
 
 export interface RevenuePoint {
   /** `YYYY-MM-DD`. */

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { ApiClientError } from "@/lib/client/api";
+import { ApiClientError } from "@/lib/dashboard/api";
 import { Button } from "./button";
 
 export function Skeleton({ className = "" }: { className?: string }) {

@@ -4,11 +4,11 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { PageHeader } from "@/components/page-header";
-import { api, type ListResponse, query } from "@/lib/client/api";
-import { eventName } from "@/lib/client/event-names";
-import { formatDateTime } from "@/lib/client/format";
-import { addDays, lastPoint, revenueTotals, useMetric, utcDay } from "@/lib/client/metrics";
-import { useAccountSettings } from "@/lib/client/settings";
+import { api, type ListResponse, query } from "@/lib/dashboard/api";
+import { formatDateTime } from "@/lib/dashboard/display";
+import { eventName } from "@/lib/dashboard/event-names";
+import { addDays, lastPoint, revenueTotals, useMetric, utcDay } from "@/lib/dashboard/metrics";
+import { useAccountSettings } from "@/lib/dashboard/settings";
 import { Amount } from "./transactions/transaction-parts";
 
 type Row = Record<string, unknown> & { id: string };

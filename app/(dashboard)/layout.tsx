@@ -4,8 +4,8 @@ import { Nav } from "@/components/nav";
 import { Providers } from "@/components/providers";
 import { authOptions } from "@/lib/auth/next-auth";
 import { signedInStaff } from "@/lib/auth/signed-in-staff";
-import { PermissionsProvider } from "@/lib/client/permissions";
 import { config } from "@/lib/config";
+import { PermissionsProvider } from "@/lib/dashboard/permissions";
 
 export default async function DashboardLayout({ children }: { children: React.ReactNode }) {
   const session = await getServerSession(authOptions);

@@ -36,14 +36,11 @@ import * as simulations from "@/app/api/simulations/route";
 import * as taxRate from "@/app/api/tax-rates/[country_code]/route";
 import * as transactionInvoice from "@/app/api/transactions/[transaction_id]/invoice/route";
 import { query } from "@/lib/db/sql";
-import { methodNotAllowed, routeNotFound } from "@/lib/http/route";
-import { generateReport } from "@/lib/services/reports/generate";
-import { createInvite } from "@/lib/services/team/invites";
-import { BASE, call, testKeyWithId } from "@/lib/test/api";
-import { insertDestination, makeChange } from "@/lib/test/notifications";
-import { admin } from "@/lib/test/resource";
-import { staffSession } from "@/lib/test/staff";
-import { makeRecurringPrice, subscribeAtCheckout } from "@/lib/test/subscriptions";
+import { BASE, call, testKeyWithId } from "@/lib/dev/test/api";
+import { insertDestination, makeChange } from "@/lib/dev/test/notifications";
+import { admin } from "@/lib/dev/test/resource";
+import { staffSession } from "@/lib/dev/test/staff";
+import { makeRecurringPrice, subscribeAtCheckout } from "@/lib/dev/test/subscriptions";
 import {
   MANUAL_TERMS,
   makeAddress,
@@ -55,7 +52,10 @@ import {
   makeProduct,
   makeReady,
   transactions,
-} from "@/lib/test/transactions";
+} from "@/lib/dev/test/transactions";
+import { methodNotAllowed, routeNotFound } from "@/lib/http/route";
+import { generateReport } from "@/lib/services/reports/generate";
+import { createInvite } from "@/lib/services/team/invites";
 import { toWellFormed } from "@/lib/unicode";
 
 const API_DIR = import.meta.dirname;

@@ -5,8 +5,8 @@ import { Button } from "@/components/button";
 import { useForm } from "@/components/entity-form";
 import { FormError, TextField } from "@/components/form";
 import { DECLINE_MESSAGES, type DeclineCode, type Payment, TEST_CARDS } from "@/lib/billing/payments";
-import { ApiClientError, api } from "@/lib/client/api";
-import { billingCycleText, formatMoney } from "@/lib/client/money";
+import { ApiClientError, api } from "@/lib/dashboard/api";
+import { billingCycleText, formatMoney } from "@/lib/dashboard/money";
 import { type CheckoutView, cardPaymentBody } from "@/lib/schemas/payment";
 import type { RecurringTerms } from "./recurring-terms";
 

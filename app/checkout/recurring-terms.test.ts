@@ -1,8 +1,8 @@
 /** What the checkout says a subscription costs after today (app/checkout/recurring-terms.ts). */
 import { describe, expect, it } from "vitest";
-import { advanceTo, lastTransaction, MINUTE } from "@/lib/test/subscription-updates";
-import { DECLINES_LATER_CARD, makeRecurringPrice, subscribeAtCheckout } from "@/lib/test/subscriptions";
-import { MANUAL_TERMS, makeBuyer, makePrice, makeReady, makeTransaction } from "@/lib/test/transactions";
+import { advanceTo, lastTransaction, MINUTE } from "@/lib/dev/test/subscription-updates";
+import { DECLINES_LATER_CARD, makeRecurringPrice, subscribeAtCheckout } from "@/lib/dev/test/subscriptions";
+import { MANUAL_TERMS, makeBuyer, makePrice, makeReady, makeTransaction } from "@/lib/dev/test/transactions";
 import { recurringTerms } from "./recurring-terms";
 
 async function purchase(price: Record<string, any>, extra: Record<string, unknown> = {}, quantity = 2) {

@@ -13,7 +13,7 @@
  * A one-time discount can make later renewals cost more than these figures; the text then still
  * says what the subscription's prices are.
  */
-import { pool } from "@/lib/db";
+import { pool } from "@/lib/db/connection";
 import type { Transaction } from "@/lib/schemas/transaction";
 import { subscriptionCountry } from "@/lib/services/subscriptions/billing";
 import { recurringDetails, storedRenewalState } from "@/lib/services/subscriptions/preview";

@@ -7,15 +7,15 @@ import { describe, expect, it } from "vitest";
 import * as invoiceLinkRoute from "@/app/api/transactions/[transaction_id]/invoice-link/route";
 import * as invoicePreviewRoute from "@/app/api/transactions/[transaction_id]/invoice-preview/route";
 import { query } from "@/lib/db/sql";
+import { type ApiResult, BASE, call, expectError, expectNotFound, testKey } from "@/lib/dev/test/api";
+import { pdfText } from "@/lib/dev/test/pdf";
+import { MANUAL_TERMS, makeReady, transactions } from "@/lib/dev/test/transactions";
 import { hostedInvoiceToken } from "@/lib/documents/hosted-invoice-links";
 import { newId } from "@/lib/ids";
 import { updateAccountSettings } from "@/lib/services/account-settings";
 import { linkKey } from "@/lib/services/documents";
 import { loadHostedInvoice } from "@/lib/services/hosted-invoices";
 import { payAtCheckout } from "@/lib/services/payments";
-import { type ApiResult, BASE, call, expectError, expectNotFound, testKey } from "@/lib/test/api";
-import { pdfText } from "@/lib/test/pdf";
-import { MANUAL_TERMS, makeReady, transactions } from "@/lib/test/transactions";
 
 type Entity = Record<string, any>;
 

@@ -6,12 +6,12 @@ import { afterEach, describe, expect, it } from "vitest";
 import * as checkoutPayments from "@/app/api/checkout/[transaction_id]/payments/route";
 import * as taxRate from "@/app/api/tax-rates/[country_code]/route";
 import { query } from "@/lib/db/sql";
+import { type ApiResult, call, expectError, expectFieldError, testKey } from "@/lib/dev/test/api";
+import { admin } from "@/lib/dev/test/resource";
+import { makeBuyer, makeCustomer, makePrice, makeProduct, transactions } from "@/lib/dev/test/transactions";
 import { WINDOW_MS } from "@/lib/http/rate-limit";
 import { jsCheckoutSchema } from "@/lib/schemas/client-token";
 import { createClientToken, updateClientToken } from "@/lib/services/client-tokens";
-import { type ApiResult, call, expectError, expectFieldError, testKey } from "@/lib/test/api";
-import { admin } from "@/lib/test/resource";
-import { makeBuyer, makeCustomer, makePrice, makeProduct, transactions } from "@/lib/test/transactions";
 import * as checkout from "./checkout/route";
 import * as pricing from "./pricing-preview/route";
 

@@ -1,5 +1,5 @@
 /** The customer's payments, each with its invoice PDF when it has one (app/portal/api/invoices). */
-import { formatMoney } from "@/lib/client/money";
+import { formatMoney } from "@/lib/dashboard/money";
 import type { PortalTransaction } from "@/lib/services/portal/data";
 import { dateText } from "./ui";
 

@@ -9,15 +9,22 @@ import * as invoiceRoute from "@/app/portal/api/invoices/[transaction_id]/route"
 import * as cancelRoute from "@/app/portal/api/subscriptions/[subscription_id]/cancel/route";
 import * as checkoutRoute from "@/app/portal/api/subscriptions/[subscription_id]/payment-method-checkout/route";
 import * as sessionRoute from "@/app/portal/session/route";
+import { TEST_CARD } from "@/lib/dev/test/adjustments";
+import {
+  type CallOptions,
+  call,
+  expectError,
+  expectFieldError,
+  expectNotFound,
+  type Handler,
+} from "@/lib/dev/test/api";
+import { events } from "@/lib/dev/test/checks";
+import { advanceTo, lastTransaction, MINUTE } from "@/lib/dev/test/subscription-updates";
+import { DECLINES_LATER_CARD, getSubscriptionJson, subscribeAtCheckout } from "@/lib/dev/test/subscriptions";
+import { makeBusiness, makeReady } from "@/lib/dev/test/transactions";
 import { payAtCheckout } from "@/lib/services/payments";
 import { PORTAL_COOKIE } from "@/lib/services/portal/access";
 import { issueToken } from "@/lib/services/portal/tokens";
-import { TEST_CARD } from "@/lib/test/adjustments";
-import { type CallOptions, call, expectError, expectFieldError, expectNotFound, type Handler } from "@/lib/test/api";
-import { events } from "@/lib/test/checks";
-import { advanceTo, lastTransaction, MINUTE } from "@/lib/test/subscription-updates";
-import { DECLINES_LATER_CARD, getSubscriptionJson, subscribeAtCheckout } from "@/lib/test/subscriptions";
-import { makeBusiness, makeReady } from "@/lib/test/transactions";
 
 const cookieFor = async (customerId: string, now?: number) =>
   `${PORTAL_COOKIE}=${(await issueToken("portal", customerId, { now })).token}`;

@@ -1,6 +1,6 @@
 /** One subscription on the overview: what it is, what it costs, when it is next paid, and its actions. */
 import Link from "next/link";
-import { billingCycleText, formatMoney, periodText } from "@/lib/client/money";
+import { billingCycleText, formatMoney, periodText } from "@/lib/dashboard/money";
 import type { PortalSubscription } from "@/lib/services/portal/data";
 import { Card, cardText, dateText, STATUS_TEXT } from "./ui";
 

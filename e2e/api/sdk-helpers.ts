@@ -1,7 +1,7 @@
 /** The official Node SDK of the API family we mirror, pointed at our base URL, and what its specs share. */
 import { type Environment, Paddle } from "@paddle/paddle-node-sdk";
 import { expect } from "@playwright/test";
-import { pdfText } from "../../lib/test/pdf";
+import { pdfText } from "../../lib/dev/test/pdf";
 import { cliApiKey } from "../cli";
 import { baseURL } from "../playwright.config";
 

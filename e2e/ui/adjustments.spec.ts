@@ -4,7 +4,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { expect, type Locator, type Page, test } from "@playwright/test";
-import { pdfText } from "../../lib/test/pdf";
+import { pdfText } from "../../lib/dev/test/pdf";
 import { apiCall, createProductViaApi, shot, signIn, uniqueEmail, uniqueTag } from "../helpers";
 
 test.beforeEach(async ({ page }) => {

@@ -4,7 +4,7 @@
  * shows it paid), a tampered link, and the Emails log with the invoice-issued email.
  */
 import { expect, type Page, test } from "@playwright/test";
-import { pdfText } from "../../lib/test/pdf";
+import { pdfText } from "../../lib/dev/test/pdf";
 import { apiCall, createBuyer, shot, signIn } from "../helpers";
 
 test.beforeEach(async ({ page }) => {

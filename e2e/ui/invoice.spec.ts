@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { expect, type Page, test } from "@playwright/test";
-import { pdfText } from "../../lib/test/pdf";
+import { pdfText } from "../../lib/dev/test/pdf";
 import { apiCall, createBuyer, shot, signIn } from "../helpers";
 
 test.beforeEach(async ({ page }) => {

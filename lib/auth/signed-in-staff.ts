@@ -3,7 +3,7 @@
  * changed role shows on the next page), for the dashboard layout's PermissionsProvider.
  */
 import { getServerSession } from "next-auth";
-import { db } from "../db.ts";
+import { db } from "../db/connection.ts";
 import { authOptions } from "./next-auth.ts";
 import { isRole, type Role, rolePermissions } from "./permissions.ts";
 

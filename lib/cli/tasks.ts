@@ -44,7 +44,7 @@ function newestMtime(dir: string, skip: (p: string) => boolean): number {
 
 /** `prisma generate` offline: the CLI skips its engine download when this variable names a file. */
 export async function generate(force = false): Promise<void> {
-  const client = path.join(ROOT, "lib/generated/prisma/client.ts");
+  const client = path.join(ROOT, "lib/db/generated/prisma/client.ts");
   if (!force && existsSync(client) && statSync(client).mtimeMs >= statSync(SCHEMA_PATH).mtimeMs) return;
   await mustRun(bin("prisma"), ["generate", "--schema", SCHEMA_PATH], {
     ...process.env,

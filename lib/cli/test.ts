@@ -4,7 +4,7 @@
  * DATABASE_URL names the PostgreSQL server to use; without it an embedded one is started.
  */
 import { parseArgs } from "node:util";
-import { createDatabase } from "../test/database.ts";
+import { createDatabase } from "../dev/test/database.ts";
 import { bin, buildIfStale, database, EMBEDDED, generate, run } from "./tasks.ts";
 
 // Overridable so that several checkouts can run their suites side by side on one server.
@@ -24,7 +24,7 @@ export async function runTests(argv: string[]): Promise<number> {
   try {
     let failed = 0;
     if (!values["skip-unit"]) {
-      const code = await run(bin("vitest"), ["run", "--config", "lib/test/vitest.config.ts", ...positionals], {
+      const code = await run(bin("vitest"), ["run", "--config", "lib/dev/test/vitest.config.ts", ...positionals], {
         ...process.env,
         DATABASE_URL: url,
       });

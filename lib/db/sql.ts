@@ -14,11 +14,11 @@
  */
 import { createHash } from "node:crypto";
 import type pg from "pg";
-import { pool } from "../db.ts";
 import { invalidField } from "../errors.ts";
 import { newId } from "../ids.ts";
 import { RawJson } from "../json.ts";
 import type { OrderBy } from "../schemas/list-query.ts";
+import { pool } from "./connection.ts";
 import { storableJson, storableParam } from "./storable.ts";
 
 export { RawJson, storableJson };

@@ -8,7 +8,7 @@
  * `GET /adjustments/{adjustment_id}/credit-note` builds CreditNoteData from the adjustment, its
  * transaction (with include=customer,address,business for `billTo`) and the merchant's details.
  */
-import { documentDate, documentMoney, percentText } from "./format.ts";
+
 import {
   COLORS,
   type Column,
@@ -24,6 +24,7 @@ import {
   type Recipient,
   type TotalRow,
 } from "./layout.ts";
+import { documentDate, documentMoney, percentText } from "./print-format.ts";
 
 export type { Merchant, Recipient };
 

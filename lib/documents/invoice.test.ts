@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { pdfText } from "../test/pdf.ts";
+import { pdfText } from "../dev/test/pdf.ts";
 import { creditNoteFileName, renderCreditNotePdf } from "./credit-note.ts";
 import { type InvoiceData, type InvoiceLine, invoiceFileName, renderInvoicePdf } from "./invoice.ts";
 

@@ -10,7 +10,6 @@
  * currency; a "Paid" mark once paid. Pages are numbered in the footer.
  */
 
-import { documentDate, documentMoney, percentText, termsText } from "./format.ts";
 import {
   COLORS,
   type Column,
@@ -26,6 +25,7 @@ import {
   type Recipient,
   type TotalRow,
 } from "./layout.ts";
+import { documentDate, documentMoney, percentText, termsText } from "./print-format.ts";
 
 export type { Merchant, Recipient };
 

@@ -6,12 +6,12 @@
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { disconnectDb } from "../db/connection.ts";
 import { type EmbeddedDatabase, startEmbeddedPostgres } from "../db/embedded.ts";
 import { applyMigrations } from "../db/migrate.ts";
 import { query } from "../db/sql.ts";
-import { disconnectDb } from "../db.ts";
-import { insertDestination } from "../test/notifications.ts";
-import { type Receiver, startReceiver } from "../test/receiver.ts";
+import { insertDestination } from "../dev/test/notifications.ts";
+import { type Receiver, startReceiver } from "../dev/test/receiver.ts";
 import { startWorker, type WorkerHandle } from "./worker.ts";
 
 const DIR = path.resolve(import.meta.dirname, "../../.data/restart-test-postgres");

@@ -7,8 +7,8 @@ import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { query } from "../db/sql.ts";
-import { insertDestination, makeChange, notificationsOf } from "../test/notifications.ts";
-import { type Receiver, startReceiver } from "../test/receiver.ts";
+import { insertDestination, makeChange, notificationsOf } from "../dev/test/notifications.ts";
+import { type Receiver, startReceiver } from "../dev/test/receiver.ts";
 import { startWorker } from "./worker.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -30,7 +30,7 @@ afterEach(async () => {
 async function spawnWorker(env: Record<string, string> = {}): Promise<ChildProcess> {
   // Node itself with tsx as a loader (not the tsx CLI, which would run the worker in a grandchild
   // that SIGKILL does not reach).
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "lib/test/worker-process.ts")], {
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "lib/dev/test/worker-process.ts")], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "inherit"],

@@ -9,8 +9,8 @@ import * as customers from "@/app/api/customers/route";
 import * as products from "@/app/api/products/route";
 import * as simulations from "@/app/api/simulations/route";
 import { query } from "../db/sql.ts";
-import { call, expectError, expectFieldError } from "../test/api.ts";
-import { admin } from "../test/resource.ts";
+import { call, expectError, expectFieldError } from "../dev/test/api.ts";
+import { admin } from "../dev/test/resource.ts";
 import { DEPTH_MESSAGE, SURROGATE_MESSAGE } from "./input-guard.ts";
 
 async function count(table: string, where = "TRUE", values: unknown[] = []): Promise<number> {

@@ -10,8 +10,8 @@ import * as checkoutPayments from "@/app/api/checkout/[transaction_id]/payments/
 import * as customers from "@/app/api/customers/route";
 import * as products from "@/app/api/products/route";
 import { query } from "@/lib/db/sql";
-import { call, expectError, expectFieldError, testKey, testKeyWithId } from "@/lib/test/api";
-import { makeReady } from "@/lib/test/transactions";
+import { call, expectError, expectFieldError, testKey, testKeyWithId } from "@/lib/dev/test/api";
+import { makeReady } from "@/lib/dev/test/transactions";
 import type { AuthContext } from "./auth.ts";
 import { purgeIdempotencyKeys, startIdempotent } from "./idempotency.ts";
 

@@ -26,7 +26,7 @@
  */
 import { createHash, randomUUID } from "node:crypto";
 import type pg from "pg";
-import { pool } from "../db.ts";
+import { pool } from "../db/connection.ts";
 import { ApiError, invalidField } from "../errors.ts";
 import type { AuthContext } from "./auth.ts";
 

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import * as openApiRoute from "@/app/api/openapi.json/route";
 import { ROUTES } from "@/app/api/openapi.json/routes";
-import { call } from "../test/api.ts";
+import { call } from "../dev/test/api.ts";
 import { HTTP_METHODS, openApiDocument } from "./openapi.ts";
 import { apiPath, MANIFEST_FILE, manifestSource, NOT_IN_DOCUMENT, routeFiles } from "./openapi-manifest.ts";
 import { methodNotAllowed, type RouteDeclaration } from "./route.ts";

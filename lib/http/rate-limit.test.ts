@@ -7,9 +7,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import * as eventTypes from "@/app/api/event-types/route";
 import * as pricingPreview from "@/app/api/pricing-preview/route";
-import { pool } from "@/lib/db";
+import { pool } from "@/lib/db/connection";
 import { query } from "@/lib/db/sql";
-import { call, expectError, testKey } from "@/lib/test/api";
+import { call, expectError, testKey } from "@/lib/dev/test/api";
 import { checkRateLimit, chunkOf, purgeRateLimitCounters, RateLimiter, WINDOW_MS } from "./rate-limit.ts";
 
 let next = 0;

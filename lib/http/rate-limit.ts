@@ -40,7 +40,7 @@
  */
 import type pg from "pg";
 import { config } from "../config.ts";
-import { pool } from "../db.ts";
+import { pool } from "../db/connection.ts";
 import { ApiError } from "../errors.ts";
 import { clientAddress } from "./client-address.ts";
 

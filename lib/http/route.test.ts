@@ -12,10 +12,10 @@ import * as customers from "@/app/api/customers/route";
 import * as eventTypes from "@/app/api/event-types/route";
 import { generateApiKey, parseApiKey } from "../auth/api-key-format.ts";
 import { PERMISSIONS, type Role } from "../auth/permissions.ts";
-import { db } from "../db.ts";
+import { db } from "../db/connection.ts";
+import { BASE, call, errorFields, expectError, testKey, testKeyWithId } from "../dev/test/api.ts";
 import { newId } from "../ids.ts";
 import { createApiKey, forgetApiKey } from "../services/api-keys.ts";
-import { BASE, call, errorFields, expectError, testKey, testKeyWithId } from "../test/api.ts";
 import { route } from "./route.ts";
 
 let seq = 0;

@@ -38,7 +38,7 @@ export function paginated<S extends Schema>(item: S): PaginatedList<S> {
  * for a list that is not paginated), a paginated list, or no JSON at all: `no_content` (204, empty
  * body), `pdf` (a document), `csv` (a report file), `json_document` (JSON outside the envelope: the
  * OpenAPI document itself). The OpenAPI document (lib/http/openapi.ts) and the integration tests'
- * strict check of every response (lib/test/api.ts) read it.
+ * strict check of every response (lib/dev/test/api.ts) read it.
  */
 export type ResponseDeclaration = Schema | PaginatedList | "no_content" | "pdf" | "csv" | "json_document";
 

@@ -9,9 +9,9 @@ import * as discounts from "@/app/api/discounts/route";
 import * as revenue from "@/app/api/metrics/revenue/route";
 import * as notifications from "@/app/api/notifications/route";
 import * as transactionCollection from "@/app/api/transactions/route";
-import { call, expectFieldError } from "../test/api.ts";
-import { admin } from "../test/resource.ts";
-import { makeBuyer, makeDiscount, makePrice, transactions } from "../test/transactions.ts";
+import { call, expectFieldError } from "../dev/test/api.ts";
+import { admin } from "../dev/test/resource.ts";
+import { makeBuyer, makeDiscount, makePrice, transactions } from "../dev/test/transactions.ts";
 import { dateTimeProblem } from "./common.ts";
 
 /** Refused by the schema, each with the message that says why. */

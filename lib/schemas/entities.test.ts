@@ -54,6 +54,13 @@ import * as taxRates from "@/app/api/tax-rates/route";
 import * as invoice from "@/app/api/transactions/[transaction_id]/invoice/route";
 import * as transactionItem from "@/app/api/transactions/[transaction_id]/route";
 import * as transactionPreview from "@/app/api/transactions/preview/route";
+import { TEST_CARD } from "@/lib/dev/test/adjustments";
+import { call, type Handler } from "@/lib/dev/test/api";
+import { insertDestination } from "@/lib/dev/test/notifications";
+import { startReceiver } from "@/lib/dev/test/receiver";
+import { admin } from "@/lib/dev/test/resource";
+import { makeRecurringPrice, subscribeAtCheckout } from "@/lib/dev/test/subscriptions";
+import { makeBusiness, makeBuyer, makeDiscount, makePrice, makeProduct, makeReady } from "@/lib/dev/test/transactions";
 import { deliverNotification } from "@/lib/events/delivery";
 import { accountSettingsSchema } from "@/lib/schemas/account-settings";
 import { addressSchema } from "@/lib/schemas/address";
@@ -99,13 +106,6 @@ import {
 } from "@/lib/schemas/transaction";
 import { payAtCheckout } from "@/lib/services/payments";
 import { executeSimulationRun } from "@/lib/simulator/runner";
-import { TEST_CARD } from "@/lib/test/adjustments";
-import { call, type Handler } from "@/lib/test/api";
-import { insertDestination } from "@/lib/test/notifications";
-import { startReceiver } from "@/lib/test/receiver";
-import { admin } from "@/lib/test/resource";
-import { makeRecurringPrice, subscribeAtCheckout } from "@/lib/test/subscriptions";
-import { makeBusiness, makeBuyer, makeDiscount, makePrice, makeProduct, makeReady } from "@/lib/test/transactions";
 
 /** Passes when `value` matches `schema` strictly, naming every problem otherwise. */
 function expectStrict(schema: z.ZodType, value: unknown, what: string): void {

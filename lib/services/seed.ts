@@ -7,8 +7,8 @@
  */
 
 import { config } from "../config.ts";
+import { db } from "../db/connection.ts";
 import { query } from "../db/sql.ts";
-import { db } from "../db.ts";
 import type { CreateAddressInput } from "../schemas/address.ts";
 import { createAdjustmentBody } from "../schemas/adjustment.ts";
 import type { CreateBusinessInput } from "../schemas/business.ts";

@@ -11,8 +11,8 @@
  * between a send and its record sends that event again: at least once, like deliveries).
  */
 
+import { pool } from "../db/connection.ts";
 import { jsonRecord, query, ts } from "../db/sql.ts";
-import { pool } from "../db.ts";
 import { sendSigned } from "../events/send.ts";
 import { newId } from "../ids.ts";
 

@@ -8,10 +8,10 @@ import { PageHeader } from "@/components/page-header";
 import { SearchInput } from "@/components/search-input";
 import { EmptyState } from "@/components/states";
 import { StatusFilter } from "@/components/status-filter";
-import { formatDateTime } from "@/lib/client/format";
-import { usePermissions } from "@/lib/client/permissions";
-import { type AuditLogEntry, describeAction, useAuditLog } from "@/lib/client/team";
-import { startOfDayIso, startOfNextDayIso } from "@/lib/client/transactions";
+import { formatDateTime } from "@/lib/dashboard/display";
+import { usePermissions } from "@/lib/dashboard/permissions";
+import { type AuditLogEntry, describeAction, useAuditLog } from "@/lib/dashboard/team";
+import { startOfDayIso, startOfNextDayIso } from "@/lib/dashboard/transactions";
 
 const ACTOR_TYPES = [
   { value: "", label: "Anyone" },

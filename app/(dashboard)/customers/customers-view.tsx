@@ -18,8 +18,8 @@ import { PageHeader } from "@/components/page-header";
 import { EmptyState } from "@/components/states";
 import { StatusBadge } from "@/components/status-badge";
 import { useToast } from "@/components/toast";
-import { type Customer, useCreateCustomer, useCustomers } from "@/lib/client/hooks";
-import { Allowed } from "@/lib/client/permissions";
+import { type Customer, useCreateCustomer, useCustomers } from "@/lib/dashboard/hooks";
+import { Allowed } from "@/lib/dashboard/permissions";
 import { CustomerForm } from "./customer-form";
 
 const COLUMNS: Column<Customer>[] = [

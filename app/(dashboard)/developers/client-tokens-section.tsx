@@ -10,9 +10,9 @@ import { Section } from "@/components/page-header";
 import { EmptyState } from "@/components/states";
 import { StatusBadge } from "@/components/status-badge";
 import { useToast } from "@/components/toast";
-import { type ClientToken, useClientTokens, useUpdateClientToken } from "@/lib/client/client-tokens";
-import { NEWEST_FIRST } from "@/lib/client/hooks";
-import { Allowed } from "@/lib/client/permissions";
+import { type ClientToken, useClientTokens, useUpdateClientToken } from "@/lib/dashboard/client-tokens";
+import { NEWEST_FIRST } from "@/lib/dashboard/hooks";
+import { Allowed } from "@/lib/dashboard/permissions";
 import { CreateClientTokenForm } from "./create-client-token-form";
 
 /** How a web page loads the library with `token`. */

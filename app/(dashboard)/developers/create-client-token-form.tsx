@@ -1,6 +1,6 @@
 "use client";
 
-import { type ClientToken, useCreateClientToken } from "@/lib/client/client-tokens";
+import { type ClientToken, useCreateClientToken } from "@/lib/dashboard/client-tokens";
 import { CLIENT_TOKEN_DESCRIPTION_MAX } from "@/lib/schemas/client-token";
 import { CredentialForm, useCredentialForm } from "./credential-form";
 

@@ -3,7 +3,7 @@
 import type { FormEvent, ReactNode } from "react";
 import { FormShell, type FormShellProps, useForm } from "@/components/entity-form";
 import { TextAreaField, TextField } from "@/components/form";
-import { textOrNull } from "@/lib/client/form";
+import { textOrNull } from "@/lib/dashboard/form";
 
 /** What an API key and a client-side token share: a name, a description, and shown once when made. */
 export function useCredentialForm<V extends { name: string; description: string }>(initial: () => V) {

@@ -2,7 +2,7 @@
 
 import { Checkbox } from "@/components/checkbox";
 import { PERMISSION_ENTITIES, PERMISSIONS } from "@/lib/auth/permissions";
-import { humanize } from "@/lib/client/format";
+import { humanize } from "@/lib/dashboard/display";
 
 export interface PermissionGroup {
   entity: string;

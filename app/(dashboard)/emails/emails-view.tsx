@@ -6,8 +6,8 @@ import { ListFilters, PagedTable, PER_PAGE, useListFilters } from "@/components/
 import { PageHeader } from "@/components/page-header";
 import { EmptyState } from "@/components/states";
 import { StatusBadge } from "@/components/status-badge";
-import { type EmailSummary, TEMPLATE_LABELS, useEmails } from "@/lib/client/emails";
-import { formatDateTime, humanize } from "@/lib/client/format";
+import { formatDateTime, humanize } from "@/lib/dashboard/display";
+import { type EmailSummary, TEMPLATE_LABELS, useEmails } from "@/lib/dashboard/emails";
 import { EMAIL_STATUSES } from "@/lib/schemas/email";
 
 const STATUS_OPTIONS = [

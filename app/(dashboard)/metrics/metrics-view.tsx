@@ -16,8 +16,8 @@ import {
   sumAmounts,
   useMetric,
   utcDay,
-} from "@/lib/client/metrics";
-import { formatMoney } from "@/lib/client/money";
+} from "@/lib/dashboard/metrics";
+import { formatMoney } from "@/lib/dashboard/money";
 import { DayTable, MetricSection, Stat } from "./metric-section";
 import { type Choice, RangePicker, shownRange } from "./range-picker";
 import { RevenueSection } from "./revenue-view";

@@ -2,7 +2,13 @@
 
 import { type FormEvent, useId, useState } from "react";
 import { Button } from "@/components/button";
-import { customRangeErrors, presetRange, RANGE_PRESETS, type RangePreset, type ShownRange } from "@/lib/client/metrics";
+import {
+  customRangeErrors,
+  presetRange,
+  RANGE_PRESETS,
+  type RangePreset,
+  type ShownRange,
+} from "@/lib/dashboard/metrics";
 
 export type Choice = { kind: "preset"; preset: RangePreset } | { kind: "custom"; range: ShownRange };
 

@@ -5,8 +5,8 @@ import { Section } from "@/components/page-header";
 import { formatDay, RevenueChart, type RevenuePoint } from "@/components/revenue-chart";
 import { ScrollArea } from "@/components/scroll-area";
 import { EmptyState, ErrorState, LoadingBlock } from "@/components/states";
-import { revenueTotals, useRevenueMetrics } from "@/lib/client/metrics";
-import { currencyName, formatMoney } from "@/lib/client/money";
+import { revenueTotals, useRevenueMetrics } from "@/lib/dashboard/metrics";
+import { currencyName, formatMoney } from "@/lib/dashboard/money";
 import { Stat } from "./metric-section";
 import { segment } from "./range-picker";
 

@@ -8,7 +8,7 @@ import {
   type NotificationSetting,
   type TrafficSource,
   useNotificationSettings,
-} from "@/lib/client/notifications";
+} from "@/lib/dashboard/notifications";
 
 export const destinationPath = (id: string) => `/notifications/destinations/${id}`;
 export const notificationPath = (id: string) => `/notifications/log/${id}`;

@@ -3,8 +3,8 @@
 import Link from "next/link";
 import type { Column } from "@/components/data-table";
 import { StatusBadge } from "@/components/status-badge";
-import { formatDateTime } from "@/lib/client/format";
-import type { Notification, NotificationSetting } from "@/lib/client/notifications";
+import { formatDateTime } from "@/lib/dashboard/display";
+import type { Notification, NotificationSetting } from "@/lib/dashboard/notifications";
 import { destinationPath, notificationPath } from "./destination-text";
 
 /** A time in full (a log is read by the minute), or a dash. */

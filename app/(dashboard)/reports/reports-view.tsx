@@ -11,8 +11,8 @@ import { PaginationControls, useCursorPagination } from "@/components/pagination
 import { EmptyState } from "@/components/states";
 import { StatusBadge } from "@/components/status-badge";
 import { useToast } from "@/components/toast";
-import { ApiClientError, type FieldError } from "@/lib/client/api";
-import { humanize } from "@/lib/client/format";
+import { ApiClientError, type FieldError } from "@/lib/dashboard/api";
+import { humanize } from "@/lib/dashboard/display";
 import {
   describeFilters,
   fetchReportUrl,
@@ -24,7 +24,7 @@ import {
   useCreateReport,
   useReports,
   valueFilters,
-} from "@/lib/client/reports";
+} from "@/lib/dashboard/reports";
 import { REPORT_TYPE_LABELS, REPORT_TYPES, type ReportType } from "@/lib/schemas/report";
 
 const EMPTY_FORM: ReportForm = { type: "transactions", from: "", to: "", values: {} };

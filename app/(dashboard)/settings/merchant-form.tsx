@@ -4,8 +4,8 @@ import { useId } from "react";
 import { changes, FormShell, useForm } from "@/components/entity-form";
 import { TextAreaField, TextField } from "@/components/form";
 import { useToast } from "@/components/toast";
-import { textOrNull } from "@/lib/client/form";
-import { type AccountSettings, useUpdateAccountSettings } from "@/lib/client/settings";
+import { textOrNull } from "@/lib/dashboard/form";
+import { type AccountSettings, useUpdateAccountSettings } from "@/lib/dashboard/settings";
 import {
   ACCOUNT_TAX_MODES,
   type AccountTaxModeSetting,

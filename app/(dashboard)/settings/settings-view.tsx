@@ -2,7 +2,7 @@
 
 import { PageHeader, Section } from "@/components/page-header";
 import { ErrorState, LoadingBlock } from "@/components/states";
-import { useAccountSettings } from "@/lib/client/settings";
+import { useAccountSettings } from "@/lib/dashboard/settings";
 import { MerchantForm } from "./merchant-form";
 import { TaxRatesTable } from "./tax-rates-table";
 

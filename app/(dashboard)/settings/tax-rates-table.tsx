@@ -9,9 +9,9 @@ import { SearchInput } from "@/components/search-input";
 import { EmptyState } from "@/components/states";
 import { StatusBadge } from "@/components/status-badge";
 import { useToast } from "@/components/toast";
-import { ApiClientError } from "@/lib/client/api";
-import { countryName } from "@/lib/client/format";
-import { Allowed } from "@/lib/client/permissions";
+import { ApiClientError } from "@/lib/dashboard/api";
+import { countryName } from "@/lib/dashboard/display";
+import { Allowed } from "@/lib/dashboard/permissions";
 import {
   fractionToPercent,
   percentToFraction,
@@ -19,8 +19,8 @@ import {
   useResetTaxRate,
   useSetTaxRate,
   useTaxRates,
-} from "@/lib/client/settings";
-import { taxRateText } from "@/lib/client/transactions";
+} from "@/lib/dashboard/settings";
+import { taxRateText } from "@/lib/dashboard/transactions";
 
 /** Matches a country by name or code, ignoring case and accents. */
 function matches(entry: TaxRateEntry, term: string): boolean {

@@ -1,6 +1,6 @@
 import { type BadgeTone, StatusBadge } from "@/components/status-badge";
-import { formatDate } from "@/lib/client/format";
-import { itemName, type Subscription, type SubscriptionStatus } from "@/lib/client/subscriptions";
+import { formatDate } from "@/lib/dashboard/display";
+import { itemName, type Subscription, type SubscriptionStatus } from "@/lib/dashboard/subscriptions";
 
 /** A subscription's badge colour: trialing is blue, past due red, paused amber, canceled grey. */
 const TONES: Record<SubscriptionStatus, BadgeTone> = {

@@ -9,18 +9,18 @@ import { PageHeader } from "@/components/page-header";
 import { SearchInput } from "@/components/search-input";
 import { EmptyState } from "@/components/states";
 import { StatusFilter } from "@/components/status-filter";
-import { useCatalogue } from "@/lib/client/catalogue";
-import { humanize } from "@/lib/client/format";
-import { type Customer, keys, useList } from "@/lib/client/hooks";
-import { billingCycleText } from "@/lib/client/money";
+import { useCatalogue } from "@/lib/dashboard/catalogue";
+import { humanize } from "@/lib/dashboard/display";
+import { type Customer, keys, useList } from "@/lib/dashboard/hooks";
+import { billingCycleText } from "@/lib/dashboard/money";
 import {
   SCHEDULED_CHANGE_ACTIONS,
   SUBSCRIPTION_STATUSES,
   type Subscription,
   useStatusCounts,
   useSubscriptions,
-} from "@/lib/client/subscriptions";
-import { COLLECTION_MODES, isCustomerId, startOfDayIso, startOfNextDayIso } from "@/lib/client/transactions";
+} from "@/lib/dashboard/subscriptions";
+import { COLLECTION_MODES, isCustomerId, startOfDayIso, startOfNextDayIso } from "@/lib/dashboard/transactions";
 import { itemsSummary, SubscriptionStatusBadge, scheduledChangeText, subscriptionPath } from "./subscription-parts";
 
 const MODE_OPTIONS = [

@@ -11,8 +11,8 @@ import { PageHeader, Section } from "@/components/page-header";
 import { EmptyState } from "@/components/states";
 import { StatusBadge } from "@/components/status-badge";
 import { useToast } from "@/components/toast";
-import { ApiClientError, type FieldError } from "@/lib/client/api";
-import { usePermissions } from "@/lib/client/permissions";
+import { ApiClientError, type FieldError } from "@/lib/dashboard/api";
+import { usePermissions } from "@/lib/dashboard/permissions";
 import {
   type TeamInvite,
   type TeamMember,
@@ -22,7 +22,7 @@ import {
   useMembers,
   useRemoveMember,
   useRevokeInvite,
-} from "@/lib/client/team";
+} from "@/lib/dashboard/team";
 
 const ROLES = ["owner", "admin", "developer", "viewer"] as const;
 

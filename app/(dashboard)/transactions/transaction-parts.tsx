@@ -1,6 +1,6 @@
 import { type BadgeTone, StatusBadge } from "@/components/status-badge";
-import { formatMoney } from "@/lib/client/money";
-import type { TransactionStatus } from "@/lib/client/transactions";
+import { formatMoney } from "@/lib/dashboard/money";
+import type { TransactionStatus } from "@/lib/dashboard/transactions";
 
 /** A transaction's badge colour: billed waits for payment (amber), canceled and past due are red. */
 const TONES: Record<TransactionStatus, BadgeTone> = {

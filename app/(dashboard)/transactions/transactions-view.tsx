@@ -9,9 +9,9 @@ import { createdColumn, ListFilters, PagedTable, PER_PAGE, useListFilters } from
 import { PageHeader } from "@/components/page-header";
 import { EmptyState } from "@/components/states";
 import { StatusFilter } from "@/components/status-filter";
-import { humanize } from "@/lib/client/format";
-import { type Customer, keys, useList } from "@/lib/client/hooks";
-import { Allowed } from "@/lib/client/permissions";
+import { humanize } from "@/lib/dashboard/display";
+import { type Customer, keys, useList } from "@/lib/dashboard/hooks";
+import { Allowed } from "@/lib/dashboard/permissions";
 import {
   COLLECTION_MODES,
   isCustomerId,
@@ -20,7 +20,7 @@ import {
   TRANSACTION_STATUSES,
   type TransactionWithIncludes,
   useTransactions,
-} from "@/lib/client/transactions";
+} from "@/lib/dashboard/transactions";
 import { Amount, TransactionStatusBadge, transactionPath } from "./transaction-parts";
 
 const STATUS_OPTIONS = [

@@ -4,10 +4,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { query } from "@/lib/db/sql";
-import { call, expectError, expectFieldError } from "@/lib/test/api";
-import { expectMaxLength, expectMethodsNotAllowed, expectPermission, permissionsWithout } from "@/lib/test/checks";
-import { admin, type Key, keyOf } from "@/lib/test/resource";
-import { makePrice } from "@/lib/test/transactions";
+import { call, expectError, expectFieldError } from "@/lib/dev/test/api";
+import { expectMaxLength, expectMethodsNotAllowed, expectPermission, permissionsWithout } from "@/lib/dev/test/checks";
+import { admin, type Key, keyOf } from "@/lib/dev/test/resource";
+import { makePrice } from "@/lib/dev/test/transactions";
 import * as preview from "../transactions/preview/route";
 import * as settings from "./route";
 

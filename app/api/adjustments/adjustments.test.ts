@@ -1,16 +1,16 @@
 /**
  * Adjustments (POST and GET /adjustments) and a transaction's adjusted totals and included
  * adjustments, through the real route handlers on a real database. Completed transactions are made
- * with lib/test/adjustments.ts (the SQL a captured payment does).
+ * with lib/dev/test/adjustments.ts (the SQL a captured payment does).
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import * as adjustmentCollection from "@/app/api/adjustments/route";
-import { pool } from "@/lib/db";
-import { completeByPayment } from "@/lib/test/adjustments";
-import { call, expectError, expectFieldError, testKey } from "@/lib/test/api";
-import { events, expectMethodsNotAllowed, permissionsWithout } from "@/lib/test/checks";
-import { admin, ids } from "@/lib/test/resource";
-import { MANUAL_TERMS, makeBuyer, makePrice, makeTransaction, transactions } from "@/lib/test/transactions";
+import { pool } from "@/lib/db/connection";
+import { completeByPayment } from "@/lib/dev/test/adjustments";
+import { call, expectError, expectFieldError, testKey } from "@/lib/dev/test/api";
+import { events, expectMethodsNotAllowed, permissionsWithout } from "@/lib/dev/test/checks";
+import { admin, ids } from "@/lib/dev/test/resource";
+import { MANUAL_TERMS, makeBuyer, makePrice, makeTransaction, transactions } from "@/lib/dev/test/transactions";
 
 type Entity = Record<string, any>;
 type Body = Record<string, unknown>;

@@ -8,10 +8,9 @@ import * as adjustmentCreditNote from "@/app/api/adjustments/[adjustment_id]/cre
 import * as adjustmentCollection from "@/app/api/adjustments/route";
 import * as creditNoteDocument from "@/app/api/documents/credit-notes/[adjustment_id]/route";
 import { query } from "@/lib/db/sql";
-import { documentUrl } from "@/lib/services/documents";
-import { completeByPayment } from "@/lib/test/adjustments";
-import { call, expectError, expectNotFound, testKey } from "@/lib/test/api";
-import { expectMethodsNotAllowed, permissionsWithout } from "@/lib/test/checks";
+import { completeByPayment } from "@/lib/dev/test/adjustments";
+import { call, expectError, expectNotFound, testKey } from "@/lib/dev/test/api";
+import { expectMethodsNotAllowed, permissionsWithout } from "@/lib/dev/test/checks";
 import {
   documentLinkCaller,
   documentOpener,
@@ -19,10 +18,11 @@ import {
   expectPdf,
   expectSignedLink,
   withTamperedSignature,
-} from "@/lib/test/documents";
-import { pdfText } from "@/lib/test/pdf";
-import { admin } from "@/lib/test/resource";
-import { MANUAL_TERMS, makeBuyer, makePrice, makeTransaction, transactions } from "@/lib/test/transactions";
+} from "@/lib/dev/test/documents";
+import { pdfText } from "@/lib/dev/test/pdf";
+import { admin } from "@/lib/dev/test/resource";
+import { MANUAL_TERMS, makeBuyer, makePrice, makeTransaction, transactions } from "@/lib/dev/test/transactions";
+import { documentUrl } from "@/lib/services/documents";
 
 type Entity = Record<string, any>;
 

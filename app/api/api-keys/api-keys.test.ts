@@ -4,13 +4,13 @@ import { describe, expect, it } from "vitest";
 import * as customers from "@/app/api/customers/route";
 import { parseApiKey } from "@/lib/auth/api-key-format";
 import { PERMISSIONS, rolePermissions } from "@/lib/auth/permissions";
-import { db } from "@/lib/db";
+import { db } from "@/lib/db/connection";
+import { call, errorFields, expectError, nextPath, testKey } from "@/lib/dev/test/api";
+import { events, expectAllowed, expectForbidden, permissionsWithout } from "@/lib/dev/test/checks";
+import { admin, type Key, resource } from "@/lib/dev/test/resource";
+import { staffSession } from "@/lib/dev/test/staff";
 import { newId } from "@/lib/ids";
 import { apiKeySchema } from "@/lib/schemas/api-key";
-import { call, errorFields, expectError, nextPath, testKey } from "@/lib/test/api";
-import { events, expectAllowed, expectForbidden, permissionsWithout } from "@/lib/test/checks";
-import { admin, type Key, resource } from "@/lib/test/resource";
-import { staffSession } from "@/lib/test/staff";
 import * as item from "./[api_key_id]/route";
 import * as collection from "./route";
 

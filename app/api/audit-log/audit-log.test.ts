@@ -3,9 +3,9 @@ import { describe, expect, it } from "vitest";
 import * as customer from "@/app/api/customers/[customer_id]/route";
 import * as customers from "@/app/api/customers/route";
 import { query } from "@/lib/db/sql";
+import { call, expectError, expectFieldError, nextPath, testKey, testKeyWithId } from "@/lib/dev/test/api";
+import { staffSession } from "@/lib/dev/test/staff";
 import { purgeAuditLog, recordSignIn } from "@/lib/services/team/audit-log";
-import { call, expectError, expectFieldError, nextPath, testKey, testKeyWithId } from "@/lib/test/api";
-import { staffSession } from "@/lib/test/staff";
 import * as auditLog from "./route";
 
 async function entriesFor(entityId: string) {

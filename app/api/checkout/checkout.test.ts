@@ -7,10 +7,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import * as checkoutPayments from "@/app/api/checkout/[transaction_id]/payments/route";
 import * as checkoutItem from "@/app/api/checkout/[transaction_id]/route";
 import { query } from "@/lib/db/sql";
-import { SURROGATE_MESSAGE } from "@/lib/http/input-guard";
-import { call, expectError, expectFieldError, expectNotFound, withoutSchemaCheck } from "@/lib/test/api";
-import { events, expectMethodsNotAllowed } from "@/lib/test/checks";
-import { insertDestination, notificationsOf } from "@/lib/test/notifications";
+import { call, expectError, expectFieldError, expectNotFound, withoutSchemaCheck } from "@/lib/dev/test/api";
+import { events, expectMethodsNotAllowed } from "@/lib/dev/test/checks";
+import { insertDestination, notificationsOf } from "@/lib/dev/test/notifications";
 import {
   MANUAL_TERMS,
   makeBuyer,
@@ -19,7 +18,8 @@ import {
   makeReady,
   makeTransaction,
   transactions,
-} from "@/lib/test/transactions";
+} from "@/lib/dev/test/transactions";
+import { SURROGATE_MESSAGE } from "@/lib/http/input-guard";
 
 type Entity = Record<string, any>;
 

@@ -2,8 +2,7 @@
 import { describe, expect, it } from "vitest";
 import * as customers from "@/app/api/customers/route";
 import { query } from "@/lib/db/sql";
-import { clientTokenSchema } from "@/lib/schemas/client-token";
-import { call, expectError, expectFieldError, expectNotFound, testKey } from "@/lib/test/api";
+import { call, expectError, expectFieldError, expectNotFound, testKey } from "@/lib/dev/test/api";
 import {
   events,
   expectMaxLength,
@@ -11,9 +10,10 @@ import {
   expectOnlyEvent,
   expectPermission,
   permissionsWithout,
-} from "@/lib/test/checks";
-import { ids, resource } from "@/lib/test/resource";
-import { staffSession } from "@/lib/test/staff";
+} from "@/lib/dev/test/checks";
+import { ids, resource } from "@/lib/dev/test/resource";
+import { staffSession } from "@/lib/dev/test/staff";
+import { clientTokenSchema } from "@/lib/schemas/client-token";
 import * as item from "./[client_token_id]/route";
 import * as collection from "./route";
 

@@ -1,8 +1,7 @@
 /** Every customer endpoint, through the real route handlers on a real database. */
 import { describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
-import { newId } from "@/lib/ids";
-import { errorFields, expectError, nextPath, testKey } from "@/lib/test/api";
+import { db } from "@/lib/db/connection";
+import { errorFields, expectError, nextPath, testKey } from "@/lib/dev/test/api";
 import {
   events,
   expectAllowed,
@@ -10,8 +9,9 @@ import {
   expectOnlyEvent,
   expectPermission,
   permissionsWithout,
-} from "@/lib/test/checks";
-import { ids, type Key, resource } from "@/lib/test/resource";
+} from "@/lib/dev/test/checks";
+import { ids, type Key, resource } from "@/lib/dev/test/resource";
+import { newId } from "@/lib/ids";
 import * as item from "./[customer_id]/route";
 import * as collection from "./route";
 

@@ -4,9 +4,8 @@
  *   GET/PATCH /discount-groups/{discount_group_id}
  */
 import { describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
-import { newId } from "@/lib/ids";
-import { call, errorFields, expectError, nextPath, testKey } from "@/lib/test/api";
+import { db } from "@/lib/db/connection";
+import { call, errorFields, expectError, nextPath, testKey } from "@/lib/dev/test/api";
 import {
   events,
   expectAllowed,
@@ -14,8 +13,9 @@ import {
   expectMethodsNotAllowed,
   expectPermission,
   permissionsWithout,
-} from "@/lib/test/checks";
-import { admin, ids, type Key, resource } from "@/lib/test/resource";
+} from "@/lib/dev/test/checks";
+import { admin, ids, type Key, resource } from "@/lib/dev/test/resource";
+import { newId } from "@/lib/ids";
 import * as item from "./[discount_group_id]/route";
 import * as collection from "./route";
 

@@ -4,9 +4,8 @@
  *   GET/PATCH /discounts/{discount_id}   (PATCH also as /discounts/{dsc_…}@{dscrev_…})
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
-import { newId } from "@/lib/ids";
-import { type ApiResult, call, errorFields, expectError, nextPath, testKey } from "@/lib/test/api";
+import { db } from "@/lib/db/connection";
+import { type ApiResult, call, errorFields, expectError, nextPath, testKey } from "@/lib/dev/test/api";
 import {
   events,
   expectAllowed,
@@ -14,8 +13,9 @@ import {
   expectMethodsNotAllowed,
   expectPermission,
   permissionsWithout,
-} from "@/lib/test/checks";
-import { admin, ids as listIds, resource } from "@/lib/test/resource";
+} from "@/lib/dev/test/checks";
+import { admin, ids as listIds, resource } from "@/lib/dev/test/resource";
+import { newId } from "@/lib/ids";
 import * as item from "./[discount_id]/route";
 import * as collection from "./route";
 

@@ -1,6 +1,6 @@
 /** GET /event-types: the public catalogue of event types. */
 import { describe, expect, it } from "vitest";
-import { call, expectError, testKey } from "@/lib/test/api";
+import { call, expectError, testKey } from "@/lib/dev/test/api";
 import * as eventTypes from "./route";
 
 const SPEC_EVENT_TYPES = [

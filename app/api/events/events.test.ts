@@ -7,11 +7,11 @@ import * as customerItem from "@/app/api/customers/[customer_id]/route";
 import * as customers from "@/app/api/customers/route";
 import { isPermission } from "@/lib/auth/permissions";
 import { query } from "@/lib/db/sql";
+import { type ApiResult, call, errorFields, expectError, testKey } from "@/lib/dev/test/api";
+import { expectMethodsNotAllowed, expectPermission, permissionsWithout } from "@/lib/dev/test/checks";
+import { admin, type Key, walkPages } from "@/lib/dev/test/resource";
+import { staffSession } from "@/lib/dev/test/staff";
 import { EVENT_TYPES, eventReadPermission } from "@/lib/events/catalogue";
-import { type ApiResult, call, errorFields, expectError, testKey } from "@/lib/test/api";
-import { expectMethodsNotAllowed, expectPermission, permissionsWithout } from "@/lib/test/checks";
-import { admin, type Key, walkPages } from "@/lib/test/resource";
-import { staffSession } from "@/lib/test/staff";
 import * as collection from "./route";
 
 const FIELDS = ["event_id", "event_type", "occurred_at", "data"];

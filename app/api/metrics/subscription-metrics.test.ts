@@ -11,10 +11,10 @@ import * as cancel from "@/app/api/subscriptions/[subscription_id]/cancel/route"
 import * as pause from "@/app/api/subscriptions/[subscription_id]/pause/route";
 import * as resume from "@/app/api/subscriptions/[subscription_id]/resume/route";
 import { convert } from "@/lib/billing/exchange-rates";
-import { pool } from "@/lib/db";
+import { pool } from "@/lib/db/connection";
 import { query } from "@/lib/db/sql";
-import { call } from "@/lib/test/api";
-import { admin } from "@/lib/test/resource";
+import { call } from "@/lib/dev/test/api";
+import { admin } from "@/lib/dev/test/resource";
 import {
   advanceTo,
   chargeSubscription,
@@ -23,9 +23,9 @@ import {
   patchSubscription,
   setClock,
   subscribed,
-} from "@/lib/test/subscription-updates";
-import { DECLINES_LATER_CARD, makeRecurringPrice, subscribeAtCheckout } from "@/lib/test/subscriptions";
-import { makePrice } from "@/lib/test/transactions";
+} from "@/lib/dev/test/subscription-updates";
+import { DECLINES_LATER_CARD, makeRecurringPrice, subscribeAtCheckout } from "@/lib/dev/test/subscriptions";
+import { makePrice } from "@/lib/dev/test/transactions";
 import * as activeSubscribers from "./active-subscribers/route";
 import * as mrr from "./monthly-recurring-revenue/route";
 import * as mrrChange from "./monthly-recurring-revenue-change/route";

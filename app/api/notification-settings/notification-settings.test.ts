@@ -6,10 +6,6 @@
  */
 import { beforeEach, describe, expect, it } from "vitest";
 import { query } from "@/lib/db/sql";
-import { EVENT_TYPES } from "@/lib/events/catalogue";
-import { newId } from "@/lib/ids";
-import { createCustomer } from "@/lib/services/customers";
-import { createNotificationSetting } from "@/lib/services/notification-settings";
 import {
   type ApiResult,
   call,
@@ -18,7 +14,7 @@ import {
   expectFieldError,
   expectNotFound,
   testKey,
-} from "@/lib/test/api";
+} from "@/lib/dev/test/api";
 import {
   expectAllowed,
   expectForbidden,
@@ -26,9 +22,13 @@ import {
   expectMethodsNotAllowed,
   expectPermission,
   permissionsWithout,
-} from "@/lib/test/checks";
-import { admin, ids, type Key, resource } from "@/lib/test/resource";
-import { staffSession } from "@/lib/test/staff";
+} from "@/lib/dev/test/checks";
+import { admin, ids, type Key, resource } from "@/lib/dev/test/resource";
+import { staffSession } from "@/lib/dev/test/staff";
+import { EVENT_TYPES } from "@/lib/events/catalogue";
+import { newId } from "@/lib/ids";
+import { createCustomer } from "@/lib/services/customers";
+import { createNotificationSetting } from "@/lib/services/notification-settings";
 import * as item from "./[notification_setting_id]/route";
 import * as collection from "./route";
 

@@ -13,11 +13,11 @@ import * as businesses from "@/app/api/customers/[customer_id]/businesses/route"
 import * as customers from "@/app/api/customers/route";
 import * as settings from "@/app/api/notification-settings/route";
 import { forgetTotals, query } from "@/lib/db/sql";
+import { type ApiResult, call, errorFields, expectError, expectNotFound, testKey } from "@/lib/dev/test/api";
+import { expectForbidden, expectMethodsNotAllowed, expectPermission, permissionsWithout } from "@/lib/dev/test/checks";
+import { admin, ids, type Key, keyOf, walkPages } from "@/lib/dev/test/resource";
+import { staffSession } from "@/lib/dev/test/staff";
 import { newId } from "@/lib/ids";
-import { type ApiResult, call, errorFields, expectError, expectNotFound, testKey } from "@/lib/test/api";
-import { expectForbidden, expectMethodsNotAllowed, expectPermission, permissionsWithout } from "@/lib/test/checks";
-import { admin, ids, type Key, keyOf, walkPages } from "@/lib/test/resource";
-import { staffSession } from "@/lib/test/staff";
 import * as logs from "./[notification_id]/logs/route";
 import * as replay from "./[notification_id]/replay/route";
 import * as one from "./[notification_id]/route";

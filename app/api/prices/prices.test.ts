@@ -1,11 +1,8 @@
 /** Every price endpoint, through the real route handlers on a real database. */
 import { describe, expect, it } from "vitest";
 import { CURRENCY_CODES } from "@/lib/billing/currencies";
-import { db } from "@/lib/db";
-import { newId } from "@/lib/ids";
-import { COUNTRY_CODES } from "@/lib/schemas/countries";
-import { createPriceObject } from "@/lib/schemas/price";
-import { type ApiResult, call, errorFields, expectError, testKey } from "@/lib/test/api";
+import { db } from "@/lib/db/connection";
+import { type ApiResult, call, errorFields, expectError, testKey } from "@/lib/dev/test/api";
 import {
   events,
   expectAllowed,
@@ -14,8 +11,11 @@ import {
   expectOnlyEvent,
   expectPermission,
   permissionsWithout,
-} from "@/lib/test/checks";
-import { admin, ids, resource } from "@/lib/test/resource";
+} from "@/lib/dev/test/checks";
+import { admin, ids, resource } from "@/lib/dev/test/resource";
+import { newId } from "@/lib/ids";
+import { COUNTRY_CODES } from "@/lib/schemas/countries";
+import { createPriceObject } from "@/lib/schemas/price";
 import * as productItem from "../products/[product_id]/route";
 import * as productCollection from "../products/route";
 import * as item from "./[price_id]/route";

@@ -7,9 +7,9 @@ import { describe, expect, it } from "vitest";
 import * as pricingPreview from "@/app/api/pricing-preview/route";
 import * as taxRate from "@/app/api/tax-rates/[country_code]/route";
 import * as preview from "@/app/api/transactions/preview/route";
-import { call, expectFieldError } from "@/lib/test/api";
-import { admin } from "@/lib/test/resource";
-import { makeBuyer, makePrice, makeProduct, makeTransaction } from "@/lib/test/transactions";
+import { call, expectFieldError } from "@/lib/dev/test/api";
+import { admin } from "@/lib/dev/test/resource";
+import { makeBuyer, makePrice, makeProduct, makeTransaction } from "@/lib/dev/test/transactions";
 import * as item from "./[price_id]/route";
 import * as collection from "./route";
 

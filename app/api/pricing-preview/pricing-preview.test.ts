@@ -3,11 +3,11 @@
  * formatted amounts; through the real route handler on a real database.
  */
 import { beforeAll, describe, expect, it } from "vitest";
+import { call, errorFields, expectError } from "@/lib/dev/test/api";
+import { expectMethodsNotAllowed, expectPermission, permissionsWithout } from "@/lib/dev/test/checks";
+import { admin } from "@/lib/dev/test/resource";
+import { makeBuyer, makeDiscount, makePrice } from "@/lib/dev/test/transactions";
 import { newId } from "@/lib/ids";
-import { call, errorFields, expectError } from "@/lib/test/api";
-import { expectMethodsNotAllowed, expectPermission, permissionsWithout } from "@/lib/test/checks";
-import { admin } from "@/lib/test/resource";
-import { makeBuyer, makeDiscount, makePrice } from "@/lib/test/transactions";
 import * as pricing from "./route";
 
 type Entity = Record<string, any>;

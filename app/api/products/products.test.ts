@@ -1,9 +1,7 @@
 /** Every product endpoint, through the real route handlers on a real database. */
 import { describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
-import { newId } from "@/lib/ids";
-import { TAX_CATEGORIES } from "@/lib/schemas/product";
-import { call, errorFields, expectError, testKey } from "@/lib/test/api";
+import { db } from "@/lib/db/connection";
+import { call, errorFields, expectError, testKey } from "@/lib/dev/test/api";
 import {
   events,
   expectForbidden,
@@ -11,8 +9,10 @@ import {
   expectOnlyEvent,
   expectPermission,
   permissionsWithout,
-} from "@/lib/test/checks";
-import { admin, ids, resource } from "@/lib/test/resource";
+} from "@/lib/dev/test/checks";
+import { admin, ids, resource } from "@/lib/dev/test/resource";
+import { newId } from "@/lib/ids";
+import { TAX_CATEGORIES } from "@/lib/schemas/product";
 import * as priceItem from "../prices/[price_id]/route";
 import * as priceCollection from "../prices/route";
 import * as item from "./[product_id]/route";

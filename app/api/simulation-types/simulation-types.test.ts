@@ -1,9 +1,9 @@
 /** GET /simulation-types: the webhook simulator's catalogue of single events and scenarios. */
 import { describe, expect, it } from "vitest";
+import { call, expectError, testKey } from "@/lib/dev/test/api";
+import { expectMethodsNotAllowed, expectPermission, permissionsWithout } from "@/lib/dev/test/checks";
+import { admin } from "@/lib/dev/test/resource";
 import { EVENT_TYPES } from "@/lib/events/catalogue";
-import { call, expectError, testKey } from "@/lib/test/api";
-import { expectMethodsNotAllowed, expectPermission, permissionsWithout } from "@/lib/test/checks";
-import { admin } from "@/lib/test/resource";
 import * as simulationTypes from "./route";
 
 interface SimulationType {

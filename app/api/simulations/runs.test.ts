@@ -9,6 +9,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { query } from "@/lib/db/sql";
+import { type ApiResult, errorFields, expectError, testKey } from "@/lib/dev/test/api";
+import { expectForbidden, expectMethodsNotAllowed, expectPermission, permissionsWithout } from "@/lib/dev/test/checks";
+import { type Receiver, startReceiver } from "@/lib/dev/test/receiver";
+import { ids, type Key, resource } from "@/lib/dev/test/resource";
+import { callAt, createDestination, type Destination, updateDestination } from "@/lib/dev/test/simulation";
+import { subscribeAtCheckout } from "@/lib/dev/test/subscriptions";
 import { EVENT_TYPES } from "@/lib/events/catalogue";
 import { verifySignature } from "@/lib/events/signature";
 import { newId } from "@/lib/ids";
@@ -38,12 +44,6 @@ import {
 } from "@/lib/simulator/examples/entities";
 import { examplePayload } from "@/lib/simulator/examples/payloads";
 import { executeSimulationRun } from "@/lib/simulator/runner";
-import { type ApiResult, errorFields, expectError, testKey } from "@/lib/test/api";
-import { expectForbidden, expectMethodsNotAllowed, expectPermission, permissionsWithout } from "@/lib/test/checks";
-import { type Receiver, startReceiver } from "@/lib/test/receiver";
-import { ids, type Key, resource } from "@/lib/test/resource";
-import { callAt, createDestination, type Destination, updateDestination } from "@/lib/test/simulation";
-import { subscribeAtCheckout } from "@/lib/test/subscriptions";
 import * as simulationItem from "./[simulation_id]/route";
 import * as replayRoute from "./[simulation_id]/runs/[simulation_run_id]/events/[simulation_event_id]/replay/route";
 import * as runEvent from "./[simulation_id]/runs/[simulation_run_id]/events/[simulation_event_id]/route";

@@ -6,6 +6,16 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { query } from "@/lib/db/sql";
+import { call, errorFields, expectError, expectFieldError, nextPath, testKey } from "@/lib/dev/test/api";
+import {
+  expectAllowed,
+  expectForbidden,
+  expectMethodsNotAllowed,
+  expectPermission,
+  permissionsWithout,
+} from "@/lib/dev/test/checks";
+import { admin, ids, type Key, resource } from "@/lib/dev/test/resource";
+import { createDestination, type Destination } from "@/lib/dev/test/simulation";
 import { newId } from "@/lib/ids";
 import { createAddressBody } from "@/lib/schemas/address";
 import { createBusinessBody } from "@/lib/schemas/business";
@@ -19,16 +29,6 @@ import { createCustomer } from "@/lib/services/customers";
 import { createDiscount } from "@/lib/services/discounts";
 import { createPrice } from "@/lib/services/prices";
 import { createProduct } from "@/lib/services/products";
-import { call, errorFields, expectError, expectFieldError, nextPath, testKey } from "@/lib/test/api";
-import {
-  expectAllowed,
-  expectForbidden,
-  expectMethodsNotAllowed,
-  expectPermission,
-  permissionsWithout,
-} from "@/lib/test/checks";
-import { admin, ids, type Key, resource } from "@/lib/test/resource";
-import { createDestination, type Destination } from "@/lib/test/simulation";
 import * as item from "./[simulation_id]/route";
 import * as collection from "./route";
 

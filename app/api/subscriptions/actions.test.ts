@@ -11,18 +11,18 @@ import * as pause from "@/app/api/subscriptions/[subscription_id]/pause/route";
 import * as resume from "@/app/api/subscriptions/[subscription_id]/resume/route";
 import * as advance from "@/app/api/subscriptions/[subscription_id]/test-clock/advance/route";
 import { query } from "@/lib/db/sql";
-import type { CardPaymentInput } from "@/lib/schemas/payment";
-import { subscriptionSchema } from "@/lib/schemas/subscription";
-import { call, expectError, expectFieldError, expectNotFound, testKey } from "@/lib/test/api";
-import { events, expectMethodsNotAllowed } from "@/lib/test/checks";
-import { admin, type Handlers } from "@/lib/test/resource";
+import { call, expectError, expectFieldError, expectNotFound, testKey } from "@/lib/dev/test/api";
+import { events, expectMethodsNotAllowed } from "@/lib/dev/test/checks";
+import { admin, type Handlers } from "@/lib/dev/test/resource";
 import {
   DECLINES_LATER_CARD,
   getSubscriptionJson,
   makeRecurringPrice,
   subscribeAtCheckout,
   subscribeByInvoice,
-} from "@/lib/test/subscriptions";
+} from "@/lib/dev/test/subscriptions";
+import type { CardPaymentInput } from "@/lib/schemas/payment";
+import { subscriptionSchema } from "@/lib/schemas/subscription";
 
 const DAY = 86_400_000;
 type Entity = Record<string, any>;

@@ -5,10 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { query } from "@/lib/db/sql";
-import { newId } from "@/lib/ids";
-import { subscriptionPreviewSchema, subscriptionSchema } from "@/lib/schemas/subscription";
-import { expectError, expectFieldError, expectNotFound, testKey } from "@/lib/test/api";
-import { events, permissionsWithout } from "@/lib/test/checks";
+import { expectError, expectFieldError, expectNotFound, testKey } from "@/lib/dev/test/api";
+import { events, permissionsWithout } from "@/lib/dev/test/checks";
 import {
   advanceTo,
   asPreview,
@@ -24,9 +22,11 @@ import {
   setClock,
   subscribed,
   transactionsOf,
-} from "@/lib/test/subscription-updates";
-import { DECLINES_LATER_CARD, getSubscriptionJson, makeRecurringPrice } from "@/lib/test/subscriptions";
-import { makeDiscount, makePrice } from "@/lib/test/transactions";
+} from "@/lib/dev/test/subscription-updates";
+import { DECLINES_LATER_CARD, getSubscriptionJson, makeRecurringPrice } from "@/lib/dev/test/subscriptions";
+import { makeDiscount, makePrice } from "@/lib/dev/test/transactions";
+import { newId } from "@/lib/ids";
+import { subscriptionPreviewSchema, subscriptionSchema } from "@/lib/schemas/subscription";
 
 type Entity = Record<string, any>;
 

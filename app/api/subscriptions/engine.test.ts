@@ -5,19 +5,19 @@
 import { afterEach, describe, expect, it } from "vitest";
 import * as advance from "@/app/api/subscriptions/[subscription_id]/test-clock/advance/route";
 import { query } from "@/lib/db/sql";
-import { payAtCheckout } from "@/lib/services/payments";
-import { processDueSubscriptions, runDue, step } from "@/lib/services/subscriptions/engine";
-import { TEST_CARD } from "@/lib/test/adjustments";
-import { call, expectError, expectFieldError, testKey } from "@/lib/test/api";
-import { events } from "@/lib/test/checks";
-import { admin } from "@/lib/test/resource";
+import { TEST_CARD } from "@/lib/dev/test/adjustments";
+import { call, expectError, expectFieldError, testKey } from "@/lib/dev/test/api";
+import { events } from "@/lib/dev/test/checks";
+import { admin } from "@/lib/dev/test/resource";
 import {
   DECLINES_LATER_CARD,
   getSubscriptionJson,
   makeRecurringPrice,
   subscribeAtCheckout,
   subscribeByInvoice,
-} from "@/lib/test/subscriptions";
+} from "@/lib/dev/test/subscriptions";
+import { payAtCheckout } from "@/lib/services/payments";
+import { processDueSubscriptions, runDue, step } from "@/lib/services/subscriptions/engine";
 
 const DAY = 86_400_000;
 

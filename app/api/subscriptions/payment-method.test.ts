@@ -5,18 +5,18 @@
 import { describe, expect, it } from "vitest";
 import * as paymentMethodTransaction from "@/app/api/subscriptions/[subscription_id]/update-payment-method-transaction/route";
 import { query } from "@/lib/db/sql";
-import { payAtCheckout } from "@/lib/services/payments";
-import { TEST_CARD } from "@/lib/test/adjustments";
-import { call, expectError, expectNotFound, testKey } from "@/lib/test/api";
-import { events, permissionsWithout } from "@/lib/test/checks";
-import { admin } from "@/lib/test/resource";
-import { advanceTo, lastTransaction, MINUTE, transactionsOf } from "@/lib/test/subscription-updates";
+import { TEST_CARD } from "@/lib/dev/test/adjustments";
+import { call, expectError, expectNotFound, testKey } from "@/lib/dev/test/api";
+import { events, permissionsWithout } from "@/lib/dev/test/checks";
+import { admin } from "@/lib/dev/test/resource";
+import { advanceTo, lastTransaction, MINUTE, transactionsOf } from "@/lib/dev/test/subscription-updates";
 import {
   DECLINES_LATER_CARD,
   getSubscriptionJson,
   subscribeAtCheckout,
   subscribeByInvoice,
-} from "@/lib/test/subscriptions";
+} from "@/lib/dev/test/subscriptions";
+import { payAtCheckout } from "@/lib/services/payments";
 
 async function get(id: string, key?: string | null) {
   return call(paymentMethodTransaction.GET, "GET", `/subscriptions/${id}/update-payment-method-transaction`, {

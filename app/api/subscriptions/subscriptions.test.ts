@@ -4,12 +4,12 @@ import * as paymentMethodItem from "@/app/api/customers/[customer_id]/payment-me
 import * as paymentMethodCollection from "@/app/api/customers/[customer_id]/payment-methods/route";
 import * as subscriptionItem from "@/app/api/subscriptions/[subscription_id]/route";
 import * as subscriptionCollection from "@/app/api/subscriptions/route";
+import { call, expectError, expectFieldError, expectNotFound, testKey } from "@/lib/dev/test/api";
+import { events, permissionsWithout } from "@/lib/dev/test/checks";
+import { admin } from "@/lib/dev/test/resource";
+import { makeRecurringPrice, subscribeAtCheckout, subscribeByInvoice } from "@/lib/dev/test/subscriptions";
+import { makeBuyer, makePrice, makeTransaction } from "@/lib/dev/test/transactions";
 import { subscriptionSchema } from "@/lib/schemas/subscription";
-import { call, expectError, expectFieldError, expectNotFound, testKey } from "@/lib/test/api";
-import { events, permissionsWithout } from "@/lib/test/checks";
-import { admin } from "@/lib/test/resource";
-import { makeRecurringPrice, subscribeAtCheckout, subscribeByInvoice } from "@/lib/test/subscriptions";
-import { makeBuyer, makePrice, makeTransaction } from "@/lib/test/transactions";
 
 const list = async (query = "", key?: string) =>
   call(subscriptionCollection.GET, "GET", `/subscriptions${query}`, { key: key ?? (await admin()) });
@@ -98,7 +98,7 @@ describe("a subscription bought at checkout", () => {
       address_id: address.id,
     });
     const { payAtCheckout } = await import("@/lib/services/payments");
-    const { TEST_CARD } = await import("@/lib/test/adjustments");
+    const { TEST_CARD } = await import("@/lib/dev/test/adjustments");
     await payAtCheckout(txn.id, TEST_CARD);
     const res = await list(`?customer_id=${customer.id}`);
     expect(res.body.data).toHaveLength(1);

@@ -6,10 +6,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { query } from "@/lib/db/sql";
-import { subscriptionPreviewSchema, subscriptionSchema } from "@/lib/schemas/subscription";
-import { call, expectError, expectFieldError, expectNotFound, testKey } from "@/lib/test/api";
-import { events, permissionsWithout } from "@/lib/test/checks";
-import { admin } from "@/lib/test/resource";
+import { call, expectError, expectFieldError, expectNotFound, testKey } from "@/lib/dev/test/api";
+import { events, permissionsWithout } from "@/lib/dev/test/checks";
+import { admin } from "@/lib/dev/test/resource";
 import {
   advanceTo,
   asPreview,
@@ -26,14 +25,22 @@ import {
   setClock,
   subscribed,
   transactionsOf,
-} from "@/lib/test/subscription-updates";
+} from "@/lib/dev/test/subscription-updates";
 import {
   DECLINES_LATER_CARD,
   getSubscriptionJson,
   makeRecurringPrice,
   subscribeByInvoice,
-} from "@/lib/test/subscriptions";
-import { archivePrice, makeAddress, makeBusiness, makeBuyer, makeDiscount, makePrice } from "@/lib/test/transactions";
+} from "@/lib/dev/test/subscriptions";
+import {
+  archivePrice,
+  makeAddress,
+  makeBusiness,
+  makeBuyer,
+  makeDiscount,
+  makePrice,
+} from "@/lib/dev/test/transactions";
+import { subscriptionPreviewSchema, subscriptionSchema } from "@/lib/schemas/subscription";
 
 type Entity = Record<string, any>;
 

@@ -5,10 +5,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { STANDARD_TAX_RATES } from "@/lib/billing/tax-rates";
-import { call, expectError, expectFieldError, expectNotFound } from "@/lib/test/api";
-import { expectMethodsNotAllowed, expectPermission, permissionsWithout } from "@/lib/test/checks";
-import { admin, type Key, keyOf } from "@/lib/test/resource";
-import { makeBuyer, makePrice, makeReady, transactions } from "@/lib/test/transactions";
+import { call, expectError, expectFieldError, expectNotFound } from "@/lib/dev/test/api";
+import { expectMethodsNotAllowed, expectPermission, permissionsWithout } from "@/lib/dev/test/checks";
+import { admin, type Key, keyOf } from "@/lib/dev/test/resource";
+import { makeBuyer, makePrice, makeReady, transactions } from "@/lib/dev/test/transactions";
 import * as preview from "../transactions/preview/route";
 import * as item from "./[country_code]/route";
 import * as collection from "./route";

@@ -2,8 +2,8 @@
 import { describe, expect, it } from "vitest";
 import { verifyCredentials } from "@/lib/auth/next-auth";
 import { query } from "@/lib/db/sql";
-import { call, expectError, expectFieldError, expectNotFound, testKey } from "@/lib/test/api";
-import { staffSession } from "@/lib/test/staff";
+import { call, expectError, expectFieldError, expectNotFound, testKey } from "@/lib/dev/test/api";
+import { staffSession } from "@/lib/dev/test/staff";
 import * as invite from "./invites/[invite_id]/route";
 import * as accept from "./invites/accept/route";
 import * as invites from "./invites/route";

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import * as invoiceDocument from "@/app/api/documents/invoices/[transaction_id]/route";
 import * as transactionInvoice from "@/app/api/transactions/[transaction_id]/invoice/route";
 import { query } from "@/lib/db/sql";
-import { call, expectError, expectNotFound, testKey } from "@/lib/test/api";
+import { call, expectError, expectNotFound, testKey } from "@/lib/dev/test/api";
 import {
   documentLinkCaller,
   documentOpener,
@@ -14,9 +14,9 @@ import {
   expectPdf,
   expectSignedLink,
   withTamperedSignature,
-} from "@/lib/test/documents";
-import { pdfText } from "@/lib/test/pdf";
-import { MANUAL_TERMS, makeBusiness, makeDiscount, makeReady, transactions } from "@/lib/test/transactions";
+} from "@/lib/dev/test/documents";
+import { pdfText } from "@/lib/dev/test/pdf";
+import { MANUAL_TERMS, makeBusiness, makeDiscount, makeReady, transactions } from "@/lib/dev/test/transactions";
 
 type Entity = Record<string, any>;
 

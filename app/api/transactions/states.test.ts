@@ -5,8 +5,8 @@
  */
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { query } from "@/lib/db/sql";
-import { expectError, expectFieldError } from "@/lib/test/api";
-import { events } from "@/lib/test/checks";
+import { expectError, expectFieldError } from "@/lib/dev/test/api";
+import { events } from "@/lib/dev/test/checks";
 import {
   MANUAL_TERMS,
   makeAddress,
@@ -16,7 +16,7 @@ import {
   makeReady,
   makeTransaction,
   transactions,
-} from "@/lib/test/transactions";
+} from "@/lib/dev/test/transactions";
 
 const { get, update } = transactions;
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { query } from "@/lib/db/sql";
-import { makeBuyer, makeDiscount, makePrice, makeTransaction, transactions } from "@/lib/test/transactions";
+import { makeBuyer, makeDiscount, makePrice, makeTransaction, transactions } from "@/lib/dev/test/transactions";
 
 type Entity = Record<string, any>;
 

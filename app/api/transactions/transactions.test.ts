@@ -5,8 +5,7 @@
  * States and billing: states.test.ts. Totals: totals.test.ts. Previews: preview/.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { newId } from "@/lib/ids";
-import { call, errorFields, expectError, expectFieldError, expectNotFound } from "@/lib/test/api";
+import { call, errorFields, expectError, expectFieldError, expectNotFound } from "@/lib/dev/test/api";
 import {
   events,
   expectAllowed,
@@ -14,8 +13,8 @@ import {
   expectMethodsNotAllowed,
   expectPermission,
   permissionsWithout,
-} from "@/lib/test/checks";
-import { admin, ids } from "@/lib/test/resource";
+} from "@/lib/dev/test/checks";
+import { admin, ids } from "@/lib/dev/test/resource";
 import {
   archivePrice,
   archiveProduct,
@@ -30,7 +29,8 @@ import {
   makeReady,
   makeTransaction,
   transactions,
-} from "@/lib/test/transactions";
+} from "@/lib/dev/test/transactions";
+import { newId } from "@/lib/ids";
 import * as customerItem from "../customers/[customer_id]/route";
 import * as discountItem from "../discounts/[discount_id]/route";
 import * as priceItem from "../prices/[price_id]/route";

@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { signIn } from "next-auth/react";
 import { useState } from "react";
-import { ApiClientError, api } from "@/lib/client/api";
+import { ApiClientError, api } from "@/lib/dashboard/api";
 
 const INPUT = "mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-sm";
 

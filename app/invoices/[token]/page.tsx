@@ -6,7 +6,7 @@
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import { CheckoutShell, Notice } from "@/app/checkout/checkout-form";
-import { formatMoney } from "@/lib/client/money";
+import { formatMoney } from "@/lib/dashboard/money";
 import { type HostedInvoiceView, loadHostedInvoice } from "@/lib/services/hosted-invoices";
 
 export const metadata: Metadata = { title: "Invoice", robots: { index: false, follow: false } };

@@ -3,8 +3,8 @@
 import { type FormEvent, useState } from "react";
 import { FormShell, useForm } from "@/components/entity-form";
 import { AddressFields, BusinessFields } from "@/components/party-fields";
-import type { Schema } from "@/lib/client/form";
-import { countryName } from "@/lib/client/format";
+import { countryName } from "@/lib/dashboard/display";
+import type { Schema } from "@/lib/dashboard/form";
 import type { Address } from "@/lib/schemas/address";
 import type { Business } from "@/lib/schemas/business";
 import { portalAddressBody, portalBusinessBody } from "@/lib/schemas/portal";

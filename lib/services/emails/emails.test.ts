@@ -9,15 +9,15 @@ import * as portalLinkEmailRoute from "@/app/api/customers/[customer_id]/portal-
 import * as emailRoute from "@/app/api/emails/[email_id]/route";
 import * as emailsRoute from "@/app/api/emails/route";
 import { query } from "@/lib/db/sql";
+import { call, expectError, expectNotFound, testKey } from "@/lib/dev/test/api";
+import { insertDestination } from "@/lib/dev/test/notifications";
+import { mailPart, mailSubject, startSmtpSink } from "@/lib/dev/test/smtp";
+import { MANUAL_TERMS, makeBuyer, makeReady, transactions } from "@/lib/dev/test/transactions";
 import { startWorker } from "@/lib/events/worker";
 import { newId } from "@/lib/ids";
 import { updateAccountSettings } from "@/lib/services/account-settings";
 import { loadHostedInvoice } from "@/lib/services/hosted-invoices";
 import { payAtCheckout } from "@/lib/services/payments";
-import { call, expectError, expectNotFound, testKey } from "@/lib/test/api";
-import { insertDestination } from "@/lib/test/notifications";
-import { mailPart, mailSubject, startSmtpSink } from "@/lib/test/smtp";
-import { MANUAL_TERMS, makeBuyer, makeReady, transactions } from "@/lib/test/transactions";
 import { sendEventEmails } from "./events";
 
 type Entity = Record<string, any>;

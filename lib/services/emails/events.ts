@@ -21,8 +21,8 @@
 import { addInterval, type CalendarInterval } from "../../billing/billing-dates.ts";
 import { config } from "../../config.ts";
 import { query, sqlTransaction } from "../../db/sql.ts";
-import { documentDate, documentMoney } from "../../documents/format.ts";
 import { invoiceUnavailableReason } from "../../documents/invoice-data.ts";
+import { documentDate, documentMoney } from "../../documents/print-format.ts";
 import { ApiError } from "../../errors.ts";
 import { EVENT_TYPES } from "../../events/catalogue.ts";
 import { sendTrialEndingEmailJob } from "../../events/jobs/send-trial-ending-email.ts";

@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { query } from "@/lib/db/sql";
+import { advanceTo } from "@/lib/dev/test/subscription-updates";
+import { DECLINES_LATER_CARD, makeRecurringPrice, subscribeAtCheckout } from "@/lib/dev/test/subscriptions";
 import { cancelSubscription } from "@/lib/services/subscriptions/cancel";
-import { advanceTo } from "@/lib/test/subscription-updates";
-import { DECLINES_LATER_CARD, makeRecurringPrice, subscribeAtCheckout } from "@/lib/test/subscriptions";
 import { sendEventEmails, sendTrialEndingEmail, TRIAL_REMINDER_DAYS } from "./events";
 
 type Entity = Record<string, any>;

@@ -4,12 +4,12 @@
  * can reach another customer's data (another customer's subscription is "not found").
  */
 import type { CardDetails } from "../../billing/payments.ts";
+import { pool } from "../../db/connection.ts";
 import { ADDRESS } from "../../db/entities/address.ts";
 import { BUSINESS } from "../../db/entities/business.ts";
 import { SUBSCRIPTION } from "../../db/entities/subscription.ts";
 import { TRANSACTION } from "../../db/entities/transaction.ts";
 import { jsonObject, query } from "../../db/sql.ts";
-import { pool } from "../../db.ts";
 import { invoiceUnavailableReason } from "../../documents/invoice-data.ts";
 import { notFound } from "../../errors.ts";
 import type { Address } from "../../schemas/address.ts";

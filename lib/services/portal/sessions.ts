@@ -22,9 +22,9 @@
  */
 import { query } from "../../db/sql.ts";
 import { invalidField, notFound } from "../../errors.ts";
-import { rfc3339 } from "../../format.ts";
 import { newId } from "../../ids.ts";
 import type { CreatePortalSessionInput, CustomerAuthToken, PortalSession } from "../../schemas/portal.ts";
+import { rfc3339 } from "../../timestamps.ts";
 import { customerExists } from "../customers.ts";
 import { portalUrl } from "./links.ts";
 import { issueToken } from "./tokens.ts";

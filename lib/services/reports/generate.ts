@@ -3,7 +3,7 @@
  * cursor (FETCH of FETCH_ROWS at a time), written as CSV lines into a gzip stream, and the
  * compressed output is stored as it comes, in chunks of about CHUNK_BYTES (`report_chunks`). The
  * process holds at most one fetched batch and one chunk at a time, so its memory stays flat
- * whatever the number of rows (measured: lib/bench/reports.ts).
+ * whatever the number of rows (measured: lib/dev/bench/reports.ts).
  *
  * Why PostgreSQL for the files: every web process of a deployment can then serve a download, with
  * no shared disk or object store to run. Why gzip: CSV compresses ~6-8x, and the download route
@@ -19,9 +19,9 @@
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGzip } from "node:zlib";
+import { pool } from "../../db/connection.ts";
 import { REPORT } from "../../db/entities/report.ts";
 import { updateJson } from "../../db/sql.ts";
-import { pool } from "../../db.ts";
 import type { ReportFilter, ReportType } from "../../schemas/report.ts";
 import { csvLine } from "./csv.ts";
 import { reportQuery } from "./sources.ts";

@@ -18,8 +18,8 @@
  */
 import { updateSummary } from "../../billing/proration.ts";
 import { refusal } from "../../billing/subscription-states.ts";
+import { pool } from "../../db/connection.ts";
 import type { Queryable, RawJson } from "../../db/sql.ts";
-import { pool } from "../../db.ts";
 import { Problems } from "../../errors.ts";
 import type { ChargeSubscriptionInput, Subscription } from "../../schemas/subscription.ts";
 import type { PreviewItemInput } from "../../schemas/transaction.ts";

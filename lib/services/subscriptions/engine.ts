@@ -23,9 +23,9 @@
 import type pg from "pg";
 import { periodAt } from "../../billing/subscription-dates.ts";
 import { config } from "../../config.ts";
+import { pool } from "../../db/connection.ts";
 import { TRANSACTION } from "../../db/entities/transaction.ts";
 import { query, sqlTransaction, storableJson, updateJson } from "../../db/sql.ts";
-import { pool } from "../../db.ts";
 import { ApiError, invalidField } from "../../errors.ts";
 import { savedCard } from "../payment-methods.ts";
 import { chargeSavedCard, INVOICE_DUE_AT } from "../payments.ts";

@@ -12,8 +12,8 @@
  */
 import type pg from "pg";
 import type { Refusal } from "../../billing/subscription-states.ts";
+import { pool } from "../../db/connection.ts";
 import { query, type RawJson, sqlTransaction, storableJson } from "../../db/sql.ts";
-import { pool } from "../../db.ts";
 import { ApiError, type ErrorCode, invalidField } from "../../errors.ts";
 import type { Subscription } from "../../schemas/subscription.ts";
 import { subscriptionNow } from "./billing.ts";

@@ -18,9 +18,9 @@
  * customer updates a card to come back, or before a trial ends).
  */
 import { refusal } from "../../billing/subscription-states.ts";
+import { pool } from "../../db/connection.ts";
 import { TRANSACTION } from "../../db/entities/transaction.ts";
 import { getJson, insertJson, query, type RawJson, sqlTransaction, storableJson } from "../../db/sql.ts";
-import { pool } from "../../db.ts";
 import { notFound } from "../../errors.ts";
 import { newId } from "../../ids.ts";
 import type { Transaction } from "../../schemas/transaction.ts";

@@ -27,12 +27,12 @@
 import { addInterval } from "../../billing/billing-dates.ts";
 import { updateSummaryFromLineItems } from "../../billing/proration.ts";
 import { config } from "../../config.ts";
+import { pool } from "../../db/connection.ts";
 import { type Queryable, query, RawJson } from "../../db/sql.ts";
-import { pool } from "../../db.ts";
-import { rfc3339 } from "../../format.ts";
 import { toJsonText } from "../../json.ts";
 import type { Subscription, SubscriptionInclude } from "../../schemas/subscription.ts";
 import type { TransactionDetails } from "../../schemas/transaction.ts";
+import { rfc3339 } from "../../timestamps.ts";
 import { taxContext, transactionDetails } from "../transactions/details.ts";
 import type { DiscountRef } from "../transactions/references.ts";
 import { type BillLine, lineItems, periodDiscount, subscriptionCountry } from "./billing.ts";

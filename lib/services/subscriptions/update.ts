@@ -68,13 +68,13 @@ import {
 } from "../../billing/proration.ts";
 import { periodAt, periodStart, sameCycle } from "../../billing/subscription-dates.ts";
 import { refusal, trialingItemsRefusal } from "../../billing/subscription-states.ts";
+import { pool } from "../../db/connection.ts";
 import { type Queryable, query, type RawJson, storableJson } from "../../db/sql.ts";
-import { pool } from "../../db.ts";
 import { ApiError, type FieldError, invalidField, Problems } from "../../errors.ts";
-import { rfc3339 } from "../../format.ts";
 import { newId } from "../../ids.ts";
 import type { Subscription, UpdateSubscriptionInput } from "../../schemas/subscription.ts";
 import { MANUAL_CURRENCIES, type PreviewItemInput } from "../../schemas/transaction.ts";
+import { rfc3339 } from "../../timestamps.ts";
 import { pricedIn } from "../transactions/details.ts";
 import {
   type PriceJson,

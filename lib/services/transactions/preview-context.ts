@@ -11,7 +11,7 @@
  * - Non-catalogue prices and discounts are priced as sent and not created: their `id` is null.
  * - `currency_code` defaults as for transactions: the first price as the customer's country sees it.
  */
-import { pool } from "../../db.ts";
+import { pool } from "../../db/connection.ts";
 import type { PreviewTransactionInput, PricingPreviewInput } from "../../schemas/transaction.ts";
 import { defaultCurrency, pricedIn } from "./details.ts";
 import { type ResolvedItem, resolveItems } from "./items.ts";

@@ -2,7 +2,7 @@
  * POST /transactions/preview: a transaction's items, references and discount priced as a basket,
  * without saving anything (decisions: preview-context.ts).
  */
-import { pool } from "../../db.ts";
+import { pool } from "../../db/connection.ts";
 import type { PreviewTransactionInput } from "../../schemas/transaction.ts";
 import { taxContext, totalsFor } from "./details.ts";
 import { AVAILABLE_PAYMENT_METHODS, previewAddress, previewContext } from "./preview-context.ts";

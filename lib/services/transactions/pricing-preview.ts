@@ -8,7 +8,7 @@
  */
 import { CURRENCIES, type CurrencyCode, formatMinor, isCurrencyCode } from "../../billing/currencies.ts";
 import type { AmountTotals } from "../../billing/totals.ts";
-import { pool } from "../../db.ts";
+import { pool } from "../../db/connection.ts";
 import type { PricingPreviewInput } from "../../schemas/transaction.ts";
 import { taxContext, totalsFor } from "./details.ts";
 import { AVAILABLE_PAYMENT_METHODS, previewAddress, previewContext } from "./preview-context.ts";

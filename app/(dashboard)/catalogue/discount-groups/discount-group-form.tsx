@@ -2,7 +2,7 @@
 
 import { changes, EntityForm, type EntityFormProps, useEntityForm } from "@/components/entity-form";
 import { TextField } from "@/components/form";
-import type { DiscountGroup } from "@/lib/client/catalogue";
+import type { DiscountGroup } from "@/lib/dashboard/catalogue";
 import {
   type CreateDiscountGroupInput,
   createDiscountGroupBody,

@@ -24,8 +24,8 @@ import {
   useCreateDiscountGroup,
   useDiscountGroups,
   useUpdateDiscountGroup,
-} from "@/lib/client/catalogue";
-import { Allowed } from "@/lib/client/permissions";
+} from "@/lib/dashboard/catalogue";
+import { Allowed } from "@/lib/dashboard/permissions";
 import { DiscountGroupForm } from "./discount-group-form";
 
 export function DiscountGroupsView() {

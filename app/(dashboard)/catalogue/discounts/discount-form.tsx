@@ -9,10 +9,10 @@ import { EntityText } from "@/components/entity-text";
 import { CheckboxField, Field, SelectField, TextField } from "@/components/form";
 import { MoneyField, moneyHint } from "@/components/money-input";
 import { InlineMessage } from "@/components/toast";
-import { ApiClientError } from "@/lib/client/api";
-import { type Discount, useDiscountGroups } from "@/lib/client/catalogue";
-import { dateInputValue, endOfDayIso, todayInputValue } from "@/lib/client/format";
-import { moneyText, readMoney } from "@/lib/client/money";
+import { ApiClientError } from "@/lib/dashboard/api";
+import { type Discount, useDiscountGroups } from "@/lib/dashboard/catalogue";
+import { dateInputValue, endOfDayIso, todayInputValue } from "@/lib/dashboard/display";
+import { moneyText, readMoney } from "@/lib/dashboard/money";
 import {
   amountProblem,
   type CreateDiscountInput,

@@ -1,6 +1,6 @@
-import type { Discount, ProductWithPrices } from "@/lib/client/catalogue";
-import { pluralize } from "@/lib/client/format";
-import { billingCycleText, formatMoney, percentText } from "@/lib/client/money";
+import type { Discount, ProductWithPrices } from "@/lib/dashboard/catalogue";
+import { pluralize } from "@/lib/dashboard/display";
+import { billingCycleText, formatMoney, percentText } from "@/lib/dashboard/money";
 
 export const DISCOUNT_TYPE_LABELS: Record<Discount["type"], string> = {
   percentage: "Percentage",

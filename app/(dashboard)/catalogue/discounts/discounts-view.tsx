@@ -18,8 +18,8 @@ import { PageHeader } from "@/components/page-header";
 import { EmptyState } from "@/components/states";
 import { StatusBadge } from "@/components/status-badge";
 import { useToast } from "@/components/toast";
-import { type Discount, useCatalogue, useCreateDiscount, useDiscounts } from "@/lib/client/catalogue";
-import { Allowed } from "@/lib/client/permissions";
+import { type Discount, useCatalogue, useCreateDiscount, useDiscounts } from "@/lib/dashboard/catalogue";
+import { Allowed } from "@/lib/dashboard/permissions";
 import { DiscountForm } from "./discount-form";
 import {
   type CatalogueNames,

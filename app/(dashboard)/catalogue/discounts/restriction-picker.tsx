@@ -3,8 +3,8 @@
 import { useId, useMemo, useState } from "react";
 import { Button } from "@/components/button";
 import { ErrorState, LoadingBlock } from "@/components/states";
-import { type ProductWithPrices, useCatalogue } from "@/lib/client/catalogue";
-import { billingCycleText, formatMoney } from "@/lib/client/money";
+import { type ProductWithPrices, useCatalogue } from "@/lib/dashboard/catalogue";
+import { billingCycleText, formatMoney } from "@/lib/dashboard/money";
 import { catalogueNames, restrictionName } from "./discount-text";
 
 function matches(product: ProductWithPrices, needle: string): boolean {

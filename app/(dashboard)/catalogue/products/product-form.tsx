@@ -4,9 +4,9 @@ import { CustomDataField, customData, customDataProblem, customDataValue } from 
 import { changes, EntityForm, type EntityFormProps, useEntityForm, withoutNulls } from "@/components/entity-form";
 import { EntityText } from "@/components/entity-text";
 import { SelectField, TextAreaField, TextField } from "@/components/form";
-import type { Product } from "@/lib/client/catalogue";
-import { textOrNull } from "@/lib/client/form";
-import { taxCategoryLabel } from "@/lib/client/format";
+import type { Product } from "@/lib/dashboard/catalogue";
+import { taxCategoryLabel } from "@/lib/dashboard/display";
+import { textOrNull } from "@/lib/dashboard/form";
 import {
   CATALOG_TYPES,
   type CreateProductInput,

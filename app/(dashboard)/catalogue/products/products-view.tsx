@@ -19,10 +19,10 @@ import { ProductImage } from "@/components/product-image";
 import { EmptyState } from "@/components/states";
 import { StatusBadge } from "@/components/status-badge";
 import { useToast } from "@/components/toast";
-import { type ProductWithPrices, useCreateProduct, useProducts } from "@/lib/client/catalogue";
-import { pluralize, taxCategoryLabel } from "@/lib/client/format";
-import { billingCycleText, formatMoney } from "@/lib/client/money";
-import { Allowed } from "@/lib/client/permissions";
+import { type ProductWithPrices, useCreateProduct, useProducts } from "@/lib/dashboard/catalogue";
+import { pluralize, taxCategoryLabel } from "@/lib/dashboard/display";
+import { billingCycleText, formatMoney } from "@/lib/dashboard/money";
+import { Allowed } from "@/lib/dashboard/permissions";
 import { ProductForm } from "./product-form";
 
 /** "$10.50 / month", the first active price, and how many more. */

@@ -11,9 +11,9 @@ import { Section } from "@/components/page-header";
 import { useCursorPagination } from "@/components/pagination";
 import { EmptyState } from "@/components/states";
 import { useToast } from "@/components/toast";
-import { formatDate, humanize } from "@/lib/client/format";
-import { NEWEST_FIRST } from "@/lib/client/hooks";
-import { billingCycleText } from "@/lib/client/money";
+import { formatDate, humanize } from "@/lib/dashboard/display";
+import { NEWEST_FIRST } from "@/lib/dashboard/hooks";
+import { billingCycleText } from "@/lib/dashboard/money";
 import {
   type CreditBalance,
   type PaymentMethod,
@@ -22,8 +22,8 @@ import {
   useDeletePaymentMethod,
   usePaymentMethods,
   useSubscriptions,
-} from "@/lib/client/subscriptions";
-import { type TransactionWithIncludes, useTransactions } from "@/lib/client/transactions";
+} from "@/lib/dashboard/subscriptions";
+import { type TransactionWithIncludes, useTransactions } from "@/lib/dashboard/transactions";
 import {
   itemsSummary,
   SubscriptionStatusBadge,

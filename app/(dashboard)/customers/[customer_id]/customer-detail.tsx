@@ -5,8 +5,8 @@ import { DescriptionList, JsonBlock } from "@/components/description-list";
 import { DetailLoader, EntityHeader } from "@/components/entity-detail";
 import { Section } from "@/components/page-header";
 import { useToast } from "@/components/toast";
-import { formatDateTime } from "@/lib/client/format";
-import { type Customer, useCustomer, useUpdateCustomer } from "@/lib/client/hooks";
+import { formatDateTime } from "@/lib/dashboard/display";
+import { type Customer, useCustomer, useUpdateCustomer } from "@/lib/dashboard/hooks";
 import { CustomerForm } from "../customer-form";
 import { AddressesSection } from "./addresses-section";
 import {

@@ -3,9 +3,9 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { Section } from "@/components/page-header";
-import { api, type ListResponse, query } from "@/lib/client/api";
-import { formatDateTime } from "@/lib/client/format";
-import { formatMoney } from "@/lib/client/money";
+import { api, type ListResponse, query } from "@/lib/dashboard/api";
+import { formatDateTime } from "@/lib/dashboard/display";
+import { formatMoney } from "@/lib/dashboard/money";
 import { Amount } from "../../transactions/transaction-parts";
 
 interface Txn {

@@ -4,8 +4,8 @@ import Link from "next/link";
 import { BodyBlock, DescriptionList } from "@/components/description-list";
 import { DetailLoader, EntityIdCopy } from "@/components/entity-detail";
 import { PageHeader, Section } from "@/components/page-header";
-import { type Email, TEMPLATE_LABELS, useEmail } from "@/lib/client/emails";
-import { formatDateTime } from "@/lib/client/format";
+import { formatDateTime } from "@/lib/dashboard/display";
+import { type Email, TEMPLATE_LABELS, useEmail } from "@/lib/dashboard/emails";
 import { EmailStatus } from "../emails-view";
 
 const BACK = { href: "/emails", label: "Emails" };

@@ -9,7 +9,7 @@ import {
   type TrafficSource,
   type UpdateNotificationSettingInput,
   useEventTypes,
-} from "@/lib/client/notifications";
+} from "@/lib/dashboard/notifications";
 import {
   createNotificationSettingBody,
   TRAFFIC_SOURCES,

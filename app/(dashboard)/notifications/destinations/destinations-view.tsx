@@ -18,13 +18,13 @@ import { PageHeader } from "@/components/page-header";
 import { EmptyState } from "@/components/states";
 import { StatusBadge } from "@/components/status-badge";
 import { useToast } from "@/components/toast";
-import { pluralize } from "@/lib/client/format";
+import { pluralize } from "@/lib/dashboard/display";
 import {
   type NotificationSetting,
   useCreateNotificationSetting,
   useNotificationSettings,
-} from "@/lib/client/notifications";
-import { Allowed } from "@/lib/client/permissions";
+} from "@/lib/dashboard/notifications";
+import { Allowed } from "@/lib/dashboard/permissions";
 import { MAX_ACTIVE_NOTIFICATION_SETTINGS } from "@/lib/schemas/notification-setting";
 import { destinationPath, TRAFFIC_SOURCE_LABELS } from "../destination-text";
 import { DestinationForm } from "./destination-form";

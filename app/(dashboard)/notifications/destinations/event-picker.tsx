@@ -2,7 +2,7 @@
 
 import { Checkbox } from "@/components/checkbox";
 import { ErrorState, LoadingBlock } from "@/components/states";
-import { type EventType, useEventTypes } from "@/lib/client/notifications";
+import { type EventType, useEventTypes } from "@/lib/dashboard/notifications";
 import { groupEventTypes } from "../destination-text";
 
 /**

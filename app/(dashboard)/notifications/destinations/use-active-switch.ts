@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import { useToast } from "@/components/toast";
-import { type NotificationSetting, useUpdateNotificationSetting } from "@/lib/client/notifications";
+import { type NotificationSetting, useUpdateNotificationSetting } from "@/lib/dashboard/notifications";
 
 /**
  * Switching a destination on or off, at once (it is undone the same way): a toast says what

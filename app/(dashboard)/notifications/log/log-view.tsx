@@ -6,8 +6,8 @@ import { ListFilters, PagedTable, PER_PAGE, useListFilters } from "@/components/
 import { PageHeader } from "@/components/page-header";
 import { EmptyState } from "@/components/states";
 import { StatusFilter } from "@/components/status-filter";
-import { humanize } from "@/lib/client/format";
-import { useNotifications } from "@/lib/client/notifications";
+import { humanize } from "@/lib/dashboard/display";
+import { useNotifications } from "@/lib/dashboard/notifications";
 import { NOTIFICATION_STATUSES } from "@/lib/schemas/notification";
 import { useDestinations } from "../destination-text";
 import { notificationColumns } from "../notification-columns";

@@ -12,7 +12,7 @@ import {
   type SimulationType,
   useCreateSimulation,
   useStartSimulationRun,
-} from "@/lib/client/notifications";
+} from "@/lib/dashboard/notifications";
 import { createSimulationBody, SIMULATION_NAME_MAX } from "@/lib/schemas/simulation";
 import { TRAFFIC_SOURCE_LABELS, type useDestinations } from "../destination-text";
 

@@ -11,7 +11,7 @@ import { useCursorPagination } from "@/components/pagination";
 import { EmptyState, ErrorState, Skeleton } from "@/components/states";
 import { StatusBadge } from "@/components/status-badge";
 import { InlineMessage, useToast } from "@/components/toast";
-import { pluralize } from "@/lib/client/format";
+import { pluralize } from "@/lib/dashboard/display";
 import {
   type Simulation,
   type SimulationEvent,
@@ -20,8 +20,8 @@ import {
   useSimulations,
   useSimulationTypes,
   useStartSimulationRun,
-} from "@/lib/client/notifications";
-import { Allowed } from "@/lib/client/permissions";
+} from "@/lib/dashboard/notifications";
+import { Allowed } from "@/lib/dashboard/permissions";
 import { destinationPath, useDestinations } from "../destination-text";
 import { DateTimeCell, ResponseCode } from "../notification-columns";
 import { SimulationForm } from "./simulation-form";

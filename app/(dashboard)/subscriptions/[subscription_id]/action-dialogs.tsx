@@ -10,10 +10,10 @@ import { ConfirmDialog } from "@/components/confirm-dialog";
 import { CheckboxField, SelectField, TextAreaField, TextField } from "@/components/form";
 import { useToast } from "@/components/toast";
 import { allowedModes } from "@/lib/billing/proration";
-import { ApiClientError } from "@/lib/client/api";
-import { type Discount, type ProductWithPrices, useCatalogue, useDiscounts } from "@/lib/client/catalogue";
-import { dateInputValue, formatDate, formatDateTime, todayInputValue } from "@/lib/client/format";
-import { formatMoney, periodText } from "@/lib/client/money";
+import { ApiClientError } from "@/lib/dashboard/api";
+import { type Discount, type ProductWithPrices, useCatalogue, useDiscounts } from "@/lib/dashboard/catalogue";
+import { dateInputValue, formatDate, formatDateTime, todayInputValue } from "@/lib/dashboard/display";
+import { formatMoney, periodText } from "@/lib/dashboard/money";
 import {
   type ChargeSubscriptionInput,
   itemName,
@@ -31,8 +31,8 @@ import {
   usePreview,
   useResumeSubscription,
   useUpdateSubscription,
-} from "@/lib/client/subscriptions";
-import { startOfDayIso } from "@/lib/client/transactions";
+} from "@/lib/dashboard/subscriptions";
+import { startOfDayIso } from "@/lib/dashboard/transactions";
 
 export type DialogKind =
   | "pause"

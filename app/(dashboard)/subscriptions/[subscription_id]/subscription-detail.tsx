@@ -10,11 +10,11 @@ import { DateCell } from "@/components/list-page";
 import { PageHeader, Section } from "@/components/page-header";
 import { EmptyState } from "@/components/states";
 import { InlineMessage } from "@/components/toast";
-import { useDiscount } from "@/lib/client/catalogue";
-import { countryName, formatDate, formatDateTime, humanize } from "@/lib/client/format";
-import { type Address, enc, useCustomer, useEntity } from "@/lib/client/hooks";
-import { billingCycleText, currencyName, periodText } from "@/lib/client/money";
-import { paymentMethodText } from "@/lib/client/payments";
+import { useDiscount } from "@/lib/dashboard/catalogue";
+import { countryName, formatDate, formatDateTime, humanize } from "@/lib/dashboard/display";
+import { type Address, enc, useCustomer, useEntity } from "@/lib/dashboard/hooks";
+import { billingCycleText, currencyName, periodText } from "@/lib/dashboard/money";
+import { paymentMethodText } from "@/lib/dashboard/payments";
 import {
   allowed,
   can,
@@ -25,8 +25,8 @@ import {
   type SubscriptionItem,
   type TransactionPreview,
   useSubscription,
-} from "@/lib/client/subscriptions";
-import { taxRateText, useTransactions } from "@/lib/client/transactions";
+} from "@/lib/dashboard/subscriptions";
+import { taxRateText, useTransactions } from "@/lib/dashboard/transactions";
 import { Amount } from "../../transactions/transaction-parts";
 import { SubscriptionStatusBadge } from "../subscription-parts";
 import { ActionDialog, type DialogKind } from "./action-dialogs";

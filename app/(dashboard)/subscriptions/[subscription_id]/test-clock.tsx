@@ -4,8 +4,8 @@ import Link from "next/link";
 import { useState } from "react";
 import { Button } from "@/components/button";
 import { Section } from "@/components/page-header";
-import { ApiClientError, api, type ListResponse, query } from "@/lib/client/api";
-import { formatDateTime, humanize, pluralize } from "@/lib/client/format";
+import { ApiClientError, api, type ListResponse, query } from "@/lib/dashboard/api";
+import { formatDateTime, humanize, pluralize } from "@/lib/dashboard/display";
 import {
   addDays,
   clockFromRefusal,
@@ -13,8 +13,8 @@ import {
   rememberClock,
   type Subscription,
   useAdvanceTestClock,
-} from "@/lib/client/subscriptions";
-import type { TransactionWithIncludes } from "@/lib/client/transactions";
+} from "@/lib/dashboard/subscriptions";
+import type { TransactionWithIncludes } from "@/lib/dashboard/transactions";
 import { Amount, TransactionStatusBadge, transactionPath } from "../../transactions/transaction-parts";
 import { SubscriptionStatusBadge } from "../subscription-parts";
 import { ApiErrorText } from "./action-dialogs";

@@ -19,13 +19,13 @@ import {
   canRefund,
   leftByLine,
   useCreateAdjustment,
-} from "@/lib/client/adjustments";
-import { fetchCreditNoteUrl, hasCreditNote } from "@/lib/client/documents";
-import { type FormErrorState, formErrors } from "@/lib/client/form";
-import { formatDateTime, humanize } from "@/lib/client/format";
-import { formatMoney, readMoney } from "@/lib/client/money";
-import { Allowed } from "@/lib/client/permissions";
-import type { TransactionWithIncludes } from "@/lib/client/transactions";
+} from "@/lib/dashboard/adjustments";
+import { formatDateTime, humanize } from "@/lib/dashboard/display";
+import { fetchCreditNoteUrl, hasCreditNote } from "@/lib/dashboard/documents";
+import { type FormErrorState, formErrors } from "@/lib/dashboard/form";
+import { formatMoney, readMoney } from "@/lib/dashboard/money";
+import { Allowed } from "@/lib/dashboard/permissions";
+import type { TransactionWithIncludes } from "@/lib/dashboard/transactions";
 import type { CreateAdjustmentInput } from "@/lib/schemas/adjustment";
 import { Amount } from "../transaction-parts";
 

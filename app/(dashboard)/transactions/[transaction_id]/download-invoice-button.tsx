@@ -1,7 +1,7 @@
 "use client";
 
 import { DownloadDocumentButton } from "@/components/download-document-button";
-import { fetchInvoiceUrl, hasInvoice } from "@/lib/client/documents";
+import { fetchInvoiceUrl, hasInvoice } from "@/lib/dashboard/documents";
 import type { Transaction } from "@/lib/schemas/transaction";
 
 /**

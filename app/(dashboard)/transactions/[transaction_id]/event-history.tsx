@@ -4,10 +4,10 @@ import { JsonBlock } from "@/components/description-list";
 import { Section } from "@/components/page-header";
 import { PaginationControls, useCursorPagination } from "@/components/pagination";
 import { EmptyState, ErrorState, LoadingBlock } from "@/components/states";
-import { eventName } from "@/lib/client/event-names";
-import { formatDateTime } from "@/lib/client/format";
-import { useList } from "@/lib/client/hooks";
-import type { TransactionWithIncludes } from "@/lib/client/transactions";
+import { formatDateTime } from "@/lib/dashboard/display";
+import { eventName } from "@/lib/dashboard/event-names";
+import { useList } from "@/lib/dashboard/hooks";
+import type { TransactionWithIncludes } from "@/lib/dashboard/transactions";
 import type { Event } from "@/lib/schemas/event";
 
 const PER_PAGE = 20;

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { Button } from "@/components/button";
 import { CopyField, copyText } from "@/components/copy-button";
 import { useToast } from "@/components/toast";
-import { fetchHostedInvoiceUrl, hasInvoice } from "@/lib/client/documents";
+import { fetchHostedInvoiceUrl, hasInvoice } from "@/lib/dashboard/documents";
 import type { Transaction } from "@/lib/schemas/transaction";
 
 /**

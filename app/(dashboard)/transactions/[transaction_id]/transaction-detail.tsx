@@ -13,10 +13,10 @@ import { DateCell } from "@/components/list-page";
 import { PageHeader, Section } from "@/components/page-header";
 import { EmptyState } from "@/components/states";
 import { useToast } from "@/components/toast";
-import { invoicePreviewPath } from "@/lib/client/documents";
-import { countryName, formatDateTime, humanize } from "@/lib/client/format";
-import { currencyName, periodText } from "@/lib/client/money";
-import { Allowed } from "@/lib/client/permissions";
+import { countryName, formatDateTime, humanize } from "@/lib/dashboard/display";
+import { invoicePreviewPath } from "@/lib/dashboard/documents";
+import { currencyName, periodText } from "@/lib/dashboard/money";
+import { Allowed } from "@/lib/dashboard/permissions";
 import {
   canCancel,
   canIssueInvoice,
@@ -27,7 +27,7 @@ import {
   transactionKeys,
   useChangeTransactionStatus,
   useTransaction,
-} from "@/lib/client/transactions";
+} from "@/lib/dashboard/transactions";
 import { Amount, TransactionStatusBadge } from "../transaction-parts";
 import { AdjustmentsSection } from "./adjustments-section";
 import { DownloadInvoiceButton } from "./download-invoice-button";

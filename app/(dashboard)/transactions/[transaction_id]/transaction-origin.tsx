@@ -1,8 +1,8 @@
 "use client";
 
-import { humanize } from "@/lib/client/format";
-import { usePermissions } from "@/lib/client/permissions";
-import { useCreator } from "@/lib/client/team";
+import { humanize } from "@/lib/dashboard/display";
+import { usePermissions } from "@/lib/dashboard/permissions";
+import { useCreator } from "@/lib/dashboard/team";
 
 /**
  * Where a transaction came from. The API says `api` for everything made through it, the

@@ -11,7 +11,7 @@ import { StatusBadge } from "@/components/status-badge";
 import { useToast } from "@/components/toast";
 import { dueDate, type TermsInterval } from "@/lib/billing/payments";
 import { canMarkPaid, canPayAtCheckout } from "@/lib/billing/transaction-states";
-import { formatDateTime } from "@/lib/client/format";
+import { formatDateTime } from "@/lib/dashboard/display";
 import {
   MARK_PAID_METHOD_LABELS,
   type MarkPaidMethod,
@@ -19,9 +19,9 @@ import {
   paymentErrorText,
   paymentMethodText,
   useMarkPaid,
-} from "@/lib/client/payments";
-import { Allowed } from "@/lib/client/permissions";
-import type { Transaction } from "@/lib/client/transactions";
+} from "@/lib/dashboard/payments";
+import { Allowed } from "@/lib/dashboard/permissions";
+import type { Transaction } from "@/lib/dashboard/transactions";
 import { Amount } from "../transaction-parts";
 
 const dash = <span className="text-slate-500">—</span>;

@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { Button } from "@/components/button";
 import { LoadingBlock } from "@/components/states";
-import { countryName } from "@/lib/client/format";
+import { countryName } from "@/lib/dashboard/display";
 import {
   type Address,
   type Business,
@@ -12,8 +12,8 @@ import {
   useBusinesses,
   useCreateAddress,
   useCreateBusiness,
-} from "@/lib/client/hooks";
-import { Allowed } from "@/lib/client/permissions";
+} from "@/lib/dashboard/hooks";
+import { Allowed } from "@/lib/dashboard/permissions";
 import { AddressForm } from "../../customers/[customer_id]/address-form";
 import { BusinessForm } from "../../customers/[customer_id]/business-form";
 import { ChoiceList } from "./step-frame";

@@ -6,10 +6,10 @@ import { FormShell, useForm } from "@/components/entity-form";
 import { TextField } from "@/components/form";
 import { SearchInput } from "@/components/search-input";
 import { LoadingBlock } from "@/components/states";
-import { api } from "@/lib/client/api";
-import { formErrors } from "@/lib/client/form";
-import { type Customer, type EntityResponse, enc, keys, useCreateCustomer, useList } from "@/lib/client/hooks";
-import { Allowed } from "@/lib/client/permissions";
+import { api } from "@/lib/dashboard/api";
+import { formErrors } from "@/lib/dashboard/form";
+import { type Customer, type EntityResponse, enc, keys, useCreateCustomer, useList } from "@/lib/dashboard/hooks";
+import { Allowed } from "@/lib/dashboard/permissions";
 import { ChoiceList } from "./step-frame";
 
 /** A customer as the choices show it. */

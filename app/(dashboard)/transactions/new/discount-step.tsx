@@ -5,9 +5,9 @@ import { TextField } from "@/components/form";
 import { MoneyField } from "@/components/money-input";
 import { SearchInput } from "@/components/search-input";
 import { LoadingBlock } from "@/components/states";
-import { type Discount, useDiscounts } from "@/lib/client/catalogue";
-import type { DiscountField, DraftDiscount, InvoiceDraft } from "@/lib/client/invoice-draft";
-import { formatMoney, percentText } from "@/lib/client/money";
+import { type Discount, useDiscounts } from "@/lib/dashboard/catalogue";
+import type { DiscountField, DraftDiscount, InvoiceDraft } from "@/lib/dashboard/invoice-draft";
+import { formatMoney, percentText } from "@/lib/dashboard/money";
 import { ChoiceList } from "./step-frame";
 
 function discountAmountText(d: Discount): string {

@@ -6,15 +6,15 @@ import { SelectField, TextField } from "@/components/form";
 import { MoneyField } from "@/components/money-input";
 import { SearchInput } from "@/components/search-input";
 import { LoadingBlock } from "@/components/states";
-import { type ProductWithPrices, useProducts } from "@/lib/client/catalogue";
+import { type ProductWithPrices, useProducts } from "@/lib/dashboard/catalogue";
 import {
   type CustomLine,
   type DraftLine,
   INVOICE_CURRENCIES,
   type InvoiceDraft,
   type LineProblems,
-} from "@/lib/client/invoice-draft";
-import { billingCycleText, currencyName, formatMoney } from "@/lib/client/money";
+} from "@/lib/dashboard/invoice-draft";
+import { billingCycleText, currencyName, formatMoney } from "@/lib/dashboard/money";
 import type { Price, TaxMode } from "@/lib/schemas/price";
 
 const TAX_MODE_LABELS: Record<TaxMode, string> = {

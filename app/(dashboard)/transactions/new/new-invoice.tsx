@@ -7,8 +7,8 @@ import { Button } from "@/components/button";
 import { FormError } from "@/components/form";
 import { PageHeader } from "@/components/page-header";
 import { useToast } from "@/components/toast";
-import { ApiClientError, api } from "@/lib/client/api";
-import type { EntityResponse } from "@/lib/client/hooks";
+import { ApiClientError, api } from "@/lib/dashboard/api";
+import type { EntityResponse } from "@/lib/dashboard/hooks";
 import {
   createBody,
   type DraftLine,
@@ -23,9 +23,9 @@ import {
   STEPS,
   type StepId,
   stepOfField,
-} from "@/lib/client/invoice-draft";
-import { Allowed } from "@/lib/client/permissions";
-import { type TransactionWithIncludes, transactionKeys } from "@/lib/client/transactions";
+} from "@/lib/dashboard/invoice-draft";
+import { Allowed } from "@/lib/dashboard/permissions";
+import { type TransactionWithIncludes, transactionKeys } from "@/lib/dashboard/transactions";
 import { transactionPath } from "../transaction-parts";
 import { AddressStep } from "./address-step";
 import { CustomerStep } from "./customer-step";

@@ -1,7 +1,7 @@
 "use client";
 
 import { SelectField, TextAreaField, TextField } from "@/components/form";
-import { type InvoiceDraft, TERM_PRESETS, type TermPreset } from "@/lib/client/invoice-draft";
+import { type InvoiceDraft, TERM_PRESETS, type TermPreset } from "@/lib/dashboard/invoice-draft";
 import { INTERVALS, type Interval } from "@/lib/schemas/price";
 import { ADDITIONAL_INFORMATION_MAX, PURCHASE_ORDER_NUMBER_MAX } from "@/lib/schemas/transaction";
 

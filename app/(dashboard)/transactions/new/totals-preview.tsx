@@ -2,10 +2,10 @@
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { ApiClientError, api } from "@/lib/client/api";
-import type { EntityResponse } from "@/lib/client/hooks";
-import { fieldErrorText, type InvoiceDraft, previewBody } from "@/lib/client/invoice-draft";
-import { taxRateText } from "@/lib/client/transactions";
+import { ApiClientError, api } from "@/lib/dashboard/api";
+import type { EntityResponse } from "@/lib/dashboard/hooks";
+import { fieldErrorText, type InvoiceDraft, previewBody } from "@/lib/dashboard/invoice-draft";
+import { taxRateText } from "@/lib/dashboard/transactions";
 import type { TransactionDetails } from "@/lib/schemas/transaction";
 import { Amount } from "../transaction-parts";
 

@@ -4,12 +4,12 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { convert, convertSum } from "@/lib/billing/exchange-rates";
-import { pool } from "@/lib/db";
-import { call, errorFields, expectError, expectFieldError } from "@/lib/test/api";
-import { expectMethodsNotAllowed, expectPermission, permissionsWithout } from "@/lib/test/checks";
-import { completeTransaction, insertCompletedTransaction, rollupRows, setStatus } from "@/lib/test/metrics";
-import { admin } from "@/lib/test/resource";
-import { makeReady } from "@/lib/test/transactions";
+import { pool } from "@/lib/db/connection";
+import { call, errorFields, expectError, expectFieldError } from "@/lib/dev/test/api";
+import { expectMethodsNotAllowed, expectPermission, permissionsWithout } from "@/lib/dev/test/checks";
+import { completeTransaction, insertCompletedTransaction, rollupRows, setStatus } from "@/lib/dev/test/metrics";
+import { admin } from "@/lib/dev/test/resource";
+import { makeReady } from "@/lib/dev/test/transactions";
 import * as revenue from "./route";
 
 async function get(from: string | undefined, to: string | undefined, key?: string) {

@@ -3,12 +3,19 @@
  * route handler on a real database.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
+import { db } from "@/lib/db/connection";
+import { call, errorFields, expectError } from "@/lib/dev/test/api";
+import { expectMethodsNotAllowed, expectPermission, permissionsWithout } from "@/lib/dev/test/checks";
+import { admin } from "@/lib/dev/test/resource";
+import {
+  archivePrice,
+  makeBuyer,
+  makeCustomer,
+  makeDiscount,
+  makePrice,
+  makeProduct,
+} from "@/lib/dev/test/transactions";
 import { newId } from "@/lib/ids";
-import { call, errorFields, expectError } from "@/lib/test/api";
-import { expectMethodsNotAllowed, expectPermission, permissionsWithout } from "@/lib/test/checks";
-import { admin } from "@/lib/test/resource";
-import { archivePrice, makeBuyer, makeCustomer, makeDiscount, makePrice, makeProduct } from "@/lib/test/transactions";
 import * as preview from "./route";
 
 type Entity = Record<string, any>;

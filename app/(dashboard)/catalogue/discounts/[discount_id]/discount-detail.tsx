@@ -6,9 +6,9 @@ import { DescriptionList, JsonBlock } from "@/components/description-list";
 import { DetailLoader, EntityHeader } from "@/components/entity-detail";
 import { Section } from "@/components/page-header";
 import { useToast } from "@/components/toast";
-import { type Discount, useCatalogue, useDiscount, useUpdateDiscount } from "@/lib/client/catalogue";
-import { formatDateTime } from "@/lib/client/format";
-import { usePermissions } from "@/lib/client/permissions";
+import { type Discount, useCatalogue, useDiscount, useUpdateDiscount } from "@/lib/dashboard/catalogue";
+import { formatDateTime } from "@/lib/dashboard/display";
+import { usePermissions } from "@/lib/dashboard/permissions";
 import { DiscountForm } from "../discount-form";
 import {
   catalogueNames,

@@ -20,9 +20,9 @@ import {
   periodBody,
   TrialPicker,
 } from "@/components/period-picker";
-import type { Price } from "@/lib/client/catalogue";
-import { textOrNull } from "@/lib/client/form";
-import { moneyText, readMoney } from "@/lib/client/money";
+import type { Price } from "@/lib/dashboard/catalogue";
+import { textOrNull } from "@/lib/dashboard/form";
+import { moneyText, readMoney } from "@/lib/dashboard/money";
 import {
   type CreatePriceInput,
   createPriceBody,

@@ -6,11 +6,11 @@ import type { Column } from "@/components/data-table";
 import type { EntityFormProps } from "@/components/entity-form";
 import { EntityId } from "@/components/entity-text";
 import { StatusBadge } from "@/components/status-badge";
-import { type Price, type Product, useCreatePrice, usePrices, useUpdatePrice } from "@/lib/client/catalogue";
-import { countryName, pluralize } from "@/lib/client/format";
-import type { ListParams } from "@/lib/client/hooks";
-import { billingCycleText, formatMoney, trialText } from "@/lib/client/money";
-import { usePermissions } from "@/lib/client/permissions";
+import { type Price, type Product, useCreatePrice, usePrices, useUpdatePrice } from "@/lib/dashboard/catalogue";
+import { countryName, pluralize } from "@/lib/dashboard/display";
+import type { ListParams } from "@/lib/dashboard/hooks";
+import { billingCycleText, formatMoney, trialText } from "@/lib/dashboard/money";
+import { usePermissions } from "@/lib/dashboard/permissions";
 import type { CreatePriceInput, UpdatePriceInput } from "@/lib/schemas/price";
 import { PriceForm } from "./price-form";
 

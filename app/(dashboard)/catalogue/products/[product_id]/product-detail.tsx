@@ -6,9 +6,9 @@ import { DetailLoader, EntityHeader } from "@/components/entity-detail";
 import { Section } from "@/components/page-header";
 import { ProductImage } from "@/components/product-image";
 import { useToast } from "@/components/toast";
-import { type Product, useProduct, useUpdateProduct } from "@/lib/client/catalogue";
-import { formatDateTime, taxCategoryLabel } from "@/lib/client/format";
-import { usePermissions } from "@/lib/client/permissions";
+import { type Product, useProduct, useUpdateProduct } from "@/lib/dashboard/catalogue";
+import { formatDateTime, taxCategoryLabel } from "@/lib/dashboard/display";
+import { usePermissions } from "@/lib/dashboard/permissions";
 import { ProductForm } from "../product-form";
 import { PricesSection } from "./prices-section";
 

@@ -13,15 +13,15 @@ import { SecretValue } from "@/components/secret-value";
 import { EmptyState } from "@/components/states";
 import { StatusBadge } from "@/components/status-badge";
 import { useToast } from "@/components/toast";
-import { formatDateTime } from "@/lib/client/format";
+import { formatDateTime } from "@/lib/dashboard/display";
 import {
   type NotificationSetting,
   useDeleteNotificationSetting,
   useNotificationSetting,
   useNotifications,
   useUpdateNotificationSetting,
-} from "@/lib/client/notifications";
-import { Allowed } from "@/lib/client/permissions";
+} from "@/lib/dashboard/notifications";
+import { Allowed } from "@/lib/dashboard/permissions";
 import { groupEventTypes, TRAFFIC_SOURCE_LABELS } from "../../destination-text";
 import { notificationColumns } from "../../notification-columns";
 import { DestinationForm } from "../destination-form";

@@ -12,7 +12,7 @@ import { PageHeader, Section } from "@/components/page-header";
 import { useCursorPagination } from "@/components/pagination";
 import { EmptyState } from "@/components/states";
 import { InlineMessage, useToast } from "@/components/toast";
-import { humanize } from "@/lib/client/format";
+import { humanize } from "@/lib/dashboard/display";
 import {
   canReplay,
   isFinal,
@@ -22,8 +22,8 @@ import {
   useNotificationLogs,
   useNotificationSetting,
   useReplayNotification,
-} from "@/lib/client/notifications";
-import { Allowed } from "@/lib/client/permissions";
+} from "@/lib/dashboard/notifications";
+import { Allowed } from "@/lib/dashboard/permissions";
 import { destinationPath, notificationPath } from "../../destination-text";
 import { DateTimeCell, NotificationStatus, ReplayBadge, ResponseCode } from "../../notification-columns";
 

@@ -4,13 +4,13 @@
  *   GET/PATCH /customers/{customer_id}/addresses/{address_id}
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
+import { db } from "@/lib/db/connection";
+import { type ApiResult, call, expectError, expectFieldError } from "@/lib/dev/test/api";
+import { events, expectMaxLength } from "@/lib/dev/test/checks";
+import { describeChildEntityAccess } from "@/lib/dev/test/child-entity";
+import { admin, childResource } from "@/lib/dev/test/resource";
 import { POSTAL_CODE_REQUIRED } from "@/lib/schemas/countries";
 import { createCustomer } from "@/lib/services/customers";
-import { type ApiResult, call, expectError, expectFieldError } from "@/lib/test/api";
-import { events, expectMaxLength } from "@/lib/test/checks";
-import { describeChildEntityAccess } from "@/lib/test/child-entity";
-import { admin, childResource } from "@/lib/test/resource";
 import * as one from "./[address_id]/route";
 import * as many from "./route";
 

@@ -4,12 +4,12 @@
  *   GET/PATCH /customers/{customer_id}/businesses/{business_id}
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
+import { db } from "@/lib/db/connection";
+import { type ApiResult, expectError, expectFieldError } from "@/lib/dev/test/api";
+import { events, expectMaxLength } from "@/lib/dev/test/checks";
+import { describeChildEntityAccess } from "@/lib/dev/test/child-entity";
+import { childResource } from "@/lib/dev/test/resource";
 import { createCustomer } from "@/lib/services/customers";
-import { type ApiResult, expectError, expectFieldError } from "@/lib/test/api";
-import { events, expectMaxLength } from "@/lib/test/checks";
-import { describeChildEntityAccess } from "@/lib/test/child-entity";
-import { childResource } from "@/lib/test/resource";
 import * as one from "./[business_id]/route";
 import * as many from "./route";
 

@@ -9,12 +9,12 @@ import * as subscriptionCancel from "@/app/api/subscriptions/[subscription_id]/c
 import * as subscriptionPreview from "@/app/api/subscriptions/[subscription_id]/preview/route";
 import * as subscriptionList from "@/app/api/subscriptions/route";
 import { query } from "@/lib/db/sql";
+import { call, expectError, expectFieldError, expectNotFound, testKey } from "@/lib/dev/test/api";
+import { events, expectMethodsNotAllowed, expectPermission, permissionsWithout } from "@/lib/dev/test/checks";
+import { admin } from "@/lib/dev/test/resource";
+import { subscribeAtCheckout, subscribeByInvoice } from "@/lib/dev/test/subscriptions";
+import { makeCustomer } from "@/lib/dev/test/transactions";
 import { issueToken, verifyToken } from "@/lib/services/portal/tokens";
-import { call, expectError, expectFieldError, expectNotFound, testKey } from "@/lib/test/api";
-import { events, expectMethodsNotAllowed, expectPermission, permissionsWithout } from "@/lib/test/checks";
-import { admin } from "@/lib/test/resource";
-import { subscribeAtCheckout, subscribeByInvoice } from "@/lib/test/subscriptions";
-import { makeCustomer } from "@/lib/test/transactions";
 
 const PUBLIC = "http://localhost:3000";
 

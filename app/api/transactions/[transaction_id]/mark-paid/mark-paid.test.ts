@@ -6,11 +6,11 @@ import { describe, expect, it } from "vitest";
 import * as adjustmentCollection from "@/app/api/adjustments/route";
 import * as markPaidRoute from "@/app/api/transactions/[transaction_id]/mark-paid/route";
 import { query } from "@/lib/db/sql";
+import { call, expectError, expectFieldError, expectNotFound } from "@/lib/dev/test/api";
+import { events, expectPermission, permissionsWithout } from "@/lib/dev/test/checks";
+import { admin } from "@/lib/dev/test/resource";
+import { MANUAL_TERMS, makeDiscount, makeReady, transactions } from "@/lib/dev/test/transactions";
 import { markPastDueTransactions } from "@/lib/services/payments";
-import { call, expectError, expectFieldError, expectNotFound } from "@/lib/test/api";
-import { events, expectPermission, permissionsWithout } from "@/lib/test/checks";
-import { admin } from "@/lib/test/resource";
-import { MANUAL_TERMS, makeDiscount, makeReady, transactions } from "@/lib/test/transactions";
 
 type Entity = Record<string, any>;
 

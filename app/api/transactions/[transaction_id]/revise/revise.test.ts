@@ -4,11 +4,11 @@
  */
 import { describe, expect, it } from "vitest";
 import * as revise from "@/app/api/transactions/[transaction_id]/revise/route";
-import { pool } from "@/lib/db";
-import { completeByPayment } from "@/lib/test/adjustments";
-import { call, expectError, expectFieldError, expectNotFound, testKey } from "@/lib/test/api";
-import { events, expectMethodsNotAllowed, permissionsWithout } from "@/lib/test/checks";
-import { admin } from "@/lib/test/resource";
+import { pool } from "@/lib/db/connection";
+import { completeByPayment } from "@/lib/dev/test/adjustments";
+import { call, expectError, expectFieldError, expectNotFound, testKey } from "@/lib/dev/test/api";
+import { events, expectMethodsNotAllowed, permissionsWithout } from "@/lib/dev/test/checks";
+import { admin } from "@/lib/dev/test/resource";
 import {
   MANUAL_TERMS,
   makeBusiness,
@@ -17,7 +17,7 @@ import {
   makeReady,
   makeTransaction,
   transactions,
-} from "@/lib/test/transactions";
+} from "@/lib/dev/test/transactions";
 
 type Entity = Record<string, any>;
 

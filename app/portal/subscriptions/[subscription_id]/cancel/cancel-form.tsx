@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useState } from "react";
 import { Button } from "@/components/button";
 import { ConfirmDialog } from "@/components/confirm-dialog";
-import { ApiClientError } from "@/lib/client/api";
+import { ApiClientError } from "@/lib/dashboard/api";
 import { portalApi } from "../../../portal-client";
 
 /**

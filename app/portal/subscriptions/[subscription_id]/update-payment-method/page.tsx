@@ -1,4 +1,4 @@
-import { formatMoney } from "@/lib/client/money";
+import { formatMoney } from "@/lib/dashboard/money";
 import { ApiError } from "@/lib/errors";
 import { portalCustomer, portalSubscription } from "@/lib/services/portal/data";
 import { AccessProblem, portalGate, type SearchParams } from "../../../access";

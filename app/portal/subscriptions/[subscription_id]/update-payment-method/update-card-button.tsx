@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import { Button } from "@/components/button";
-import { ApiClientError } from "@/lib/client/api";
+import { ApiClientError } from "@/lib/dashboard/api";
 import { portalApi } from "../../../portal-client";
 
 /** Makes (or finds) the transaction that updates the card, and goes to its hosted checkout. */

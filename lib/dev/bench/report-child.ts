@@ -1,6 +1,6 @@
 /**
- * One report generation (and one download of it) in a process of its own, for lib/bench/reports.ts:
- * `tsx lib/bench/report-child.ts <report_id>` with DATABASE_URL set. Prints one JSON line: time,
+ * One report generation (and one download of it) in a process of its own, for lib/dev/bench/reports.ts:
+ * `tsx lib/dev/bench/report-child.ts <report_id>` with DATABASE_URL set. Prints one JSON line: time,
  * CPU time and resident memory of this process (from /proc/self/status: VmRSS sampled every 50 ms
  * per phase, and VmHWM, the kernel's peak) for the generation and for streaming the download.
  */
@@ -37,11 +37,11 @@ async function measure<T>(fn: () => Promise<T>) {
 
 async function main() {
   const id = process.argv[2];
-  const { generateReport } = await import("../services/reports/generate.ts");
-  const { reportDownloadUrl } = await import("../services/reports/reports.ts");
-  const { reportCsvResponse } = await import("../services/reports/download.ts");
-  const { disconnectDb } = await import("../db.ts");
-  const { sessionSecret } = await import("../services/settings.ts");
+  const { generateReport } = await import("../../services/reports/generate.ts");
+  const { reportDownloadUrl } = await import("../../services/reports/reports.ts");
+  const { reportCsvResponse } = await import("../../services/reports/download.ts");
+  const { disconnectDb } = await import("../../db/connection.ts");
+  const { sessionSecret } = await import("../../services/settings.ts");
   // Modules loaded and the pool (the link key's secret) warm before measuring:
   // the baseline is the idle process.
   await sessionSecret();
@@ -61,7 +61,7 @@ async function main() {
     }
     return { bytes, lines };
   });
-  const { rows } = await (await import("../db.ts"))
+  const { rows } = await (await import("../../db/connection.ts"))
     .pool()
     .query<{ compressed: string }>(
       "SELECT sum(length(data))::text AS compressed FROM report_chunks WHERE report_id = $1",

@@ -1,7 +1,7 @@
 /** Runs before each test file: the file gets a fresh database copied from the migrated template. */
 import { randomBytes } from "node:crypto";
 import { afterAll, inject } from "vitest";
-import { disconnectDb } from "../db.ts";
+import { disconnectDb } from "../../db/connection.ts";
 import { createDatabase, dropDatabase } from "./database.ts";
 
 const serverUrl = inject("serverUrl");

@@ -4,9 +4,9 @@
  * the dashboard's own pages send (same origin), as lib/http/auth.ts expects of a session.
  */
 import { encode } from "next-auth/jwt";
-import type { Role } from "../auth/permissions.ts";
-import { db } from "../db.ts";
-import { newId } from "../ids.ts";
+import type { Role } from "../../auth/permissions.ts";
+import { db } from "../../db/connection.ts";
+import { newId } from "../../ids.ts";
 
 export interface StaffSession {
   userId: string;

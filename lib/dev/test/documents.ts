@@ -3,8 +3,8 @@
  * with its document route's handler, and the checks every kind of link shares.
  */
 import { expect } from "vitest";
-import type { DocumentKind } from "../documents/signed-links.ts";
-import { documentUrl } from "../services/documents.ts";
+import type { DocumentKind } from "../../documents/signed-links.ts";
+import { documentUrl } from "../../services/documents.ts";
 import { type ApiResult, BASE, call, type Handler, testKey } from "./api.ts";
 
 export interface OpenedDocument {

@@ -11,7 +11,7 @@
  *   3. GET of every metric over the last 365 days (target: under 100 ms): BENCH_METRICS_CALLS
  *      (default 200) calls of each route handler in this process, one after the other (the whole
  *      request path: authentication, validation, the rollup's query, conversion, the envelope;
- *      not the HTTP server, whose floor is ~1 ms: lib/bench/run.ts), p50/p99/mean; with
+ *      not the HTTP server, whose floor is ~1 ms: lib/dev/bench/run.ts), p50/p99/mean; with
  *      BENCH_METRICS_HTTP=1 also against `next start` (p50/p99 at 1 connection, MRR at
  *      BENCH_CONNECTIONS), which needs a production build.
  * The history is written set-based, straight into the subscriptions, their items and the movements
@@ -36,8 +36,8 @@
  * 204 (4.34 and 4.74 ms) after: no difference beyond the noise (a renewal queues no metrics work).
  */
 import pg from "pg";
-import { PERMISSIONS } from "../auth/permissions.ts";
-import { database } from "../cli/tasks.ts";
+import { PERMISSIONS } from "../../auth/permissions.ts";
+import { database } from "../../cli/tasks.ts";
 import { createDatabase } from "../test/database.ts";
 import { CONNECTIONS, load, prepareBench, type Run, SECONDS, withServer } from "./server.ts";
 
@@ -249,9 +249,9 @@ async function prepareInProcess(name: string) {
   const server = await database();
   const url = await createDatabase(server.url, name);
   process.env.DATABASE_URL = url;
-  const { applyMigrations } = await import("../db/migrate.ts");
+  const { applyMigrations } = await import("../../db/migrate.ts");
   await applyMigrations(url);
-  const { createApiKey } = await import("../services/api-keys.ts");
+  const { createApiKey } = await import("../../services/api-keys.ts");
   const key = (await createApiKey({ name: "bench", permissions: [...PERMISSIONS] })).key;
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -261,7 +261,7 @@ async function prepareInProcess(name: string) {
 export async function benchSubscriptionMetrics(): Promise<Record<string, unknown>> {
   const http = process.env.BENCH_METRICS_HTTP === "1";
   // One caller sends thousands of requests a minute from one "address": the limiter stays on with
-  // limits out of reach, as the bench's server has them (lib/bench/server.ts).
+  // limits out of reach, as the bench's server has them (lib/dev/bench/server.ts).
   process.env.BILLING_RATE_LIMIT ??= "1000000000";
   const bench = http
     ? await prepareBench("billing_bench_subscription_metrics")
@@ -326,7 +326,7 @@ export async function benchSubscriptionMetrics(): Promise<Record<string, unknown
   };
   if (!http) {
     await client.end();
-    const { disconnectDb } = await import("../db.ts");
+    const { disconnectDb } = await import("../../db/connection.ts");
     await disconnectDb();
     await bench.server.embedded?.stop();
     return result;

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
-const root = path.resolve(import.meta.dirname, "../..");
+const root = path.resolve(import.meta.dirname, "../../..");
 
 export default defineConfig({
   root,
@@ -9,8 +9,8 @@ export default defineConfig({
   test: {
     include: ["lib/**/*.test.ts", "app/**/*.test.ts"],
     exclude: ["node_modules/**", "e2e/**", ".next/**"],
-    globalSetup: [path.join(root, "lib/test/global-setup.ts")],
-    setupFiles: [path.join(root, "lib/test/setup.ts")],
+    globalSetup: [path.join(root, "lib/dev/test/global-setup.ts")],
+    setupFiles: [path.join(root, "lib/dev/test/setup.ts")],
     pool: "forks",
     testTimeout: 30_000,
     hookTimeout: 60_000,

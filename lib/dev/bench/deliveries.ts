@@ -12,7 +12,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import pg from "pg";
-import { database, generate, ROOT } from "../cli/tasks.ts";
+import { database, generate, ROOT } from "../../cli/tasks.ts";
 import { createDatabase } from "../test/database.ts";
 
 const EVENTS = Number(process.env.BENCH_DELIVERIES ?? 5_000);
@@ -45,7 +45,7 @@ export async function benchDeliveries(): Promise<Record<string, number>> {
   await generate();
   const server = await database();
   const url = await createDatabase(server.url, "billing_bench_deliveries");
-  const { applyMigrations } = await import("../db/migrate.ts");
+  const { applyMigrations } = await import("../../db/migrate.ts");
   await applyMigrations(url);
 
   const arrivals = new Map<string, number>();

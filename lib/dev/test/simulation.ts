@@ -1,8 +1,8 @@
 /**
  * Test helpers for simulations: destinations (notification setting rows) of any type and traffic
- * source, and calls of the nested simulation endpoints. The receiver is lib/test/receiver.ts.
+ * source, and calls of the nested simulation endpoints. The receiver is lib/dev/test/receiver.ts.
  */
-import { query } from "../db/sql.ts";
+import { query } from "../../db/sql.ts";
 import { type ApiResult, call } from "./api.ts";
 import { insertDestination, type TestDestination } from "./notifications.ts";
 import { type Handlers, type Key, keyOf } from "./resource.ts";

@@ -3,8 +3,8 @@
  * path lacks, and the events an entity has.
  */
 import { expect } from "vitest";
-import { PERMISSIONS } from "../auth/permissions.ts";
-import { db } from "../db.ts";
+import { PERMISSIONS } from "../../auth/permissions.ts";
+import { db } from "../../db/connection.ts";
 import { type ApiResult, call, expectError, expectFieldError, testKey } from "./api.ts";
 import { admin, type Handlers } from "./resource.ts";
 

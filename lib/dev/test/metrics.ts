@@ -5,9 +5,9 @@
  * `payoutTotals`, 5% + 50 by default). The rollup's triggers see exactly what they will see in
  * production.
  */
-import { payoutTotals } from "../billing/totals.ts";
-import { pool } from "../db.ts";
-import { newId } from "../ids.ts";
+import { payoutTotals } from "../../billing/totals.ts";
+import { pool } from "../../db/connection.ts";
+import { newId } from "../../ids.ts";
 
 export const TEST_FEES = { percent: "5", fixed: 50n } as const;
 

@@ -2,10 +2,10 @@
  * Calls real route handlers the way Next.js does, with a real Request, for integration tests.
  */
 import { expect } from "vitest";
-import { PERMISSIONS } from "../auth/permissions.ts";
-import { type DeclaredHandler, PaginatedList } from "../http/route.ts";
-import { assertStrict } from "../schemas/strict.ts";
-import { createApiKey } from "../services/api-keys.ts";
+import { PERMISSIONS } from "../../auth/permissions.ts";
+import { type DeclaredHandler, PaginatedList } from "../../http/route.ts";
+import { assertStrict } from "../../schemas/strict.ts";
+import { createApiKey } from "../../services/api-keys.ts";
 
 export type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
 

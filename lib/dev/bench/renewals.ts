@@ -50,7 +50,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import pg from "pg";
-import { database } from "../cli/tasks.ts";
+import { database } from "../../cli/tasks.ts";
 import { createDatabase } from "../test/database.ts";
 import { load, prepareBench, withServer } from "./server.ts";
 
@@ -181,7 +181,7 @@ export async function benchRenewals(): Promise<Record<string, unknown>> {
   const url = await createDatabase(server.url, "billing_bench_renewals");
   process.env.DATABASE_URL = url;
   process.env.DATABASE_POOL_SIZE ??= String(WORKERS + 2);
-  const { applyMigrations } = await import("../db/migrate.ts");
+  const { applyMigrations } = await import("../../db/migrate.ts");
   await applyMigrations(url);
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -190,7 +190,7 @@ export async function benchRenewals(): Promise<Record<string, unknown>> {
     // Each event of a renewal becomes one notification per destination, with its delivery job,
     // in the renewal's database transaction (the fan-out trigger). Nothing delivers them here:
     // no worker runs, so the jobs wait in the queue.
-    const { EVENT_TYPES } = await import("../events/catalogue.ts");
+    const { EVENT_TYPES } = await import("../../events/catalogue.ts");
     for (let i = 0; i < DESTINATIONS; i++) {
       await client.query(
         `INSERT INTO notification_settings (id, description, destination, subscribed_events, endpoint_secret_key, traffic_source)
@@ -202,7 +202,7 @@ export async function benchRenewals(): Promise<Record<string, unknown>> {
     await seedSubscriptions(client, COUNT, due);
     console.log(`\nSeeded ${COUNT} subscriptions due at once in ${((Date.now() - seedStart) / 1000).toFixed(1)} s`);
 
-    const { processDueSubscriptions } = await import("../services/subscriptions/engine.ts");
+    const { processDueSubscriptions } = await import("../../services/subscriptions/engine.ts");
     const rssBefore = process.memoryUsage().rss;
     let rssPeak = rssBefore;
     const serverCpu = new ServerCpu(await postmasterPid(client));
@@ -254,7 +254,7 @@ export async function benchRenewals(): Promise<Record<string, unknown>> {
         `after ${result.rss_after_mb.toFixed(0)} MB; peak by quarter of the run ` +
         `${result.rss_peak_by_quarter_mb.map((mb) => mb.toFixed(0)).join(", ")} MB`,
     );
-    const { disconnectDb } = await import("../db.ts");
+    const { disconnectDb } = await import("../../db/connection.ts");
     await disconnectDb();
     return result;
   } finally {

@@ -2,7 +2,7 @@
  * Report generation benchmark (`BENCH_ONLY=reports npm run bench`), on a database
  * `billing_bench_reports` (no web server needed): a transactions report over 1,000 transactions,
  * then over 1,000,000 (BENCH_REPORT_ROWS), each generated and then downloaded in a child process of
- * its own (lib/bench/report-child.ts), which reports its wall time, CPU time and resident memory
+ * its own (lib/dev/bench/report-child.ts), which reports its wall time, CPU time and resident memory
  * (VmRSS sampled from /proc every 50 ms, and the kernel's VmHWM peak). PostgreSQL's own CPU is not
  * counted. With V8's default heap sizing the RSS rises to a plateau (garbage left for the next
  * major GC, ~150 MB above idle, the same for 250,000 and 1,000,000 rows); a last run generates the
@@ -15,14 +15,14 @@
  * streamed in 6.0 s (2.6 s CPU, peak 301 MB); capped at 64 MB of old space: 274 s, 87 s CPU (GC),
  * peak RSS 221 MB (idle 192 MB).
  *
- * Rows are seeded set-based (INSERT ... SELECT generate_series, as lib/bench/metrics.ts does):
+ * Rows are seeded set-based (INSERT ... SELECT generate_series, as lib/dev/bench/metrics.ts does):
  * transactions with a customer, one line item, totals and payout totals, updated over the last
  * 20 days (so the default "updated in the last 30 days" filter selects them all).
  */
 import { spawn } from "node:child_process";
 import path from "node:path";
 import type pg from "pg";
-import { database, generate, ROOT } from "../cli/tasks.ts";
+import { database, generate, ROOT } from "../../cli/tasks.ts";
 import { createDatabase } from "../test/database.ts";
 
 const LARGE = Number(process.env.BENCH_REPORT_ROWS ?? 1_000_000);
@@ -105,11 +105,15 @@ interface ChildResult {
 function runChild(id: string, url: string, heapMb?: number): Promise<ChildResult> {
   return new Promise((resolve, reject) => {
     const nodeOptions = heapMb ? `${process.env.NODE_OPTIONS ?? ""} --max-old-space-size=${heapMb}`.trim() : undefined;
-    const child = spawn(path.join(ROOT, "node_modules/.bin/tsx"), [path.join(ROOT, "lib/bench/report-child.ts"), id], {
-      cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: url, ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}) },
-      stdio: ["ignore", "pipe", "inherit"],
-    });
+    const child = spawn(
+      path.join(ROOT, "node_modules/.bin/tsx"),
+      [path.join(ROOT, "lib/dev/bench/report-child.ts"), id],
+      {
+        cwd: ROOT,
+        env: { ...process.env, DATABASE_URL: url, ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}) },
+        stdio: ["ignore", "pipe", "inherit"],
+      },
+    );
     let out = "";
     child.stdout.on("data", (d) => {
       out += d;
@@ -140,13 +144,13 @@ export async function benchReports(): Promise<Record<string, unknown>> {
   const server = await database();
   const url = await createDatabase(server.url, "billing_bench_reports");
   process.env.DATABASE_URL = url;
-  const { applyMigrations } = await import("../db/migrate.ts");
+  const { applyMigrations } = await import("../../db/migrate.ts");
   await applyMigrations(url);
   const pgModule = await import("pg");
   const client = new pgModule.default.Client({ connectionString: url });
   await client.connect();
-  const { createReport } = await import("../services/reports/reports.ts");
-  const { disconnectDb } = await import("../db.ts");
+  const { createReport } = await import("../../services/reports/reports.ts");
+  const { disconnectDb } = await import("../../db/connection.ts");
   try {
     console.log(
       `\nReports: a transactions report over ${SMALL.toLocaleString("en")} and ${LARGE.toLocaleString("en")} rows\n`,

@@ -2,10 +2,10 @@
  * Test helpers for webhook delivery: a destination row, a real change that emits an event, and the
  * notifications and jobs that came of it.
  */
-import { query } from "../db/sql.ts";
-import { newEndpointSecretKey } from "../events/signature.ts";
-import { newId } from "../ids.ts";
-import { createCustomer } from "../services/customers.ts";
+import { query } from "../../db/sql.ts";
+import { newEndpointSecretKey } from "../../events/signature.ts";
+import { newId } from "../../ids.ts";
+import { createCustomer } from "../../services/customers.ts";
 
 export interface TestDestination {
   id: string;

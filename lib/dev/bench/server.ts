@@ -1,15 +1,15 @@
 /**
- * What the load benchmarks (lib/bench/run.ts, lib/bench/metrics.ts) share: a fresh bench database
+ * What the load benchmarks (lib/dev/bench/run.ts, lib/dev/bench/metrics.ts) share: a fresh bench database
  * with an API key holding every permission, `next start` (through `cli start`) on BENCH_PORT, and
  * an autocannon run that prints one line and returns its figures, among them the CPU time one request
- * cost the server and the bench's PostgreSQL (lib/bench/cpu.ts).
+ * cost the server and the bench's PostgreSQL (lib/dev/bench/cpu.ts).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
-import { PERMISSIONS } from "../auth/permissions.ts";
-import { buildIfStale, database, generate, ROOT } from "../cli/tasks.ts";
+import { PERMISSIONS } from "../../auth/permissions.ts";
+import { buildIfStale, database, generate, ROOT } from "../../cli/tasks.ts";
 import { createDatabase } from "../test/database.ts";
 import { backendCpu, backendCpuSpent, groupCpuSeconds } from "./cpu.ts";
 
@@ -103,10 +103,10 @@ export async function prepareBench(name: string) {
   const server = await database();
   const url = await createDatabase(server.url, name);
   process.env.DATABASE_URL = url;
-  const { applyMigrations } = await import("../db/migrate.ts");
+  const { applyMigrations } = await import("../../db/migrate.ts");
   await applyMigrations(url);
-  const { createApiKey } = await import("../services/api-keys.ts");
-  const { disconnectDb } = await import("../db.ts");
+  const { createApiKey } = await import("../../services/api-keys.ts");
+  const { disconnectDb } = await import("../../db/connection.ts");
   const key = (await createApiKey({ name: "bench", permissions: [...PERMISSIONS] })).key;
   await disconnectDb();
   const client = new pg.Client({ connectionString: url });

@@ -3,9 +3,9 @@
  * a ready automatically-collected transaction is paid at the hosted checkout with the sandbox's
  * 4242 card; a billed manual invoice is marked paid (offline). Fees are the defaults (5% + 50).
  */
-import type { CardPaymentInput } from "../schemas/payment.ts";
-import { markPaid, payAtCheckout } from "../services/payments.ts";
-import { getTransaction } from "../services/transactions/get.ts";
+import type { CardPaymentInput } from "../../schemas/payment.ts";
+import { markPaid, payAtCheckout } from "../../services/payments.ts";
+import { getTransaction } from "../../services/transactions/get.ts";
 
 /** The sandbox card that always pays (lib/billing/payments.ts TEST_CARDS). */
 export const TEST_CARD: CardPaymentInput = {

@@ -1,7 +1,7 @@
 import type { TestProject } from "vitest/node";
-import { EMBEDDED, embeddedFailure } from "../cli/tasks.ts";
-import { type EmbeddedDatabase, startEmbeddedPostgres } from "../db/embedded.ts";
-import { applyMigrations } from "../db/migrate.ts";
+import { EMBEDDED, embeddedFailure } from "../../cli/tasks.ts";
+import { type EmbeddedDatabase, startEmbeddedPostgres } from "../../db/embedded.ts";
+import { applyMigrations } from "../../db/migrate.ts";
 import { createDatabase, dropDatabase, TEMPLATE_DB } from "./database.ts";
 
 declare module "vitest" {

@@ -5,9 +5,9 @@
  */
 import { expect } from "vitest";
 import * as subscriptionItem from "@/app/api/subscriptions/[subscription_id]/route";
-import type { CardPaymentInput } from "../schemas/payment.ts";
-import { payAtCheckout } from "../services/payments.ts";
-import { getTransaction } from "../services/transactions/get.ts";
+import type { CardPaymentInput } from "../../schemas/payment.ts";
+import { payAtCheckout } from "../../services/payments.ts";
+import { getTransaction } from "../../services/transactions/get.ts";
 import { TEST_CARD } from "./adjustments.ts";
 import { call } from "./api.ts";
 import { admin } from "./resource.ts";

@@ -10,7 +10,7 @@ import * as charge from "@/app/api/subscriptions/[subscription_id]/charge/route"
 import * as updatePreview from "@/app/api/subscriptions/[subscription_id]/preview/route";
 import * as subscriptionItem from "@/app/api/subscriptions/[subscription_id]/route";
 import * as advance from "@/app/api/subscriptions/[subscription_id]/test-clock/advance/route";
-import { query } from "../db/sql.ts";
+import { query } from "../../db/sql.ts";
 import { type ApiResult, call } from "./api.ts";
 import { admin } from "./resource.ts";
 import { subscribeAtCheckout } from "./subscriptions.ts";

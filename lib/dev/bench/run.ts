@@ -3,19 +3,19 @@
  * (/api/health, no work at all) measured in the same run.
  *   1. requests/s of GET /api/customers/{id}, POST /api/customers, GET /api/customers?per_page=50,
  *      each as a ratio of the bare handler's (target: at least 0.8), and the CPU time one request
- *      costs the server and PostgreSQL (lib/bench/cpu.ts): the endpoint's server CPU minus the bare
+ *      costs the server and PostgreSQL (lib/dev/bench/cpu.ts): the endpoint's server CPU minus the bare
  *      handler's is our own cost per request, what the framework does not account for;
  *   2. latency of GET /api/customers?per_page=200 over 1,000 and over 100,000 customers
  *      (target: the large table within 2x of the small one);
- *   3. webhook deliveries per second and commit-to-delivery latency (lib/bench/deliveries.ts);
+ *   3. webhook deliveries per second and commit-to-delivery latency (lib/dev/bench/deliveries.ts);
  *   4. GET /api/metrics/revenue over a year of 1,000,000 completed transactions, and
- *      GET /api/transactions?per_page=200 over 1,000 and 1,000,000 (lib/bench/metrics.ts).
+ *      GET /api/transactions?per_page=200 over 1,000 and 1,000,000 (lib/dev/bench/metrics.ts).
  *   5. subscription renewals per second, 100,000 due at once, and GET /api/subscriptions?per_page=200
- *      over 1,000 vs 1,000,000 subscriptions (lib/bench/renewals.ts).
+ *      over 1,000 vs 1,000,000 subscriptions (lib/dev/bench/renewals.ts).
  *   6. every subscription, refund, chargeback and checkout metric over a year of 1,000,000
- *      subscriptions' history (lib/bench/subscription-metrics.ts).
+ *      subscriptions' history (lib/dev/bench/subscription-metrics.ts).
  *   7. a transactions report of 1,000,000 rows generated (streamed, memory flat) and downloaded:
- *      time, CPU time and peak RSS of the generating process (lib/bench/reports.ts).
+ *      time, CPU time and peak RSS of the generating process (lib/dev/bench/reports.ts).
  * BENCH_ONLY=api, deliveries, metrics, renewals, subscriptions, subscription-metrics or reports runs
  *   one part.
  * DATABASE_URL names the server (a database `billing_bench` is made on it); without it an embedded
@@ -26,7 +26,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type autocannon from "autocannon";
 import type pg from "pg";
-import { ROOT } from "../cli/tasks.ts";
+import { ROOT } from "../../cli/tasks.ts";
 import { benchDeliveries } from "./deliveries.ts";
 import { benchMetrics } from "./metrics.ts";
 import { benchRenewals, benchSubscriptionList } from "./renewals.ts";
