@@ -3,6 +3,7 @@
 import { useRouter, useSearchParams } from "next/navigation";
 import { signIn } from "next-auth/react";
 import { useState } from "react";
+import { AuthFormAlert, AuthSubmit } from "@/components/auth-form";
 import { throttledSeconds, waitText } from "@/lib/auth/sign-in-errors";
 
 export function SignInForm() {
@@ -64,18 +65,8 @@ export function SignInForm() {
           className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-sm"
         />
       </div>
-      {error && (
-        <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
-          {error}
-        </p>
-      )}
-      <button
-        type="submit"
-        disabled={pending}
-        className="w-full rounded-md bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700 disabled:opacity-60"
-      >
-        {pending ? "Signing in…" : "Sign in"}
-      </button>
+      <AuthFormAlert error={error} />
+      <AuthSubmit pending={pending} label="Sign in" pendingLabel="Signing in…" />
     </form>
   );
 }

@@ -1,6 +1,7 @@
 /** Saved payment methods (reference §13): response shape and parameters. */
 import { z } from "zod";
 import { csv, entityId, listQuery } from "./common.ts";
+import { cardSchema } from "./payment.ts";
 import { currencyCode } from "./price.ts";
 
 export const paymentMethodSchema = z.object({
@@ -8,15 +9,7 @@ export const paymentMethodSchema = z.object({
   customer_id: z.string(),
   address_id: z.string(),
   type: z.string(),
-  card: z
-    .object({
-      type: z.string(),
-      last4: z.string(),
-      expiry_month: z.number().int(),
-      expiry_year: z.number().int(),
-      cardholder_name: z.string(),
-    })
-    .nullable(),
+  card: cardSchema.nullable(),
   paypal: z.null(),
   south_korea_local_card: z.null(),
   underlying_details: z.null(),

@@ -11,6 +11,15 @@ import { maxText } from "./common.ts";
  * A card as typed on the checkout page. The number may hold spaces or dashes between groups; each
  * problem is reported on its own field, so the form shows it beside the input.
  */
+/** A card as payments and saved payment methods show it (never the number). */
+export const cardSchema = z.object({
+  type: z.string(),
+  last4: z.string(),
+  expiry_month: z.number().int(),
+  expiry_year: z.number().int(),
+  cardholder_name: z.string(),
+});
+
 export const cardPaymentBody = z.strictObject({
   cardholder_name: z
     .string({ error: "is required" })
@@ -92,15 +101,7 @@ export const paymentSchema = z.object({
   error_code: z.string().nullable(),
   method_details: z.object({
     type: z.enum(["card", "offline", "wire_transfer"]),
-    card: z
-      .object({
-        type: z.string(),
-        last4: z.string(),
-        expiry_month: z.number().int(),
-        expiry_year: z.number().int(),
-        cardholder_name: z.string(),
-      })
-      .nullable(),
+    card: cardSchema.nullable(),
     /** Ours, on payments the merchant records (offline, wire transfer): absent on card payments. */
     reference: z.string().nullable().optional(),
   }),

@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { signIn } from "next-auth/react";
 import { useState } from "react";
+import { AuthFormAlert, AuthSubmit } from "@/components/auth-form";
 import { ApiClientError, api } from "@/lib/dashboard/api";
 
 const INPUT = "mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-sm";
@@ -98,18 +99,8 @@ export function AcceptInviteForm({
         </label>
         <input id="confirm" name="confirm" type="password" autoComplete="new-password" required className={INPUT} />
       </div>
-      {error && (
-        <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
-          {error}
-        </p>
-      )}
-      <button
-        type="submit"
-        disabled={pending}
-        className="w-full rounded-md bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700 disabled:opacity-60"
-      >
-        {pending ? "Joining…" : "Join and sign in"}
-      </button>
+      <AuthFormAlert error={error} />
+      <AuthSubmit pending={pending} label="Join and sign in" pendingLabel="Joining…" />
     </form>
   );
 }
