@@ -60,6 +60,8 @@ test.beforeAll(async () => {
   const discount = await paddle.discounts.create({ amount: "10", description: "A11y ten percent", type: "percentage" });
   await api(key, "POST", "/discount-groups", { name: `A11y group ${Date.now()}` });
   const session = await paddle.customerPortalSessions.create(bought.customer.id, [bought.subscriptionId]);
+  // Deactivated once the seed's notifications exist: other specs' customers must not reach it.
+  await api(key, "PATCH", `/notification-settings/${destination.id}`, { active: false });
   seed = {
     subscriptionId: bought.subscriptionId,
     customerId: bought.customer.id,

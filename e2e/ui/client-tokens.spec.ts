@@ -91,7 +91,9 @@ test("create a client-side token, copy it, revoke it with confirmation; it stops
   await shot(page, "developers-client-tokens-390");
 });
 
-test("a viewer sees client-side tokens but no create or revoke button (nor API key buttons)", async ({ page }) => {
+test("a viewer sees client-side tokens, create disabled with the reason, no revoke (nor API key buttons)", async ({
+  page,
+}) => {
   // One token exists (made by the owner through the CLI's key, as an integration would).
   const email = uniqueEmail("viewer");
   cli(["users", "create", "--email", email, "--password", "e2e-staff-password", "--role", "viewer"]);
@@ -108,7 +110,10 @@ test("a viewer sees client-side tokens but no create or revoke button (nor API k
   await openDevelopers(page);
   const section = page.getByRole("region", { name: "Client-side tokens" });
   await expect(section.getByRole("row").filter({ hasText: "Seen by the viewer" }).first()).toBeVisible();
-  await expect(section.getByRole("button", { name: "Create client-side token" })).toHaveCount(0);
+  // Offered but disabled, with the reason (the dashboard's rule for what a role cannot do).
+  const create = section.getByRole("button", { name: "Create client-side token" });
+  await expect(create).toBeDisabled();
+  await expect(create).toHaveAttribute("title", /Your role \(viewer\) cannot create client-side tokens/);
   await expect(section.getByRole("button", { name: /^Revoke/ })).toHaveCount(0);
   // Nor API key buttons: the role cannot see keys at all.
   await expect(page.getByRole("button", { name: "Create API key" })).toHaveCount(0);
