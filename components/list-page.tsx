@@ -36,6 +36,7 @@ export function useListFilters(initialStatus = "active", defaultOrder = NEWEST_F
     (changes: Record<string, string | undefined>) => set({ ...changes, after: undefined, prev: undefined }),
     [set],
   );
+  const orderBy = params.get("order_by") ?? defaultOrder;
   return {
     params,
     setFilters,
@@ -43,8 +44,12 @@ export function useListFilters(initialStatus = "active", defaultOrder = NEWEST_F
     setStatus: (value: string) => setFilters({ status: value === initialStatus ? undefined : value }),
     search: params.get("q") ?? "",
     setSearch: (term: string) => setFilters({ q: term === "" ? undefined : term }),
-    orderBy: params.get("order_by") ?? defaultOrder,
-    setOrderBy: (value: string) => setFilters({ order_by: value === defaultOrder ? undefined : value }),
+    orderBy,
+    /** For PagedTable's `order`: the list's order and how a sortable header changes it. */
+    order: {
+      value: orderBy,
+      onChange: (value: string) => setFilters({ order_by: value === defaultOrder ? undefined : value }),
+    },
     pagination,
   };
 }

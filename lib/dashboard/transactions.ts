@@ -13,12 +13,14 @@ import {
   type TransactionStatus,
 } from "../schemas/transaction.ts";
 import { api } from "./api.ts";
+import { humanize } from "./display.ts";
 import {
   type Address,
   type Business,
   type Customer,
   type EntityResponse,
   enc,
+  keys,
   type ListParams,
   useEntity,
   useList,
@@ -118,4 +120,28 @@ export function startOfNextDayIso(date: string): string {
 /** A customer ID as the API accepts it in `customer_id`. */
 export function isCustomerId(value: string): boolean {
   return /^ctm_[a-z0-9]{26}$/.test(value);
+}
+
+/** The collection-mode filter of the transactions and subscriptions lists. */
+export const COLLECTION_MODE_OPTIONS = [
+  { value: "", label: "All" },
+  ...COLLECTION_MODES.map((mode) => ({ value: mode, label: humanize(mode) })),
+];
+
+/**
+ * A list's customer filter given as an email (or part of one, or a name): the customers that match
+ * it (GET /customers?search=, at most a page of them), as the `customer_id` filter of the list.
+ * An empty term or a customer ID needs no lookup (`term` null).
+ */
+export function useCustomerMatch(term: string | null) {
+  const lookup = term !== null && term !== "" && !isCustomerId(term);
+  const matching = useList<Customer>(keys.customerLists, "/customers", { search: term ?? "", per_page: 50 }, lookup);
+  const ids = lookup ? (matching.data?.data.map((c) => c.id) ?? []) : [];
+  const searching = lookup && (matching.isLoading || matching.isPlaceholderData);
+  return {
+    /** What to send as `customer_id`: the term itself when it is an ID, else the matches. */
+    customerId: lookup ? ids.join(",") : term || undefined,
+    searching,
+    noMatches: lookup && !searching && ids.length === 0,
+  };
 }

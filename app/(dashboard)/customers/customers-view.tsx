@@ -38,7 +38,7 @@ const COLUMNS: Column<Customer>[] = [
 ];
 
 export function CustomersView() {
-  const { search, setSearch, status, setStatus, orderBy, setOrderBy, pagination } = useListFilters();
+  const { search, setSearch, status, setStatus, orderBy, order, pagination } = useListFilters();
   const panel = usePanel();
   const toast = useToast();
   const create = useCreateCustomer();
@@ -97,7 +97,7 @@ export function CustomersView() {
         rowKey={(c) => c.id}
         list={list}
         pagination={pagination}
-        order={{ value: orderBy, onChange: setOrderBy }}
+        order={order}
         empty={
           filtered ? (
             <EmptyState

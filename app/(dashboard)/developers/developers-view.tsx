@@ -33,7 +33,7 @@ function When({ value, fallback }: { value: string | null; fallback: React.React
 
 /** `grantable`: the permissions the signed-in staff member holds, the only ones a new key can get. */
 export function DevelopersView({ grantable }: { grantable: readonly string[] }) {
-  const { status, setStatus, orderBy, setOrderBy, pagination } = useListFilters("");
+  const { status, setStatus, orderBy, order, pagination } = useListFilters("");
   const panel = usePanel();
   const [created, setCreated] = useState<ApiKey | null>(null);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
@@ -185,7 +185,7 @@ export function DevelopersView({ grantable }: { grantable: readonly string[] }) 
             rowKey={(k) => k.id}
             list={list}
             pagination={pagination}
-            order={{ value: orderBy, onChange: setOrderBy }}
+            order={order}
             empty={
               status ? (
                 <EmptyState title={`No ${status} API keys`} />

@@ -20,13 +20,13 @@ import {
   useStatusCounts,
   useSubscriptions,
 } from "@/lib/dashboard/subscriptions";
-import { COLLECTION_MODES, isCustomerId, startOfDayIso, startOfNextDayIso } from "@/lib/dashboard/transactions";
+import {
+  COLLECTION_MODE_OPTIONS,
+  startOfDayIso,
+  startOfNextDayIso,
+  useCustomerMatch,
+} from "@/lib/dashboard/transactions";
 import { itemsSummary, SubscriptionStatusBadge, scheduledChangeText, subscriptionPath } from "./subscription-parts";
-
-const MODE_OPTIONS = [
-  { value: "", label: "All" },
-  ...COLLECTION_MODES.map((mode) => ({ value: mode, label: humanize(mode) })),
-];
 
 const SCHEDULED_OPTIONS = [
   { value: "", label: "Any or none" },
@@ -130,7 +130,7 @@ export function SubscriptionsView() {
     status,
     setStatus,
     orderBy,
-    setOrderBy,
+    order,
     params,
     setFilters,
     pagination,
@@ -152,15 +152,11 @@ export function SubscriptionsView() {
 
   // The customer filter takes an ID, or an email (or part of one, or a name): the customers that
   // match it (GET /customers?search=, at most a page of them) and then their subscriptions.
-  const byId = customer === "" || isCustomerId(customer);
-  const matching = useList<Customer>(keys.customerLists, "/customers", { search: customer, per_page: 50 }, !byId);
-  const matchingIds = byId ? [] : (matching.data?.data.map((c) => c.id) ?? []);
-  const searching = !byId && (matching.isLoading || matching.isPlaceholderData);
-  const noCustomerMatches = !byId && !searching && matchingIds.length === 0;
+  const { customerId, searching, noMatches: noCustomerMatches } = useCustomerMatch(customer);
   const unknownProduct = filters.price !== "" && !prices.priceIds.has(filters.price) && !prices.loading;
 
   const shared = {
-    customer_id: byId ? customer : matchingIds.join(","),
+    customer_id: customerId,
     collection_mode: filters.mode,
     scheduled_change_action: filters.scheduled,
     price_id: prices.priceIds.get(filters.price),
@@ -238,7 +234,7 @@ export function SubscriptionsView() {
           <StatusFilter
             label="Collection"
             value={filters.mode}
-            options={MODE_OPTIONS}
+            options={COLLECTION_MODE_OPTIONS}
             onChange={(mode) => setFilter({ mode })}
           />
           <StatusFilter
@@ -265,7 +261,7 @@ export function SubscriptionsView() {
           rowKey={(s) => s.id}
           list={list}
           pagination={pagination}
-          order={{ value: orderBy, onChange: setOrderBy }}
+          order={order}
           empty={
             filtered ? (
               <EmptyState

@@ -10,15 +10,15 @@ import { PageHeader } from "@/components/page-header";
 import { EmptyState } from "@/components/states";
 import { StatusFilter } from "@/components/status-filter";
 import { humanize } from "@/lib/dashboard/display";
-import { type Customer, keys, useList } from "@/lib/dashboard/hooks";
 import { Allowed } from "@/lib/dashboard/permissions";
 import {
-  COLLECTION_MODES,
+  COLLECTION_MODE_OPTIONS,
   isCustomerId,
   startOfDayIso,
   startOfNextDayIso,
   TRANSACTION_STATUSES,
   type TransactionWithIncludes,
+  useCustomerMatch,
   useTransactions,
 } from "@/lib/dashboard/transactions";
 import { Amount, TransactionStatusBadge, transactionPath } from "./transaction-parts";
@@ -26,11 +26,6 @@ import { Amount, TransactionStatusBadge, transactionPath } from "./transaction-p
 const STATUS_OPTIONS = [
   { value: "", label: "All" },
   ...TRANSACTION_STATUSES.map((status) => ({ value: status, label: humanize(status) })),
-];
-
-const MODE_OPTIONS = [
-  { value: "", label: "All" },
-  ...COLLECTION_MODES.map((mode) => ({ value: mode, label: humanize(mode) })),
 ];
 
 const dash = <span className="text-slate-500">—</span>;
@@ -108,8 +103,7 @@ function searchTarget(term: string): { kind: "transaction" | "customer_id" | "in
 }
 
 export function TransactionsView() {
-  const { search, setSearch, status, setStatus, orderBy, setOrderBy, params, setFilters, pagination } =
-    useListFilters("");
+  const { search, setSearch, status, setStatus, orderBy, order, params, setFilters, pagination } = useListFilters("");
   const mode = params.get("collection_mode") ?? "";
   const range = { from: params.get("from") ?? "", to: params.get("to") ?? "" };
   const setMode = (value: string) => setFilters({ collection_mode: value || undefined });
@@ -120,18 +114,15 @@ export function TransactionsView() {
   // them) and then their transactions.
   const target = searchTarget(search);
   const customer = target.kind === "customer" ? target.term : "";
-  const byId = target.kind !== "customer";
-  const matching = useList<Customer>(keys.customerLists, "/customers", { search: customer, per_page: 50 }, !byId);
-  const matchingIds = byId ? [] : (matching.data?.data.map((c) => c.id) ?? []);
-  const searching = !byId && (matching.isLoading || matching.isPlaceholderData);
-  const noCustomerMatches = !byId && !searching && matchingIds.length === 0;
+  const matched = useCustomerMatch(target.kind === "customer" || target.kind === "customer_id" ? target.term : null);
+  const { searching, noMatches: noCustomerMatches } = matched;
 
   const listParams = {
     status,
     collection_mode: mode,
     id: target.kind === "transaction" ? target.term : undefined,
     invoice_number: target.kind === "invoice" ? target.term : undefined,
-    customer_id: target.kind === "customer_id" ? target.term : byId ? undefined : matchingIds.join(","),
+    customer_id: matched.customerId,
     "created_at[GTE]": range.from ? startOfDayIso(range.from) : undefined,
     "created_at[LT]": range.to ? startOfNextDayIso(range.to) : undefined,
     after: pagination.after,
@@ -170,7 +161,7 @@ export function TransactionsView() {
         filters={
           <>
             <DateRange label="Created" from={range.from} to={range.to} onChange={setRange} />
-            <StatusFilter label="Collection" value={mode} options={MODE_OPTIONS} onChange={setMode} />
+            <StatusFilter label="Collection" value={mode} options={COLLECTION_MODE_OPTIONS} onChange={setMode} />
           </>
         }
       />
@@ -188,7 +179,7 @@ export function TransactionsView() {
           rowKey={(t) => t.id}
           list={list}
           pagination={pagination}
-          order={{ value: orderBy, onChange: setOrderBy }}
+          order={order}
           empty={
             filtered ? (
               <EmptyState

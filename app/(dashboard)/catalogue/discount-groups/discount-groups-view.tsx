@@ -29,7 +29,7 @@ import { Allowed } from "@/lib/dashboard/permissions";
 import { DiscountGroupForm } from "./discount-group-form";
 
 export function DiscountGroupsView() {
-  const { status, setStatus, orderBy, setOrderBy, pagination } = useListFilters();
+  const { status, setStatus, orderBy, order, pagination } = useListFilters();
   const panel = usePanel<DiscountGroup>();
   const { editing, close } = panel;
   const listParams = { status, after: pagination.after, per_page: PER_PAGE, order_by: orderBy };
@@ -152,7 +152,7 @@ export function DiscountGroupsView() {
         rowKey={(g) => g.id}
         list={list}
         pagination={pagination}
-        order={{ value: orderBy, onChange: setOrderBy }}
+        order={order}
         empty={
           status === "active" ? (
             <EmptyState

@@ -107,7 +107,7 @@ function columns(names: CatalogueNames | null): Column<Discount>[] {
 }
 
 export function DiscountsView({ groupId }: { groupId?: string }) {
-  const { search: code, setSearch: setCode, status, setStatus, orderBy, setOrderBy, pagination } = useListFilters();
+  const { search: code, setSearch: setCode, status, setStatus, orderBy, order, pagination } = useListFilters();
   const panel = usePanel();
   const toast = useToast();
   const create = useCreateDiscount();
@@ -194,7 +194,7 @@ export function DiscountsView({ groupId }: { groupId?: string }) {
         rowKey={(d) => d.id}
         list={list}
         pagination={pagination}
-        order={{ value: orderBy, onChange: setOrderBy }}
+        order={order}
         empty={
           filtered ? (
             <EmptyState

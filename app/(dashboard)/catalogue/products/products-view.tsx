@@ -69,7 +69,7 @@ const COLUMNS: Column<ProductWithPrices>[] = [
 ];
 
 export function ProductsView() {
-  const { search, setSearch, status, setStatus, orderBy, setOrderBy, pagination } = useListFilters();
+  const { search, setSearch, status, setStatus, orderBy, order, pagination } = useListFilters();
   const panel = usePanel();
   const toast = useToast();
   const create = useCreateProduct();
@@ -142,7 +142,7 @@ export function ProductsView() {
         rowKey={(p) => p.id}
         list={list}
         pagination={pagination}
-        order={{ value: orderBy, onChange: setOrderBy }}
+        order={order}
         empty={
           filtered ? (
             <EmptyState

@@ -77,7 +77,7 @@ const COLUMNS: Column<NotificationSetting>[] = [
 ];
 
 export function DestinationsView() {
-  const { status, setStatus, orderBy, setOrderBy, pagination } = useListFilters("");
+  const { status, setStatus, orderBy, order, pagination } = useListFilters("");
   const panel = usePanel();
   const toast = useToast();
   const create = useCreateNotificationSetting();
@@ -153,7 +153,7 @@ export function DestinationsView() {
         rowKey={(d) => d.id}
         list={list}
         pagination={pagination}
-        order={{ value: orderBy, onChange: setOrderBy }}
+        order={order}
         empty={
           status ? (
             <EmptyState title={`No ${status === "true" ? "active" : "inactive"} destinations`} />
