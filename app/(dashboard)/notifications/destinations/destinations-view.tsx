@@ -82,7 +82,7 @@ export function DestinationsView() {
   const toast = useToast();
   const create = useCreateNotificationSetting();
   const activeSwitch = useActiveSwitch();
-  const listParams = { active: status, after: pagination.after, per_page: PER_PAGE };
+  const listParams = { active: status, after: pagination.after, per_page: PER_PAGE, order_by: orderBy };
   const list = useNotificationSettings(listParams);
 
   const actions: Column<NotificationSetting> = {
