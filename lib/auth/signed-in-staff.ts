@@ -1,9 +1,10 @@
 /**
- * The signed-in staff member's role and permissions, read from the database as the API does (a
- * changed role shows on the next page), for the dashboard layout's PermissionsProvider.
+ * The signed-in staff member's role and permissions, for server components that shape the
+ * dashboard (the API decides for itself in lib/http/auth.ts). The role is read from the database,
+ * as the API does, so a changed role shows on the next page rather than when the session is renewed.
  */
 import { getServerSession } from "next-auth";
-import { db } from "../db/connection.ts";
+import { userRole } from "../services/users.ts";
 import { authOptions } from "./next-auth.ts";
 import { isRole, type Role, rolePermissions } from "./permissions.ts";
 
@@ -11,7 +12,12 @@ export async function signedInStaff(): Promise<{ role: Role; permissions: string
   const session = await getServerSession(authOptions);
   const userId = (session?.user as { id?: string } | undefined)?.id;
   if (!userId) return null;
-  const user = await db().user.findUnique({ where: { id: userId }, select: { role: true } });
-  if (!user || !isRole(user.role)) return null;
-  return { role: user.role, permissions: [...rolePermissions(user.role)].sort() };
+  const role = await userRole(userId);
+  if (!role || !isRole(role)) return null;
+  return { role, permissions: [...rolePermissions(role)].sort() };
+}
+
+/** The signed-in staff member's permissions; none when nobody (or a removed login) is signed in. */
+export async function signedInPermissions(): Promise<string[]> {
+  return (await signedInStaff())?.permissions ?? [];
 }

@@ -1,4 +1,4 @@
-import { signedInPermissions } from "@/lib/auth/session-permissions";
+import { signedInPermissions } from "@/lib/auth/signed-in-staff";
 import { DevelopersView } from "./developers-view";
 
 export const metadata = { title: "Developers" };

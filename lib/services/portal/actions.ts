@@ -10,9 +10,10 @@ import { notFound } from "../../errors.ts";
 import type { PortalAddressInput, PortalBusinessInput } from "../../schemas/portal.ts";
 import { updateAddress } from "../addresses.ts";
 import { updateBusiness } from "../businesses.ts";
-import { invoicePdf } from "../documents.ts";
+import { invoicePdf, pdfResponse } from "../documents.ts";
 import { cancelSubscription } from "../subscriptions/cancel.ts";
 import { paymentMethodTransaction } from "../subscriptions/payment-method-transaction.ts";
+import { portalAccess, portalCookieValue } from "./access.ts";
 
 async function ownSubscription(customerId: string, subscriptionId: string): Promise<{ status: string }> {
   const [row] = await query<{ status: string }>("SELECT status FROM subscriptions WHERE id = $1 AND customer_id = $2", [
@@ -59,12 +60,21 @@ export function portalUpdateBusiness(customerId: string, businessId: string, inp
   return updateBusiness(customerId, businessId, input);
 }
 
-/** The invoice PDF of one of the customer's transactions. */
-export async function portalInvoice(customerId: string, transactionId: string) {
+/**
+ * The invoice PDF of one of the customer's transactions, downloaded from the portal. A download
+ * whose portal session is gone (the cookie expired while the page stayed open) leads to the page
+ * that says so, not to an error body.
+ */
+export async function portalInvoiceDownload(request: Request, transactionId: string): Promise<Response> {
+  const access = await portalAccess(portalCookieValue(request.headers.get("cookie")));
+  if (!access.ok) {
+    return new Response(null, { status: 303, headers: { location: `/portal/link?reason=${access.reason}` } });
+  }
   const [row] = await query("SELECT 1 FROM transactions WHERE id = $1 AND customer_id = $2", [
     transactionId,
-    customerId,
+    access.customerId,
   ]);
   if (!row) throw notFound(transactionId);
-  return invoicePdf(transactionId);
+  const { bytes, fileName } = await invoicePdf(transactionId);
+  return pdfResponse(bytes, fileName, "attachment");
 }

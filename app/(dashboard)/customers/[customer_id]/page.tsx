@@ -1,4 +1,4 @@
-import { signedInPermissions } from "@/lib/auth/session-permissions";
+import { signedInPermissions } from "@/lib/auth/signed-in-staff";
 import { CustomerDetail } from "./customer-detail";
 
 export const metadata = { title: "Customer" };

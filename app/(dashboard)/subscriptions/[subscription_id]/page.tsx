@@ -1,4 +1,4 @@
-import { signedInPermissions } from "@/lib/auth/session-permissions";
+import { signedInPermissions } from "@/lib/auth/signed-in-staff";
 import { config } from "@/lib/config";
 import { SubscriptionDetail } from "./subscription-detail";
 
