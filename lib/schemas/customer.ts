@@ -45,3 +45,20 @@ export const listCustomersQuery = z.object({
   search: z.string().max(100, "must be at most 100 characters").optional(),
 });
 export type ListCustomersQuery = z.infer<typeof listCustomersQuery>;
+
+/**
+ * GET /customers/{id}/summary (ours, for the dashboard's customer page): what the customer spent
+ * and owes, per currency, summed by the database over all their transactions (amounts in minor units).
+ */
+export const customerSummarySchema = z.object({
+  customer_id: z.string(),
+  /** All the customer's transactions, whatever their status. */
+  transactions: z.number(),
+  /** Completed transactions after refunds and credits (`details.adjusted_totals.grand_total`). */
+  lifetime_spend: z.array(z.object({ currency_code: z.string(), amount: z.string(), transactions: z.number() })),
+  /** Issued invoices not yet paid (billed or past due): the sum of their `details.totals.balance`. */
+  amount_due: z.array(
+    z.object({ currency_code: z.string(), amount: z.string(), transactions: z.number(), past_due: z.number() }),
+  ),
+});
+export type CustomerSummary = z.infer<typeof customerSummarySchema>;

@@ -21,75 +21,76 @@ import * as r17 from "../customers/[customer_id]/payment-methods/route";
 import * as r18 from "../customers/[customer_id]/portal-link-email/route";
 import * as r19 from "../customers/[customer_id]/portal-sessions/route";
 import * as r20 from "../customers/[customer_id]/route";
-import * as r21 from "../customers/route";
-import * as r22 from "../discount-groups/[discount_group_id]/route";
-import * as r23 from "../discount-groups/route";
-import * as r24 from "../discounts/[discount_id]/route";
-import * as r25 from "../discounts/route";
-import * as r26 from "../documents/credit-notes/[adjustment_id]/route";
-import * as r27 from "../documents/invoices/[transaction_id]/route";
-import * as r28 from "../documents/reports/[report_id]/route";
-import * as r29 from "../emails/[email_id]/route";
-import * as r30 from "../emails/route";
-import * as r31 from "../event-types/route";
-import * as r32 from "../events/route";
-import * as r33 from "../health/route";
-import * as r34 from "../metrics/active-subscribers/route";
-import * as r35 from "../metrics/chargebacks/route";
-import * as r36 from "../metrics/checkout-conversion/route";
-import * as r37 from "../metrics/monthly-recurring-revenue-change/route";
-import * as r38 from "../metrics/monthly-recurring-revenue-movements/route";
-import * as r39 from "../metrics/monthly-recurring-revenue/route";
-import * as r40 from "../metrics/refunds/route";
-import * as r41 from "../metrics/revenue/route";
-import * as r42 from "../notification-settings/[notification_setting_id]/route";
-import * as r43 from "../notification-settings/route";
-import * as r44 from "../notifications/[notification_id]/logs/route";
-import * as r45 from "../notifications/[notification_id]/replay/route";
-import * as r46 from "../notifications/[notification_id]/route";
-import * as r47 from "../notifications/route";
-import * as r48 from "../prices/[price_id]/route";
-import * as r49 from "../prices/route";
-import * as r50 from "../pricing-preview/route";
-import * as r51 from "../products/[product_id]/route";
-import * as r52 from "../products/route";
-import * as r53 from "../reports/[report_id]/download-url/route";
-import * as r54 from "../reports/[report_id]/route";
-import * as r55 from "../reports/route";
-import * as r56 from "../simulation-types/route";
-import * as r57 from "../simulations/[simulation_id]/route";
-import * as r58 from "../simulations/[simulation_id]/runs/[simulation_run_id]/events/[simulation_event_id]/replay/route";
-import * as r59 from "../simulations/[simulation_id]/runs/[simulation_run_id]/events/[simulation_event_id]/route";
-import * as r60 from "../simulations/[simulation_id]/runs/[simulation_run_id]/events/route";
-import * as r61 from "../simulations/[simulation_id]/runs/[simulation_run_id]/route";
-import * as r62 from "../simulations/[simulation_id]/runs/route";
-import * as r63 from "../simulations/route";
-import * as r64 from "../subscriptions/[subscription_id]/activate/route";
-import * as r65 from "../subscriptions/[subscription_id]/cancel/route";
-import * as r66 from "../subscriptions/[subscription_id]/charge/preview/route";
-import * as r67 from "../subscriptions/[subscription_id]/charge/route";
-import * as r68 from "../subscriptions/[subscription_id]/pause/route";
-import * as r69 from "../subscriptions/[subscription_id]/preview/route";
-import * as r70 from "../subscriptions/[subscription_id]/resume/route";
-import * as r71 from "../subscriptions/[subscription_id]/route";
-import * as r72 from "../subscriptions/[subscription_id]/test-clock/advance/route";
-import * as r73 from "../subscriptions/[subscription_id]/update-payment-method-transaction/route";
-import * as r74 from "../subscriptions/route";
-import * as r75 from "../tax-rates/[country_code]/route";
-import * as r76 from "../tax-rates/route";
-import * as r77 from "../team/invites/[invite_id]/route";
-import * as r78 from "../team/invites/accept/route";
-import * as r79 from "../team/invites/route";
-import * as r80 from "../team/members/[user_id]/route";
-import * as r81 from "../team/members/route";
-import * as r82 from "../transactions/[transaction_id]/invoice-link/route";
-import * as r83 from "../transactions/[transaction_id]/invoice-preview/route";
-import * as r84 from "../transactions/[transaction_id]/invoice/route";
-import * as r85 from "../transactions/[transaction_id]/mark-paid/route";
-import * as r86 from "../transactions/[transaction_id]/revise/route";
-import * as r87 from "../transactions/[transaction_id]/route";
-import * as r88 from "../transactions/preview/route";
-import * as r89 from "../transactions/route";
+import * as r21 from "../customers/[customer_id]/summary/route";
+import * as r22 from "../customers/route";
+import * as r23 from "../discount-groups/[discount_group_id]/route";
+import * as r24 from "../discount-groups/route";
+import * as r25 from "../discounts/[discount_id]/route";
+import * as r26 from "../discounts/route";
+import * as r27 from "../documents/credit-notes/[adjustment_id]/route";
+import * as r28 from "../documents/invoices/[transaction_id]/route";
+import * as r29 from "../documents/reports/[report_id]/route";
+import * as r30 from "../emails/[email_id]/route";
+import * as r31 from "../emails/route";
+import * as r32 from "../event-types/route";
+import * as r33 from "../events/route";
+import * as r34 from "../health/route";
+import * as r35 from "../metrics/active-subscribers/route";
+import * as r36 from "../metrics/chargebacks/route";
+import * as r37 from "../metrics/checkout-conversion/route";
+import * as r38 from "../metrics/monthly-recurring-revenue-change/route";
+import * as r39 from "../metrics/monthly-recurring-revenue-movements/route";
+import * as r40 from "../metrics/monthly-recurring-revenue/route";
+import * as r41 from "../metrics/refunds/route";
+import * as r42 from "../metrics/revenue/route";
+import * as r43 from "../notification-settings/[notification_setting_id]/route";
+import * as r44 from "../notification-settings/route";
+import * as r45 from "../notifications/[notification_id]/logs/route";
+import * as r46 from "../notifications/[notification_id]/replay/route";
+import * as r47 from "../notifications/[notification_id]/route";
+import * as r48 from "../notifications/route";
+import * as r49 from "../prices/[price_id]/route";
+import * as r50 from "../prices/route";
+import * as r51 from "../pricing-preview/route";
+import * as r52 from "../products/[product_id]/route";
+import * as r53 from "../products/route";
+import * as r54 from "../reports/[report_id]/download-url/route";
+import * as r55 from "../reports/[report_id]/route";
+import * as r56 from "../reports/route";
+import * as r57 from "../simulation-types/route";
+import * as r58 from "../simulations/[simulation_id]/route";
+import * as r59 from "../simulations/[simulation_id]/runs/[simulation_run_id]/events/[simulation_event_id]/replay/route";
+import * as r60 from "../simulations/[simulation_id]/runs/[simulation_run_id]/events/[simulation_event_id]/route";
+import * as r61 from "../simulations/[simulation_id]/runs/[simulation_run_id]/events/route";
+import * as r62 from "../simulations/[simulation_id]/runs/[simulation_run_id]/route";
+import * as r63 from "../simulations/[simulation_id]/runs/route";
+import * as r64 from "../simulations/route";
+import * as r65 from "../subscriptions/[subscription_id]/activate/route";
+import * as r66 from "../subscriptions/[subscription_id]/cancel/route";
+import * as r67 from "../subscriptions/[subscription_id]/charge/preview/route";
+import * as r68 from "../subscriptions/[subscription_id]/charge/route";
+import * as r69 from "../subscriptions/[subscription_id]/pause/route";
+import * as r70 from "../subscriptions/[subscription_id]/preview/route";
+import * as r71 from "../subscriptions/[subscription_id]/resume/route";
+import * as r72 from "../subscriptions/[subscription_id]/route";
+import * as r73 from "../subscriptions/[subscription_id]/test-clock/advance/route";
+import * as r74 from "../subscriptions/[subscription_id]/update-payment-method-transaction/route";
+import * as r75 from "../subscriptions/route";
+import * as r76 from "../tax-rates/[country_code]/route";
+import * as r77 from "../tax-rates/route";
+import * as r78 from "../team/invites/[invite_id]/route";
+import * as r79 from "../team/invites/accept/route";
+import * as r80 from "../team/invites/route";
+import * as r81 from "../team/members/[user_id]/route";
+import * as r82 from "../team/members/route";
+import * as r83 from "../transactions/[transaction_id]/invoice-link/route";
+import * as r84 from "../transactions/[transaction_id]/invoice-preview/route";
+import * as r85 from "../transactions/[transaction_id]/invoice/route";
+import * as r86 from "../transactions/[transaction_id]/mark-paid/route";
+import * as r87 from "../transactions/[transaction_id]/revise/route";
+import * as r88 from "../transactions/[transaction_id]/route";
+import * as r89 from "../transactions/preview/route";
+import * as r90 from "../transactions/route";
 
 export const ROUTES = [
   { path: "/account-settings", module: r0 },
@@ -113,73 +114,74 @@ export const ROUTES = [
   { path: "/customers/{customer_id}/portal-link-email", module: r18 },
   { path: "/customers/{customer_id}/portal-sessions", module: r19 },
   { path: "/customers/{customer_id}", module: r20 },
-  { path: "/customers", module: r21 },
-  { path: "/discount-groups/{discount_group_id}", module: r22 },
-  { path: "/discount-groups", module: r23 },
-  { path: "/discounts/{discount_id}", module: r24 },
-  { path: "/discounts", module: r25 },
-  { path: "/documents/credit-notes/{adjustment_id}", module: r26 },
-  { path: "/documents/invoices/{transaction_id}", module: r27 },
-  { path: "/documents/reports/{report_id}", module: r28 },
-  { path: "/emails/{email_id}", module: r29 },
-  { path: "/emails", module: r30 },
-  { path: "/event-types", module: r31 },
-  { path: "/events", module: r32 },
-  { path: "/health", module: r33 },
-  { path: "/metrics/active-subscribers", module: r34 },
-  { path: "/metrics/chargebacks", module: r35 },
-  { path: "/metrics/checkout-conversion", module: r36 },
-  { path: "/metrics/monthly-recurring-revenue-change", module: r37 },
-  { path: "/metrics/monthly-recurring-revenue-movements", module: r38 },
-  { path: "/metrics/monthly-recurring-revenue", module: r39 },
-  { path: "/metrics/refunds", module: r40 },
-  { path: "/metrics/revenue", module: r41 },
-  { path: "/notification-settings/{notification_setting_id}", module: r42 },
-  { path: "/notification-settings", module: r43 },
-  { path: "/notifications/{notification_id}/logs", module: r44 },
-  { path: "/notifications/{notification_id}/replay", module: r45 },
-  { path: "/notifications/{notification_id}", module: r46 },
-  { path: "/notifications", module: r47 },
-  { path: "/prices/{price_id}", module: r48 },
-  { path: "/prices", module: r49 },
-  { path: "/pricing-preview", module: r50 },
-  { path: "/products/{product_id}", module: r51 },
-  { path: "/products", module: r52 },
-  { path: "/reports/{report_id}/download-url", module: r53 },
-  { path: "/reports/{report_id}", module: r54 },
-  { path: "/reports", module: r55 },
-  { path: "/simulation-types", module: r56 },
-  { path: "/simulations/{simulation_id}", module: r57 },
-  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}/events/{simulation_event_id}/replay", module: r58 },
-  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}/events/{simulation_event_id}", module: r59 },
-  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}/events", module: r60 },
-  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}", module: r61 },
-  { path: "/simulations/{simulation_id}/runs", module: r62 },
-  { path: "/simulations", module: r63 },
-  { path: "/subscriptions/{subscription_id}/activate", module: r64 },
-  { path: "/subscriptions/{subscription_id}/cancel", module: r65 },
-  { path: "/subscriptions/{subscription_id}/charge/preview", module: r66 },
-  { path: "/subscriptions/{subscription_id}/charge", module: r67 },
-  { path: "/subscriptions/{subscription_id}/pause", module: r68 },
-  { path: "/subscriptions/{subscription_id}/preview", module: r69 },
-  { path: "/subscriptions/{subscription_id}/resume", module: r70 },
-  { path: "/subscriptions/{subscription_id}", module: r71 },
-  { path: "/subscriptions/{subscription_id}/test-clock/advance", module: r72 },
-  { path: "/subscriptions/{subscription_id}/update-payment-method-transaction", module: r73 },
-  { path: "/subscriptions", module: r74 },
-  { path: "/tax-rates/{country_code}", module: r75 },
-  { path: "/tax-rates", module: r76 },
-  { path: "/team/invites/{invite_id}", module: r77 },
-  { path: "/team/invites/accept", module: r78 },
-  { path: "/team/invites", module: r79 },
-  { path: "/team/members/{user_id}", module: r80 },
-  { path: "/team/members", module: r81 },
-  { path: "/transactions/{transaction_id}/invoice-link", module: r82 },
-  { path: "/transactions/{transaction_id}/invoice-preview", module: r83 },
-  { path: "/transactions/{transaction_id}/invoice", module: r84 },
-  { path: "/transactions/{transaction_id}/mark-paid", module: r85 },
-  { path: "/transactions/{transaction_id}/revise", module: r86 },
-  { path: "/transactions/{transaction_id}", module: r87 },
-  { path: "/transactions/preview", module: r88 },
-  { path: "/transactions", module: r89 },
+  { path: "/customers/{customer_id}/summary", module: r21 },
+  { path: "/customers", module: r22 },
+  { path: "/discount-groups/{discount_group_id}", module: r23 },
+  { path: "/discount-groups", module: r24 },
+  { path: "/discounts/{discount_id}", module: r25 },
+  { path: "/discounts", module: r26 },
+  { path: "/documents/credit-notes/{adjustment_id}", module: r27 },
+  { path: "/documents/invoices/{transaction_id}", module: r28 },
+  { path: "/documents/reports/{report_id}", module: r29 },
+  { path: "/emails/{email_id}", module: r30 },
+  { path: "/emails", module: r31 },
+  { path: "/event-types", module: r32 },
+  { path: "/events", module: r33 },
+  { path: "/health", module: r34 },
+  { path: "/metrics/active-subscribers", module: r35 },
+  { path: "/metrics/chargebacks", module: r36 },
+  { path: "/metrics/checkout-conversion", module: r37 },
+  { path: "/metrics/monthly-recurring-revenue-change", module: r38 },
+  { path: "/metrics/monthly-recurring-revenue-movements", module: r39 },
+  { path: "/metrics/monthly-recurring-revenue", module: r40 },
+  { path: "/metrics/refunds", module: r41 },
+  { path: "/metrics/revenue", module: r42 },
+  { path: "/notification-settings/{notification_setting_id}", module: r43 },
+  { path: "/notification-settings", module: r44 },
+  { path: "/notifications/{notification_id}/logs", module: r45 },
+  { path: "/notifications/{notification_id}/replay", module: r46 },
+  { path: "/notifications/{notification_id}", module: r47 },
+  { path: "/notifications", module: r48 },
+  { path: "/prices/{price_id}", module: r49 },
+  { path: "/prices", module: r50 },
+  { path: "/pricing-preview", module: r51 },
+  { path: "/products/{product_id}", module: r52 },
+  { path: "/products", module: r53 },
+  { path: "/reports/{report_id}/download-url", module: r54 },
+  { path: "/reports/{report_id}", module: r55 },
+  { path: "/reports", module: r56 },
+  { path: "/simulation-types", module: r57 },
+  { path: "/simulations/{simulation_id}", module: r58 },
+  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}/events/{simulation_event_id}/replay", module: r59 },
+  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}/events/{simulation_event_id}", module: r60 },
+  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}/events", module: r61 },
+  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}", module: r62 },
+  { path: "/simulations/{simulation_id}/runs", module: r63 },
+  { path: "/simulations", module: r64 },
+  { path: "/subscriptions/{subscription_id}/activate", module: r65 },
+  { path: "/subscriptions/{subscription_id}/cancel", module: r66 },
+  { path: "/subscriptions/{subscription_id}/charge/preview", module: r67 },
+  { path: "/subscriptions/{subscription_id}/charge", module: r68 },
+  { path: "/subscriptions/{subscription_id}/pause", module: r69 },
+  { path: "/subscriptions/{subscription_id}/preview", module: r70 },
+  { path: "/subscriptions/{subscription_id}/resume", module: r71 },
+  { path: "/subscriptions/{subscription_id}", module: r72 },
+  { path: "/subscriptions/{subscription_id}/test-clock/advance", module: r73 },
+  { path: "/subscriptions/{subscription_id}/update-payment-method-transaction", module: r74 },
+  { path: "/subscriptions", module: r75 },
+  { path: "/tax-rates/{country_code}", module: r76 },
+  { path: "/tax-rates", module: r77 },
+  { path: "/team/invites/{invite_id}", module: r78 },
+  { path: "/team/invites/accept", module: r79 },
+  { path: "/team/invites", module: r80 },
+  { path: "/team/members/{user_id}", module: r81 },
+  { path: "/team/members", module: r82 },
+  { path: "/transactions/{transaction_id}/invoice-link", module: r83 },
+  { path: "/transactions/{transaction_id}/invoice-preview", module: r84 },
+  { path: "/transactions/{transaction_id}/invoice", module: r85 },
+  { path: "/transactions/{transaction_id}/mark-paid", module: r86 },
+  { path: "/transactions/{transaction_id}/revise", module: r87 },
+  { path: "/transactions/{transaction_id}", module: r88 },
+  { path: "/transactions/preview", module: r89 },
+  { path: "/transactions", module: r90 },
 ];

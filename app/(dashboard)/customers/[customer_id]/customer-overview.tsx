@@ -6,6 +6,7 @@ import { Section } from "@/components/page-header";
 import { api, type ListResponse, query } from "@/lib/dashboard/api";
 import { formatDateTime } from "@/lib/dashboard/display";
 import { formatMoney } from "@/lib/dashboard/money";
+import type { CustomerSummary } from "@/lib/schemas/customer";
 import { Amount } from "../../transactions/transaction-parts";
 
 interface Txn {
@@ -29,37 +30,22 @@ interface Sub {
   created_at: string;
 }
 
-/** Pages read for the summary: a customer with more than this many transactions sees "at least". */
-const MAX_PAGES = 5;
+/** The timeline is made of the customer's latest transactions and subscriptions (one page each). */
+const TIMELINE_PAGE = 50;
 
-async function all<T extends { id: string }>(
-  path: string,
-  params: Record<string, string>,
-): Promise<{ rows: T[]; complete: boolean }> {
-  const rows: T[] = [];
-  let after: string | undefined;
-  for (let page = 0; page < MAX_PAGES; page++) {
-    const list = await api<ListResponse<T>>(`${path}${query({ ...params, per_page: 200, after })}`);
-    rows.push(...list.data);
-    if (!list.meta.pagination.has_more) return { rows, complete: true };
-    after = list.data.at(-1)?.id;
-  }
-  return { rows, complete: false };
+async function latest<T>(path: string, params: Record<string, string>): Promise<T[]> {
+  return (await api<ListResponse<T>>(`${path}${query({ ...params, per_page: TIMELINE_PAGE })}`)).data;
 }
 
-function sumBy(rows: Txn[], amount: (t: Txn) => string): Map<string, bigint> {
-  const sums = new Map<string, bigint>();
-  for (const t of rows) sums.set(t.currency_code, (sums.get(t.currency_code) ?? 0n) + BigInt(amount(t)));
-  return sums;
-}
+type Sum = { currency_code: string; amount: string };
 
-function Sums({ sums, empty }: { sums: Map<string, bigint>; empty: string }) {
-  const entries = [...sums].filter(([, amount]) => amount !== 0n);
+function Sums({ sums, empty }: { sums: Sum[]; empty: string }) {
+  const entries = sums.filter((sum) => BigInt(sum.amount) !== 0n);
   if (entries.length === 0) return <span className="text-slate-600">{empty}</span>;
   return (
     <span className="flex flex-col">
-      {entries.map(([currency, amount]) => (
-        <Amount key={currency} amount={amount.toString()} currency={currency} />
+      {entries.map((sum) => (
+        <Amount key={sum.currency_code} amount={sum.amount} currency={sum.currency_code} />
       ))}
     </span>
   );
@@ -104,20 +90,18 @@ export function CustomerOverview({ customerId, createdAt }: { customerId: string
   const data = useQuery({
     queryKey: ["transactions", "list", "customer-overview", customerId],
     queryFn: async () => {
-      const [txns, subs] = await Promise.all([
-        all<Txn>("/transactions", { customer_id: customerId, order_by: "id[DESC]" }),
-        all<Sub>("/subscriptions", { customer_id: customerId }).catch(() => ({ rows: [] as Sub[], complete: true })),
+      const [summary, txns, subs] = await Promise.all([
+        api<{ data: CustomerSummary }>(`/customers/${customerId}/summary`),
+        latest<Txn>("/transactions", { customer_id: customerId, order_by: "id[DESC]" }),
+        latest<Sub>("/subscriptions", { customer_id: customerId, order_by: "id[DESC]" }).catch(() => [] as Sub[]),
       ]);
-      return { txns, subs };
+      return { summary: summary.data, txns, subs };
     },
   });
-  const txns = data.data?.txns.rows ?? [];
-  const completed = txns.filter((t) => t.status === "completed");
-  const open = txns.filter((t) => t.status === "billed" || t.status === "past_due");
-  const atLeast = data.data && !data.data.txns.complete ? "At least " : "";
-  const spend = sumBy(completed, (t) => t.details.adjusted_totals?.grand_total ?? t.details.totals.grand_total);
-  const due = sumBy(open, (t) => t.details.totals.balance);
-  const moments = data.data ? timeline(createdAt, txns, data.data.subs.rows).slice(0, 20) : [];
+  const summary = data.data?.summary;
+  const open = summary?.amount_due.reduce((count, due) => count + due.transactions, 0) ?? 0;
+  const pastDue = summary?.amount_due.some((due) => due.past_due > 0) ?? false;
+  const moments = data.data ? timeline(createdAt, data.data.txns, data.data.subs).slice(0, 20) : [];
 
   return (
     <Section title="Overview" description="Lifetime spend, what the customer owes, and what happened lately.">
@@ -131,29 +115,26 @@ export function CustomerOverview({ customerId, createdAt }: { customerId: string
         <div className="grid gap-6 lg:grid-cols-3">
           <dl className="grid grid-cols-2 gap-4 lg:col-span-1 lg:grid-cols-1">
             <div>
-              <dt className="text-sm text-slate-600">{atLeast}Lifetime spend</dt>
+              <dt className="text-sm text-slate-600">Lifetime spend</dt>
               <dd className="text-xl font-semibold text-slate-900">
-                <Sums sums={spend} empty="Nothing yet" />
+                <Sums sums={summary?.lifetime_spend ?? []} empty="Nothing yet" />
               </dd>
             </div>
             <div>
               <dt className="text-sm text-slate-600">Amount due</dt>
               <dd className="text-xl font-semibold text-slate-900">
-                <Sums sums={due} empty="Nothing due" />
+                <Sums sums={summary?.amount_due ?? []} empty="Nothing due" />
               </dd>
-              {open.length > 0 && (
+              {open > 0 && (
                 <dd className="text-sm text-slate-600">
-                  {open.length} open invoice{open.length === 1 ? "" : "s"}
-                  {open.some((t) => t.status === "past_due") ? ", past due" : ""}
+                  {open} open invoice{open === 1 ? "" : "s"}
+                  {pastDue ? ", past due" : ""}
                 </dd>
               )}
             </div>
             <div>
               <dt className="text-sm text-slate-600">Transactions</dt>
-              <dd className="text-xl font-semibold text-slate-900 tabular-nums">
-                {atLeast}
-                {txns.length}
-              </dd>
+              <dd className="text-xl font-semibold text-slate-900 tabular-nums">{summary?.transactions ?? 0}</dd>
             </div>
           </dl>
           <div className="lg:col-span-2">
