@@ -15,6 +15,7 @@ import * as customer from "../schemas/customer.ts";
 import * as discount from "../schemas/discount.ts";
 import * as discountGroup from "../schemas/discount-group.ts";
 import * as document from "../schemas/document.ts";
+import * as envelopes from "../schemas/envelope.ts";
 import * as event from "../schemas/event.ts";
 import * as health from "../schemas/health.ts";
 import * as metrics from "../schemas/metrics.ts";
@@ -54,6 +55,7 @@ const SCHEMA_MODULES = [
   discount,
   discountGroup,
   document,
+  envelopes,
   event,
   health,
   metrics,
@@ -192,7 +194,7 @@ function successResponse(declaration: RouteDeclaration, components: Components, 
   const data = paginatedList
     ? { type: "array", items: components.ref(response.item, "output", name) }
     : components.ref(response, "output", name);
-  const meta = { $ref: `#/components/schemas/${paginatedList ? "PaginatedMeta" : "Meta"}` };
+  const meta = components.ref(paginatedList ? envelopes.paginatedMetaSchema : envelopes.metaSchema, "output", "Meta");
   const envelope = declaration.withoutMeta
     ? { type: "object", properties: { data }, required: ["data"] }
     : { type: "object", properties: { data, meta }, required: ["data", "meta"] };
@@ -272,31 +274,7 @@ export function openApiDocument(routes: readonly RouteModule[], serverUrl = "/ap
       paths[path][method.toLowerCase()] = operation(method, path, declaration, components);
     }
   }
-  const errorSchema = {
-    type: "object",
-    properties: {
-      error: {
-        type: "object",
-        properties: {
-          type: { type: "string", enum: ["request_error", "api_error"] },
-          code: { type: "string" },
-          detail: { type: "string" },
-          documentation_url: { type: "string", format: "uri" },
-          errors: {
-            type: "array",
-            items: {
-              type: "object",
-              properties: { field: { type: "string" }, message: { type: "string" } },
-              required: ["field", "message"],
-            },
-          },
-        },
-        required: ["type", "code", "detail", "documentation_url"],
-      },
-      meta: { $ref: "#/components/schemas/Meta" },
-    },
-    required: ["error", "meta"],
-  };
+  const error = components.ref(envelopes.errorSchema, "output", "Error");
   return {
     openapi: "3.1.0",
     info: {
@@ -328,35 +306,10 @@ export function openApiDocument(routes: readonly RouteModule[], serverUrl = "/ap
       responses: Object.fromEntries(
         Object.entries(ERROR_RESPONSES).map(([name, description]) => [
           name,
-          { description, content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } },
+          { description, content: { "application/json": { schema: error } } },
         ]),
       ),
-      schemas: {
-        ...components.schemas(),
-        Meta: {
-          type: "object",
-          properties: { request_id: { type: "string" } },
-          required: ["request_id"],
-        },
-        PaginatedMeta: {
-          type: "object",
-          properties: {
-            request_id: { type: "string" },
-            pagination: {
-              type: "object",
-              properties: {
-                per_page: { type: "integer" },
-                next: { type: "string", format: "uri" },
-                has_more: { type: "boolean" },
-                estimated_total: { type: "integer" },
-              },
-              required: ["per_page", "next", "has_more", "estimated_total"],
-            },
-          },
-          required: ["request_id", "pagination"],
-        },
-        Error: errorSchema,
-      },
+      schemas: components.schemas(),
     },
   };
 }

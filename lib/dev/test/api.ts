@@ -4,6 +4,7 @@
 import { expect } from "vitest";
 import { PERMISSIONS } from "../../auth/permissions.ts";
 import { type DeclaredHandler, PaginatedList } from "../../http/route.ts";
+import { type ErrorBody, errorSchema, metaSchema, paginatedMetaSchema } from "../../schemas/envelope.ts";
 import { assertStrict } from "../../schemas/strict.ts";
 import { createApiKey } from "../../services/api-keys.ts";
 
@@ -63,15 +64,25 @@ export async function withoutSchemaCheck<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 /**
- * Every success a test sees matches its route's declared response schema strictly (lib/schemas/
- * strict.ts): the integration suite holds the schemas, and so the OpenAPI document, to the wire.
+ * Every JSON answer a test sees matches its envelope (lib/schemas/envelope.ts) strictly, and every
+ * success its route's declared response schema (lib/schemas/strict.ts): the integration suite holds
+ * the schemas, and so the OpenAPI document, to the wire.
  */
 function expectDeclaredResponse(handler: Handler, result: ApiResult): void {
-  if (unchecked > 0) return;
-  const declared = (handler as Partial<DeclaredHandler>).declaration?.response;
-  if (!declared || typeof declared === "string" || result.status < 200 || result.status >= 300) return;
   if (!result.headers.get("content-type")?.includes("json")) return;
-  const data = (result.body as { data?: unknown } | null)?.data;
+  if (result.status >= 400) {
+    assertStrict(errorSchema, result.body, "the error body");
+    return;
+  }
+  if (unchecked > 0) return;
+  const declaration = (handler as Partial<DeclaredHandler>).declaration;
+  const declared = declaration?.response;
+  if (!declared || typeof declared === "string" || result.status < 200 || result.status >= 300) return;
+  const { data, meta, ...rest } = result.body as { data?: unknown; meta?: unknown };
+  if (Object.keys(rest).length > 0) throw new Error(`the envelope has more than data and meta: ${Object.keys(rest)}`);
+  if (!declaration.withoutMeta) {
+    assertStrict(declared instanceof PaginatedList ? paginatedMetaSchema : metaSchema, meta, "meta");
+  }
   if (declared instanceof PaginatedList) {
     if (!Array.isArray(data)) throw new Error(`a paginated list answered ${JSON.stringify(result.body)}`);
     data.forEach((item, i) => {
@@ -102,16 +113,7 @@ export function nextPath(next: string): string {
   return `${url.pathname.replace(/^\/api(?=\/)/, "")}${url.search}`;
 }
 
-export interface ErrorBody {
-  error: {
-    type: string;
-    code: string;
-    detail: string;
-    documentation_url: string;
-    errors?: { field: string; message: string }[];
-  };
-  meta: { request_id: string };
-}
+export type { ErrorBody };
 
 /**
  * Checks an error response: the status, the code and the shape every error has (spec: Errors).
