@@ -1,12 +1,11 @@
-import { z } from "zod";
-import { route } from "@/lib/http/route";
+import { paginated, route } from "@/lib/http/route";
 import { listTaxRatesQuery, taxRateSchema } from "@/lib/schemas/tax-rate";
 import { listTaxRates } from "@/lib/services/tax-rates";
 
 export const GET = route(
   {
-    summary: "List the tax rates of every country (not paginated).",
-    response: z.array(taxRateSchema),
+    summary: "List the tax rates of every country (all in one page).",
+    response: paginated(taxRateSchema),
     permission: "settings.read",
     query: listTaxRatesQuery,
   },
