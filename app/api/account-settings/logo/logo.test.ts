@@ -35,7 +35,7 @@ describe("PUT /account-settings/logo", () => {
     const res = await put(pngBody);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.data.logo_url).toMatch(/^\/logo\?v=[0-9a-f]{16}$/);
-    const got = await call(settings.GET, "GET", "/account-settings", { key: await keyOf() });
+    const got = await call(settings.GET, "GET", "/account-settings", { key: await keyOf(undefined) });
     expect(got.body.data.logo_url).toBe(res.body.data.logo_url);
 
     const served = await fetchLogo(res.body.data.logo_url.slice("/logo".length));
@@ -126,7 +126,7 @@ describe("PUT /account-settings/logo", () => {
     }
     const deep = `${"[".repeat(5000)}"x"${"]".repeat(5000)}`;
     const res = await call(logo.PUT, "PUT", "/account-settings/logo", {
-      key: await keyOf(),
+      key: await keyOf(undefined),
       rawBody: `{"content_type":"image/png","data":${deep}}`,
     });
     expect(res.status).toBeLessThan(500);
