@@ -13,7 +13,11 @@ export async function GET(request: Request): Promise<Response> {
   if (!logo) {
     return new Response("No logo", {
       status: 404,
-      headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store", "x-content-type-options": "nosniff" },
+      headers: {
+        "content-type": "text/plain; charset=utf-8",
+        "cache-control": "no-store",
+        "x-content-type-options": "nosniff",
+      },
     });
   }
   const current = new URL(request.url).searchParams.get("v") === logo.version;

@@ -274,9 +274,13 @@ describe("the merchant's logo and time zone", () => {
   it("prints dates as days in the merchant's zone", async () => {
     // 23:30 UTC on 23 Nov is already 24 Nov in Auckland, still 23 Nov in New York.
     const late = { issuedAt: "2026-11-23T23:30:00.000Z", dueAt: null, paymentTerms: null };
-    const auckland = await pdfText(await renderInvoicePdf(invoice({ ...late, merchant: { ...merchant, timeZone: "Pacific/Auckland" } })));
+    const auckland = await pdfText(
+      await renderInvoicePdf(invoice({ ...late, merchant: { ...merchant, timeZone: "Pacific/Auckland" } })),
+    );
     expect(auckland.text).toContain("Invoice date 24 Nov 2026");
-    const newYork = await pdfText(await renderInvoicePdf(invoice({ ...late, merchant: { ...merchant, timeZone: "America/New_York" } })));
+    const newYork = await pdfText(
+      await renderInvoicePdf(invoice({ ...late, merchant: { ...merchant, timeZone: "America/New_York" } })),
+    );
     expect(newYork.text).toContain("Invoice date 23 Nov 2026");
   });
 });

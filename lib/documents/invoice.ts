@@ -25,7 +25,7 @@ import {
   type Recipient,
   type TotalRow,
 } from "./layout.ts";
-import { documentDate as printDate, documentMoney, percentText, termsText } from "./print-format.ts";
+import { documentMoney, percentText, documentDate as printDate, termsText } from "./print-format.ts";
 
 export type { Merchant, Recipient };
 

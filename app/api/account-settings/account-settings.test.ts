@@ -127,7 +127,16 @@ describe("PATCH /account-settings", () => {
     for (const code of ["XXX", "usd", "", 5, "USD\ud800", "U".repeat(10_000), { code: "USD" }]) {
       expectFieldError(await patch({ default_currency_code: code }), "default_currency_code");
     }
-    for (const zone of ["Mars/Olympus", "Europe/Londres", "", "../etc/passwd", 3, "UTC\ud800", "Z".repeat(100_000), [["UTC"]]]) {
+    for (const zone of [
+      "Mars/Olympus",
+      "Europe/Londres",
+      "",
+      "../etc/passwd",
+      3,
+      "UTC\ud800",
+      "Z".repeat(100_000),
+      [["UTC"]],
+    ]) {
       expectFieldError(await patch({ timezone: zone }), "timezone");
     }
   });

@@ -229,8 +229,8 @@ function StateNotice({ view, money }: { view: HostedInvoiceView; money: (amount:
     ),
     past_due: (
       <Notice tone="error" title="Past due">
-        This invoice was due {view.invoice.dueAt ? date(view.invoice.dueAt, view.invoice.merchant.timeZone) : "already"}. Please pay{" "}
-        {money(view.invoice.amountDue)} now.
+        This invoice was due {view.invoice.dueAt ? date(view.invoice.dueAt, view.invoice.merchant.timeZone) : "already"}
+        . Please pay {money(view.invoice.amountDue)} now.
       </Notice>
     ),
     open: null,

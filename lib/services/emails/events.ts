@@ -26,8 +26,8 @@ import { documentDate, documentMoney } from "../../documents/print-format.ts";
 import { ApiError } from "../../errors.ts";
 import { EVENT_TYPES } from "../../events/catalogue.ts";
 import { sendTrialEndingEmailJob } from "../../events/jobs/send-trial-ending-email.ts";
-import type { Transaction } from "../../schemas/transaction.ts";
 import type { AccountSettings } from "../../schemas/account-settings.ts";
+import type { Transaction } from "../../schemas/transaction.ts";
 import { absoluteLogoUrl, getAccountSettings } from "../account-settings.ts";
 import { hostedInvoiceUrlFor } from "../hosted-invoices.ts";
 import { createPortalSession } from "../portal/sessions.ts";
@@ -249,7 +249,10 @@ export async function sendEventEmails(eventId: string): Promise<void> {
   if (!event) return;
   if (event.event_type === "subscription.trialing") await scheduleTrialEnding(event);
   const settings = await getAccountSettings();
-  const emails = [...(await customerEmails(event, settings.merchant_name, branding(settings))), ...(await destinationEmails(event))];
+  const emails = [
+    ...(await customerEmails(event, settings.merchant_name, branding(settings))),
+    ...(await destinationEmails(event)),
+  ];
   await deliverEmails(await recordEmails(emails));
 }
 

@@ -95,29 +95,43 @@ export interface InvoiceFacts extends Branding {
 }
 
 export function invoiceIssuedEmail(f: InvoiceFacts): EmailContent {
-  return compose(f.merchant, `Invoice ${f.invoiceNumber} from ${f.merchant}`, f.customerName, [
-    `${f.merchant} sent you invoice ${f.invoiceNumber} for ${f.amount}${f.dueDate ? `, due ${f.dueDate}` : ""}.`,
-    "You can see it, download it as a PDF and pay it online:",
-    { link: f.link, label: "View and pay invoice" },
-  ], f);
+  return compose(
+    f.merchant,
+    `Invoice ${f.invoiceNumber} from ${f.merchant}`,
+    f.customerName,
+    [
+      `${f.merchant} sent you invoice ${f.invoiceNumber} for ${f.amount}${f.dueDate ? `, due ${f.dueDate}` : ""}.`,
+      "You can see it, download it as a PDF and pay it online:",
+      { link: f.link, label: "View and pay invoice" },
+    ],
+    f,
+  );
 }
 
 export function invoicePastDueEmail(f: InvoiceFacts): EmailContent {
-  return compose(f.merchant, `Reminder: invoice ${f.invoiceNumber} is past due`, f.customerName, [
-    `Invoice ${f.invoiceNumber} from ${f.merchant} for ${f.amount} was due ${f.dueDate ?? "already"} and is still unpaid.`,
-    "Please pay it now, or ignore this message if you have just paid.",
-    { link: f.link, label: "View and pay invoice" },
-  ], f);
+  return compose(
+    f.merchant,
+    `Reminder: invoice ${f.invoiceNumber} is past due`,
+    f.customerName,
+    [
+      `Invoice ${f.invoiceNumber} from ${f.merchant} for ${f.amount} was due ${f.dueDate ?? "already"} and is still unpaid.`,
+      "Please pay it now, or ignore this message if you have just paid.",
+      { link: f.link, label: "View and pay invoice" },
+    ],
+    f,
+  );
 }
 
-export function receiptEmail(f: Branding & {
-  merchant: string;
-  customerName: string | null;
-  amount: string;
-  invoiceNumber: string | null;
-  paidOn: string;
-  link: string | null;
-}): EmailContent {
+export function receiptEmail(
+  f: Branding & {
+    merchant: string;
+    customerName: string | null;
+    amount: string;
+    invoiceNumber: string | null;
+    paidOn: string;
+    link: string | null;
+  },
+): EmailContent {
   return compose(
     f.merchant,
     `Receipt from ${f.merchant}${f.invoiceNumber ? ` (invoice ${f.invoiceNumber})` : ""}`,
@@ -130,48 +144,76 @@ export function receiptEmail(f: Branding & {
   );
 }
 
-export function paymentFailedEmail(f: Branding & {
-  merchant: string;
-  customerName: string | null;
-  amount: string;
-  link: string | null;
-}): EmailContent {
-  return compose(f.merchant, `Your payment to ${f.merchant} failed`, f.customerName, [
-    `We could not take your payment of ${f.amount} for your subscription with ${f.merchant}. We will try again in a few days.`,
-    "To keep your subscription, pay now with another card or update your payment method:",
-    ...(f.link ? ([{ link: f.link, label: "Update payment method" }] as Block[]) : []),
-  ], f);
+export function paymentFailedEmail(
+  f: Branding & {
+    merchant: string;
+    customerName: string | null;
+    amount: string;
+    link: string | null;
+  },
+): EmailContent {
+  return compose(
+    f.merchant,
+    `Your payment to ${f.merchant} failed`,
+    f.customerName,
+    [
+      `We could not take your payment of ${f.amount} for your subscription with ${f.merchant}. We will try again in a few days.`,
+      "To keep your subscription, pay now with another card or update your payment method:",
+      ...(f.link ? ([{ link: f.link, label: "Update payment method" }] as Block[]) : []),
+    ],
+    f,
+  );
 }
 
-export function trialEndingEmail(f: Branding & {
-  merchant: string;
-  customerName: string | null;
-  endsOn: string;
-  link: string | null;
-}): EmailContent {
-  return compose(f.merchant, `Your trial with ${f.merchant} ends on ${f.endsOn}`, f.customerName, [
-    `Your free trial ends on ${f.endsOn}. Your subscription then continues and your payment method is charged.`,
-    "To change or cancel your subscription before then:",
-    ...(f.link ? ([{ link: f.link, label: "Manage subscription" }] as Block[]) : []),
-  ], f);
+export function trialEndingEmail(
+  f: Branding & {
+    merchant: string;
+    customerName: string | null;
+    endsOn: string;
+    link: string | null;
+  },
+): EmailContent {
+  return compose(
+    f.merchant,
+    `Your trial with ${f.merchant} ends on ${f.endsOn}`,
+    f.customerName,
+    [
+      `Your free trial ends on ${f.endsOn}. Your subscription then continues and your payment method is charged.`,
+      "To change or cancel your subscription before then:",
+      ...(f.link ? ([{ link: f.link, label: "Manage subscription" }] as Block[]) : []),
+    ],
+    f,
+  );
 }
 
 export function subscriptionCanceledEmail(
   f: Branding & { merchant: string; customerName: string | null },
 ): EmailContent {
-  return compose(f.merchant, `Your subscription with ${f.merchant} was canceled`, f.customerName, [
-    `Your subscription with ${f.merchant} has been canceled: you will not be charged for it again.`,
-    "If this is a mistake, reply to this email.",
-  ], f);
+  return compose(
+    f.merchant,
+    `Your subscription with ${f.merchant} was canceled`,
+    f.customerName,
+    [
+      `Your subscription with ${f.merchant} has been canceled: you will not be charged for it again.`,
+      "If this is a mistake, reply to this email.",
+    ],
+    f,
+  );
 }
 
 export function portalLinkEmail(
   f: Branding & { merchant: string; customerName: string | null; link: string },
 ): EmailContent {
-  return compose(f.merchant, `Manage your billing with ${f.merchant}`, f.customerName, [
-    "Here is your link to see your invoices and payments and to manage your subscriptions. It works for 24 hours.",
-    { link: f.link, label: "Open billing portal" },
-  ], f);
+  return compose(
+    f.merchant,
+    `Manage your billing with ${f.merchant}`,
+    f.customerName,
+    [
+      "Here is your link to see your invoices and payments and to manage your subscriptions. It works for 24 hours.",
+      { link: f.link, label: "Open billing portal" },
+    ],
+    f,
+  );
 }
 
 /** The short email of an email notification destination: one per event. */

@@ -72,10 +72,7 @@ describe("PUT /account-settings/logo", () => {
   });
 
   it("refuses bytes that are not the image type claimed", async () => {
-    expectFieldError(
-      await put({ content_type: "image/jpeg", data: png.toString("base64") }),
-      "content_type",
-    );
+    expectFieldError(await put({ content_type: "image/jpeg", data: png.toString("base64") }), "content_type");
     expectFieldError(
       await put({ content_type: "image/png", data: makeJpegHeader(10, 10).toString("base64") }),
       "content_type",
