@@ -1,3 +1,5 @@
+import { writeFileSync } from "node:fs";
+import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import { makePng } from "../../lib/dev/test/images";
 import { apiCall, createProductViaApi, shot, signIn, uniqueEmail } from "../helpers";
@@ -161,6 +163,31 @@ test("first run: upload a logo (seen on Settings and at checkout), set currency 
   await expect(checkoutLogo).toBeVisible();
   expect(await checkoutLogo.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(240);
   await shot(page, "checkout-logo");
+
+  // An issued invoice: its hosted page shows the logo, its dates are Auckland days; so is the PDF.
+  const manual = await apiCall<{ id: string }>(page, "POST", "/api/transactions", {
+    items: [{ price_id: price.id, quantity: 1 }],
+    customer_id: customer.id,
+    address_id: address.id,
+    collection_mode: "manual",
+    billing_details: { payment_terms: { interval: "day", frequency: 14 } },
+  });
+  await apiCall(page, "PATCH", `/api/transactions/${manual.id}`, { status: "billed" });
+  const link = await apiCall<{ url: string }>(page, "GET", `/api/transactions/${manual.id}/invoice-link`);
+  await page.goto(link.url);
+  await expect(page.getByTestId("merchant-logo")).toBeVisible();
+  const auckland = new Intl.DateTimeFormat("en-GB", {
+    day: "numeric",
+    month: "long",
+    year: "numeric",
+    timeZone: "Pacific/Auckland",
+  }).format(new Date());
+  await expect(page.getByText(`Issued ${auckland}`)).toBeVisible();
+  await shot(page, "hosted-invoice-logo");
+  const pdf = await apiCall<{ url: string }>(page, "GET", `/api/transactions/${manual.id}/invoice?disposition=inline`);
+  const bytes = await (await page.request.get(pdf.url)).body();
+  expect(bytes.toString("latin1")).toContain("/Subtype /Image");
+  writeFileSync(path.join(import.meta.dirname, "..", "screenshots", "invoice-logo.pdf"), bytes);
 
   // Remove it, after a confirmation; then back to the defaults for the other specs.
   await page.goto("/settings");
