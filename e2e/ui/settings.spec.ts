@@ -148,7 +148,10 @@ test("first run: upload a logo (seen on Settings and at checkout), set currency 
     { description: "One", name: "One", amount: "1500", currency_code: "USD" },
   ]);
   const [price] = await apiCall<{ id: string }[]>(page, "GET", `/api/prices?product_id=${productId}`);
-  const customer = await apiCall<{ id: string }>(page, "POST", "/api/customers", { email: uniqueEmail("logo") });
+  const customer = await apiCall<{ id: string }>(page, "POST", "/api/customers", {
+    email: uniqueEmail("logo"),
+    name: "Lin Logo",
+  });
   const address = await apiCall<{ id: string }>(page, "POST", `/api/customers/${customer.id}/addresses`, {
     postal_code: "10001",
     country_code: "US",
