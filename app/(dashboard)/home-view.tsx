@@ -63,6 +63,10 @@ function RevenueCards() {
   const mrrNow = mrr.data ? lastPoint(mrr.data) : null;
   const subscribersNow = subscribers.data ? lastPoint(subscribers.data) : null;
   const currency = revenue.data?.currency_code ?? "USD";
+  // Metrics count UTC days (decision: they stay so; every chart and export agrees): when the
+  // merchant's zone is another, the cards say which day and month they mean.
+  const zone = useAccountSettings().data?.timezone;
+  const utc = zone && zone !== "UTC" ? " (UTC)" : "";
   const loading = (
     <p className="h-8 w-24 animate-pulse rounded bg-slate-100">
       <span className="sr-only">Loading…</span>
@@ -70,7 +74,7 @@ function RevenueCards() {
   );
   return (
     <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-      <Card title="Revenue today" href="/metrics">
+      <Card title={`Revenue today${utc}`} href="/metrics">
         {revenue.isLoading ? (
           loading
         ) : (
@@ -79,7 +83,7 @@ function RevenueCards() {
           </Figure>
         )}
       </Card>
-      <Card title="Revenue this month" href="/metrics">
+      <Card title={`Revenue this month${utc}`} href="/metrics">
         {month === null ? (
           loading
         ) : (
@@ -211,10 +215,15 @@ function Checklist() {
   const destinations = useCount("/notification-settings", { per_page: 1 });
   const steps = [
     {
-      label: "Add your business details (name, address, tax number) for invoices and checkout",
+      label: "Add your business details (name, address, tax number), currency and time zone",
       done: settings.data
         ? settings.data.merchant_name !== "Your company" && settings.data.merchant_address !== null
         : undefined,
+      href: "/settings",
+    },
+    {
+      label: "Upload your logo for invoices, checkout and emails",
+      done: settings.data ? settings.data.logo_url !== null : undefined,
       href: "/settings",
     },
     {

@@ -8,6 +8,7 @@ import { DECLINE_MESSAGES, type DeclineCode, type Payment, TEST_CARDS } from "@/
 import { ApiClientError, api } from "@/lib/dashboard/api";
 import { billingCycleText, formatMoney } from "@/lib/dashboard/money";
 import { type CheckoutView, cardPaymentBody } from "@/lib/schemas/payment";
+import { MerchantLogo } from "./merchant-logo";
 import type { RecurringTerms } from "./recurring-terms";
 
 const FIELDS = ["cardholder_name", "number", "expiry", "cvc"] as const;
@@ -54,7 +55,16 @@ function declineText(code: string | null): string {
 }
 
 /** The checkout: order summary beside the card form (or the result, once there is one). */
-export function CheckoutPanel({ view, terms = null }: { view: CheckoutView; terms?: RecurringTerms | null }) {
+export function CheckoutPanel({
+  view,
+  terms = null,
+  logoUrl = null,
+}: {
+  view: CheckoutView;
+  terms?: RecurringTerms | null;
+  /** The merchant's logo (account settings `logo_url`). */
+  logoUrl?: string | null;
+}) {
   const [state, setState] = useState(view.state);
   const [paid, setPaid] = useState<Payment | null>(null);
   const money = (amount: string) => formatMoney(amount, view.currency_code);
@@ -62,9 +72,12 @@ export function CheckoutPanel({ view, terms = null }: { view: CheckoutView; term
   return (
     <CheckoutShell>
       <header className="mb-6 flex flex-wrap items-center justify-between gap-3">
-        <div>
-          <p className="text-sm text-slate-600">Pay</p>
-          <h1 className="text-2xl font-semibold text-slate-900">{view.merchant_name}</h1>
+        <div className="flex flex-wrap items-center gap-4">
+          <MerchantLogo url={logoUrl} />
+          <div>
+            <p className="text-sm text-slate-600">Pay</p>
+            <h1 className="text-2xl font-semibold text-slate-900">{view.merchant_name}</h1>
+          </div>
         </div>
         {view.environment === "sandbox" && (
           <span className="rounded-full bg-amber-100 px-3 py-1 text-xs font-medium text-amber-900 ring-1 ring-amber-600/20">

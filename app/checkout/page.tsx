@@ -6,6 +6,7 @@
 import type { Metadata } from "next";
 import { ApiError } from "@/lib/errors";
 import type { CheckoutView } from "@/lib/schemas/payment";
+import { getAccountSettings } from "@/lib/services/account-settings";
 import { getCheckout } from "@/lib/services/payments";
 import { CheckoutPanel, CheckoutShell, Notice } from "./checkout-form";
 import { recurringTerms } from "./recurring-terms";
@@ -35,7 +36,8 @@ export default async function CheckoutPage({
   const loaded = await load(id);
   if ("view" in loaded) {
     const terms = loaded.view.state === "payable" ? await recurringTerms(loaded.view.transaction_id) : null;
-    return <CheckoutPanel view={loaded.view} terms={terms} />;
+    const { logo_url } = await getAccountSettings();
+    return <CheckoutPanel view={loaded.view} terms={terms} logoUrl={logo_url} />;
   }
   const problem = loaded.problem;
   return (

@@ -4,7 +4,8 @@
  */
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
-import { merchantName } from "@/lib/services/portal/data";
+import { MerchantLogo } from "@/app/checkout/merchant-logo";
+import { getAccountSettings } from "@/lib/services/account-settings";
 
 export const metadata: Metadata = {
   title: { default: "Billing", template: "%s · Billing" },
@@ -14,14 +15,17 @@ export const metadata: Metadata = {
 export const dynamic = "force-dynamic";
 
 export default async function PortalLayout({ children }: { children: ReactNode }) {
-  const merchant = await merchantName();
+  const { merchant_name: merchant, logo_url } = await getAccountSettings();
   return (
     <div className="flex min-h-screen flex-col bg-slate-100">
       <header className="border-b border-slate-200 bg-white">
-        <div className="mx-auto flex w-full max-w-4xl flex-wrap items-baseline justify-between gap-x-4 gap-y-1 px-4 py-4">
-          <p className="text-lg font-semibold text-slate-900" data-testid="portal-merchant">
-            {merchant}
-          </p>
+        <div className="mx-auto flex w-full max-w-4xl flex-wrap items-center justify-between gap-x-4 gap-y-1 px-4 py-4">
+          <div className="flex items-center gap-3">
+            <MerchantLogo url={logo_url} small />
+            <p className="text-lg font-semibold text-slate-900" data-testid="portal-merchant">
+              {merchant}
+            </p>
+          </div>
           <p className="text-sm text-slate-600">Billing and subscriptions</p>
         </div>
       </header>

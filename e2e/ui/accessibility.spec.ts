@@ -9,6 +9,7 @@
  * a discount, a discount group and a notification destination.
  */
 import { expect, type Page, test } from "@playwright/test";
+import { makePng } from "../../lib/dev/test/images";
 import { makeManualTransaction, sdk, subscribeAtCheckout } from "../api/sdk-helpers";
 import { cliApiKey } from "../cli";
 import { expectNoSeriousA11yViolations, OWNER, signIn } from "../helpers";
@@ -200,6 +201,12 @@ test("notifications, metrics, reports, developers and settings", async ({ page }
   await check(page, "/developers", "developers");
   await checkAfterClick(page, /Create API key/, "developers: new key form");
   await check(page, "/settings", "settings");
+  // With a logo: its preview, Replace and Remove, and the removal's confirmation.
+  const png = makePng(240, 80).toString("base64");
+  await api(cliApiKey(), "PUT", "/account-settings/logo", { content_type: "image/png", data: png });
+  await check(page, "/settings", "settings: with a logo");
+  await checkAfterClick(page, "Remove logo", "settings: remove the logo (confirmation)");
+  await api(cliApiKey(), "DELETE", "/account-settings/logo");
 });
 
 test("home, the global search, the emails log and a hosted invoice page", async ({ page }) => {

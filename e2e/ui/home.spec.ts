@@ -27,8 +27,12 @@ test("sign-in lands on Home: revenue, what needs attention, recent activity in p
   await shot(page, "home-phone");
   await page.setViewportSize({ width: 1280, height: 800 });
 
-  // The checklist's steps lead to where each is done.
+  // The checklist's steps lead to where each is done; a logo is one of them.
   const steps = page.getByRole("region", { name: "Get started" });
+  const settings = await apiCall<{ logo_url: string | null }>(page, "GET", "/api/account-settings");
+  if (settings.logo_url === null) {
+    await expect(steps.getByRole("link", { name: /Upload your logo/ })).toHaveAttribute("href", "/settings");
+  }
   if (await steps.isVisible()) {
     const link = steps.getByRole("link").first();
     const href = await link.getAttribute("href");

@@ -1,5 +1,8 @@
+import { writeFileSync } from "node:fs";
+import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
-import { createProductViaApi, shot, signIn } from "../helpers";
+import { makePng } from "../../lib/dev/test/images";
+import { apiCall, createProductViaApi, shot, signIn, uniqueEmail } from "../helpers";
 
 test.beforeEach(async ({ page }) => {
   await signIn(page);
@@ -88,4 +91,115 @@ test("edit a tax rate inline and see a new preview use it; reset it after a conf
   await expect(dialog).toBeHidden();
   await expect(row).not.toContainText("custom");
   expect(await previewTax(page, priceId, "DE")).toEqual({ tax: "1900", rate: "0.19" });
+});
+
+test("first run: upload a logo (seen on Settings and at checkout), set currency and time zone, remove the logo", async ({
+  page,
+}) => {
+  await page.goto("/settings");
+  const logo = page.getByRole("region", { name: "Logo" });
+  await expect(logo.getByText("No logo yet")).toBeVisible();
+  const chooser = page.getByTestId("logo-file");
+
+  // Checked in the browser before anything is sent: the type, then the size.
+  await chooser.setInputFiles({ name: "logo.svg", mimeType: "image/svg+xml", buffer: Buffer.from("<svg/>") });
+  await expect(logo.getByRole("alert")).toContainText("logo.svg is not a PNG or JPEG image");
+  await chooser.setInputFiles({ name: "huge.png", mimeType: "image/png", buffer: Buffer.alloc(300 * 1024) });
+  await expect(logo.getByRole("alert")).toContainText("at most 256 KB");
+  // The server reads the bytes: a "PNG" that is not one is refused with its reason.
+  await chooser.setInputFiles({ name: "fake.png", mimeType: "image/png", buffer: Buffer.from("not an image at all") });
+  await expect(logo.getByRole("alert")).toContainText("The image was refused");
+
+  const upload = logo.getByRole("button", { name: "Upload logo" });
+  await expect(upload).toHaveAccessibleDescription(/PNG or JPEG, at most 256 KB/);
+  await chooser.setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: makePng(240, 80) });
+  await expect(page.getByText("Logo uploaded.")).toBeVisible();
+  const preview = logo.getByRole("img", { name: /^Logo of / });
+  await expect(preview).toBeVisible();
+  expect(await preview.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(240);
+  await expect(logo.getByRole("alert")).toHaveCount(0);
+  const settings = await apiCall<{ logo_url: string }>(page, "GET", "/api/account-settings");
+  const served = await page.request.get(settings.logo_url);
+  expect(served.headers()["content-type"]).toBe("image/png");
+  expect(served.headers()["x-content-type-options"]).toBe("nosniff");
+  expect(served.headers()["cache-control"]).toContain("immutable");
+
+  // Default currency and time zone.
+  const form = page.getByRole("form", { name: "Business details" });
+  await form.getByLabel("Default currency").selectOption("EUR");
+  await form.getByLabel("Time zone").selectOption("Pacific/Auckland");
+  await expect(form.getByLabel("Time zone")).toHaveAccessibleDescription(/Now there: /);
+  await form.getByRole("button", { name: "Save settings" }).click();
+  await expect(page.getByText("Settings saved.")).toBeVisible();
+  await page.reload();
+  await expect(form.getByLabel("Default currency")).toHaveValue("EUR");
+  await expect(form.getByLabel("Time zone")).toHaveValue("Pacific/Auckland");
+  await shot(page, "settings-logo");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shot(page, "settings-logo-phone");
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  // Home's revenue cards say their days are UTC days now that the zone is another.
+  await page.goto("/");
+  await expect(page.getByRole("region", { name: "Revenue today (UTC)" })).toBeVisible();
+
+  // The checkout shows the logo.
+  const productId = await createProductViaApi(page, { name: "Logo check" }, [
+    { description: "One", name: "One", amount: "1500", currency_code: "USD" },
+  ]);
+  const [price] = await apiCall<{ id: string }[]>(page, "GET", `/api/prices?product_id=${productId}`);
+  const customer = await apiCall<{ id: string }>(page, "POST", "/api/customers", {
+    email: uniqueEmail("logo"),
+    name: "Lin Logo",
+  });
+  const address = await apiCall<{ id: string }>(page, "POST", `/api/customers/${customer.id}/addresses`, {
+    postal_code: "10001",
+    country_code: "US",
+  });
+  const txn = await apiCall<{ id: string }>(page, "POST", "/api/transactions", {
+    items: [{ price_id: price.id, quantity: 1 }],
+    customer_id: customer.id,
+    address_id: address.id,
+  });
+  await page.goto(`/checkout?_ptxn=${txn.id}`);
+  const checkoutLogo = page.getByTestId("merchant-logo");
+  await expect(checkoutLogo).toBeVisible();
+  expect(await checkoutLogo.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(240);
+  await shot(page, "checkout-logo");
+
+  // An issued invoice: its hosted page shows the logo, its dates are Auckland days; so is the PDF.
+  const manual = await apiCall<{ id: string }>(page, "POST", "/api/transactions", {
+    items: [{ price_id: price.id, quantity: 1 }],
+    customer_id: customer.id,
+    address_id: address.id,
+    collection_mode: "manual",
+    billing_details: { payment_terms: { interval: "day", frequency: 14 } },
+  });
+  await apiCall(page, "PATCH", `/api/transactions/${manual.id}`, { status: "billed" });
+  const link = await apiCall<{ url: string }>(page, "GET", `/api/transactions/${manual.id}/invoice-link`);
+  await page.goto(link.url);
+  await expect(page.getByTestId("merchant-logo")).toBeVisible();
+  const auckland = new Intl.DateTimeFormat("en-GB", {
+    day: "numeric",
+    month: "long",
+    year: "numeric",
+    timeZone: "Pacific/Auckland",
+  }).format(new Date());
+  await expect(page.getByText(`Issued ${auckland}`)).toBeVisible();
+  await shot(page, "hosted-invoice-logo");
+  const pdf = await apiCall<{ url: string }>(page, "GET", `/api/transactions/${manual.id}/invoice?disposition=inline`);
+  const bytes = await (await page.request.get(pdf.url)).body();
+  expect(bytes.toString("latin1")).toContain("/Subtype /Image");
+  writeFileSync(path.join(import.meta.dirname, "..", "screenshots", "invoice-logo.pdf"), bytes);
+
+  // Remove it, after a confirmation; then back to the defaults for the other specs.
+  await page.goto("/settings");
+  await logo.getByRole("button", { name: "Remove logo" }).click();
+  const dialog = page.getByRole("dialog", { name: "Remove the logo?" });
+  await expect(dialog.getByRole("button", { name: "Cancel" })).toBeFocused();
+  await dialog.getByRole("button", { name: "Remove logo" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(logo.getByText("No logo yet")).toBeVisible();
+  expect((await page.request.get("/logo")).status()).toBe(404);
+  await apiCall(page, "PATCH", "/api/account-settings", { default_currency_code: null, timezone: null });
 });

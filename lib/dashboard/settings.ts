@@ -2,7 +2,9 @@
  * TanStack Query hooks for the account settings and the tax rates (the settings page), and the
  * percentage ↔ decimal fraction conversions its rate inputs need (exact: string arithmetic).
  */
-import type { AccountSettings, UpdateAccountSettingsInput } from "../schemas/account-settings.ts";
+import { useEffect, useRef } from "react";
+import type { CurrencyCode } from "../billing/currencies.ts";
+import type { AccountSettings, UpdateAccountSettingsInput, UploadLogoInput } from "../schemas/account-settings.ts";
 import type { TaxRateEntry } from "../schemas/tax-rate.ts";
 import { api, type ListResponse } from "./api.ts";
 import { type EntityResponse, enc, useEntity, useList, useSave } from "./hooks.ts";
@@ -18,6 +20,22 @@ export function useAccountSettings() {
   return useEntity<AccountSettings>(settingsKeys.account, "/account-settings");
 }
 
+/**
+ * Preselects the account's default currency in a new form: calls `apply` once, when the settings
+ * arrive, unless `chosen()` says the person already picked a currency (their choice wins).
+ */
+export function usePreselectCurrency(apply: (code: CurrencyCode) => void, chosen: () => boolean): void {
+  const code = useAccountSettings().data?.default_currency_code;
+  const latest = useRef({ apply, chosen });
+  latest.current = { apply, chosen };
+  const done = useRef(false);
+  useEffect(() => {
+    if (done.current || !code) return;
+    done.current = true;
+    if (!latest.current.chosen()) latest.current.apply(code);
+  }, [code]);
+}
+
 export function useUpdateAccountSettings() {
   return useSave(
     async (input: UpdateAccountSettingsInput) =>
@@ -25,6 +43,37 @@ export function useUpdateAccountSettings() {
     () => [],
     () => settingsKeys.account,
   );
+}
+
+/** PUT /account-settings/logo: answers the settings with the new `logo_url`. */
+export function useUploadLogo() {
+  return useSave(
+    async (input: UploadLogoInput) =>
+      (await api<EntityResponse<AccountSettings>>("/account-settings/logo", { method: "PUT", body: input })).data,
+    () => [],
+    () => settingsKeys.account,
+  );
+}
+
+export function useRemoveLogo() {
+  return useSave(
+    async () => (await api<EntityResponse<AccountSettings>>("/account-settings/logo", { method: "DELETE" })).data,
+    () => [],
+    () => settingsKeys.account,
+  );
+}
+
+/** A file's bytes as base64 (the API takes JSON bodies: the logo travels as base64). */
+export function fileToBase64(file: Blob): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => {
+      const url = String(reader.result);
+      resolve(url.slice(url.indexOf(",") + 1));
+    };
+    reader.onerror = () => reject(reader.error ?? new Error("The file could not be read."));
+    reader.readAsDataURL(file);
+  });
 }
 
 /** Every country's rate (one page: the API lists them all). */

@@ -81,13 +81,13 @@ export async function renderCreditNotePdf(data: CreditNoteData): Promise<Uint8Ar
 
   const facts: [string, string][] = [
     ["Credit note number", data.creditNoteNumber],
-    ["Date", documentDate(data.issuedAt)],
+    ["Date", documentDate(data.issuedAt, data.merchant.timeZone)],
   ];
   if (data.invoiceNumber) facts.push(["Original invoice", data.invoiceNumber]);
   facts.push(["Transaction", data.transactionId]);
   facts.push(["Type", ACTIONS[data.action] ?? data.action]);
   facts.push(["Currency", data.currency]);
-  drawHeader(w, { merchant: data.merchant, title: "Credit note", facts });
+  await drawHeader(w, { merchant: data.merchant, title: "Credit note", facts });
 
   drawRecipient(w, "Credit to", data.billTo, {
     label: `Total credited (${data.currency})`,

@@ -248,3 +248,39 @@ describe("credit note PDF", () => {
     expect(creditNoteFileName("CN-000007")).toBe("credit-note-CN-000007.pdf");
   });
 });
+
+describe("the merchant's logo and time zone", () => {
+  it("draws the logo above the name: the PDF still renders, with one image object", async () => {
+    const { makePng } = await import("../dev/test/images.ts");
+    const png = makePng(600, 200);
+    const logo = { contentType: "image/png" as const, bytes: new Uint8Array(png), width: 600, height: 200 };
+    const bytes = await renderInvoicePdf(invoice({ merchant: { ...merchant, logo } }));
+    const { pages, text } = await pdfText(bytes);
+    expect(pages).toHaveLength(1);
+    expect(text).toContain("Northwind Software Ltd");
+    const raw = Buffer.from(bytes).toString("latin1");
+    expect(raw.match(/\/Subtype \/Image/g)).toHaveLength(1);
+    expect(raw).toMatch(/\/Width 600\s/);
+    expect(raw).toMatch(/\/Height 200\s/);
+    if (process.env.WRITE_LOGO_PDF) (await import("node:fs")).writeFileSync(process.env.WRITE_LOGO_PDF, bytes);
+  });
+
+  it("a logo pdf-lib cannot read is left out, never an error", async () => {
+    const logo = { contentType: "image/png" as const, bytes: new Uint8Array([1, 2, 3]), width: 1, height: 1 };
+    const bytes = await renderInvoicePdf(invoice({ merchant: { ...merchant, logo } }));
+    expect((await pdfText(bytes)).text).toContain("Northwind Software Ltd");
+  });
+
+  it("prints dates as days in the merchant's zone", async () => {
+    // 23:30 UTC on 23 Nov is already 24 Nov in Auckland, still 23 Nov in New York.
+    const late = { issuedAt: "2026-11-23T23:30:00.000Z", dueAt: null, paymentTerms: null };
+    const auckland = await pdfText(
+      await renderInvoicePdf(invoice({ ...late, merchant: { ...merchant, timeZone: "Pacific/Auckland" } })),
+    );
+    expect(auckland.text).toContain("Invoice date 24 Nov 2026");
+    const newYork = await pdfText(
+      await renderInvoicePdf(invoice({ ...late, merchant: { ...merchant, timeZone: "America/New_York" } })),
+    );
+    expect(newYork.text).toContain("Invoice date 23 Nov 2026");
+  });
+});

@@ -25,7 +25,7 @@ import {
   type Recipient,
   type TotalRow,
 } from "./layout.ts";
-import { documentDate, documentMoney, percentText, termsText } from "./print-format.ts";
+import { documentMoney, percentText, documentDate as printDate, termsText } from "./print-format.ts";
 
 export type { Merchant, Recipient };
 
@@ -90,6 +90,7 @@ export function invoiceFileName(invoiceNumber: string): string {
 
 export async function renderInvoicePdf(data: InvoiceData): Promise<Uint8Array> {
   const money = (amount: string) => documentMoney(amount, data.currency);
+  const documentDate = (value: string) => printDate(value, data.merchant.timeZone);
   const doc = { kind: "Invoice", number: data.invoiceNumber, merchant: data.merchant, issuedAt: data.issuedAt };
   const w = await createDocument(doc);
 
@@ -107,7 +108,7 @@ export async function renderInvoicePdf(data: InvoiceData): Promise<Uint8Array> {
     ]);
   }
   facts.push(["Currency", data.currency]);
-  drawHeader(w, {
+  await drawHeader(w, {
     merchant: data.merchant,
     title: "Invoice",
     stamp: data.preview

@@ -9,6 +9,7 @@
  * kept as real text (searchable, copyable, extractable by accounting tools).
  */
 import { type Color, PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from "pdf-lib";
+import { fitInBox, type LogoImage } from "./logo.ts";
 import { toWinAnsi } from "./win-ansi.ts";
 
 export const PAGE = { width: 595.28, height: 841.89 };
@@ -140,6 +141,24 @@ export class DocumentWriter {
     });
   }
 
+  /**
+   * Draws an image (PNG or JPEG bytes) scaled to fit a box whose top-left corner is (x, y), never
+   * enlarged; returns the height drawn. An image pdf-lib cannot read is skipped (height 0): a
+   * logo never stops an invoice from rendering.
+   */
+  async image(image: LogoImage, x: number, y: number, box: { width: number; height: number }): Promise<number> {
+    try {
+      const embedded =
+        image.contentType === "image/png" ? await this.pdf.embedPng(image.bytes) : await this.pdf.embedJpg(image.bytes);
+      // Pixels as points (72 per inch) before fitting: a small logo stays small.
+      const size = fitInBox(embedded.width, embedded.height, box);
+      this.page.drawImage(embedded, { x, y: PAGE.height - y - size.height, width: size.width, height: size.height });
+      return size.height;
+    } catch {
+      return 0;
+    }
+  }
+
   /** Room left on this page below the cursor. */
   get spaceLeft(): number {
     return PAGE.height - MARGIN.bottom - this.y;
@@ -179,7 +198,16 @@ export interface Merchant {
   address: string | null;
   taxNumber: string | null;
   email: string | null;
+  /** IANA zone the document's dates are printed in (default UTC). */
+  timeZone?: string;
+  /** The logo printed above the name (PDFs only read it; pages use the public URL). */
+  logo?: LogoImage | null;
+  /** The logo's public URL (`/logo?v=…`), for pages; null without a logo. */
+  logoUrl?: string | null;
 }
+
+/** The box a logo is scaled to fit, top left of the first page (points). */
+export const LOGO_BOX = { width: 170, height: 56 };
 
 /** Who the document is addressed to, from the transaction's customer, business and address. */
 export interface Recipient {
@@ -196,7 +224,7 @@ export interface Recipient {
  * The top of the first page: the merchant on the left; the title, an optional stamp ("Paid") and
  * the document's facts (label, value) on the right. Leaves the cursor below both.
  */
-export function drawHeader(
+export async function drawHeader(
   w: DocumentWriter,
   input: {
     merchant: Merchant;
@@ -204,9 +232,13 @@ export function drawHeader(
     stamp?: { text: string; color: Color } | null;
     facts: [string, string][];
   },
-): void {
+): Promise<void> {
   const top = w.y;
   let left = top + 14;
+  if (input.merchant.logo) {
+    const drawn = await w.image(input.merchant.logo, MARGIN.left, top, LOGO_BOX);
+    if (drawn > 0) left = top + drawn + 20;
+  }
   w.text(input.merchant.name, MARGIN.left, left, { size: 15, bold: true });
   left += 16;
   const merchantLines = [

@@ -2,7 +2,8 @@
  * How documents write money, dates and rates. A document is read by someone other than the
  * merchant, possibly years later, so it does not follow a viewer's locale: amounts are in the
  * currency's minor unit converted exactly (lib/billing/currencies.ts) and written the international
- * English way ("$1,234.50", "€9.99", "¥1,200"); dates are UTC days ("22 Nov 2026").
+ * English way ("$1,234.50", "€9.99", "¥1,200"); dates are days in the merchant's time zone
+ * (settings `timezone`, UTC by default): "22 Nov 2026".
  */
 import { type CurrencyCode, formatMinor, isCurrencyCode } from "../billing/currencies.ts";
 import { formatDecimal, parseDecimal, ratio } from "../billing/money.ts";
@@ -44,10 +45,28 @@ export function documentMoney(amount: string, currency: string): string {
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
-/** An RFC 3339 timestamp (or Date) → its UTC day, "22 Nov 2026". */
-export function documentDate(value: string | Date): string {
-  const date = typeof value === "string" ? new Date(value) : value;
-  return `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}`;
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The calendar day of an instant in an IANA zone (an unknown zone reads as UTC). */
+export function zonedDay(date: Date, timeZone = "UTC"): { year: number; month: number; day: number } {
+  if (timeZone === "UTC") return { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() };
+  let format = dayFormats.get(timeZone);
+  if (!format) {
+    try {
+      format = new Intl.DateTimeFormat("en-US", { timeZone, year: "numeric", month: "numeric", day: "numeric" });
+    } catch {
+      return zonedDay(date, "UTC");
+    }
+    dayFormats.set(timeZone, format);
+  }
+  const parts = Object.fromEntries(format.formatToParts(date).map((part) => [part.type, part.value]));
+  return { year: Number(parts.year), month: Number(parts.month), day: Number(parts.day) };
+}
+
+/** An RFC 3339 timestamp (or Date) → its day in `timeZone` (default UTC), "22 Nov 2026". */
+export function documentDate(value: string | Date, timeZone = "UTC"): string {
+  const { year, month, day } = zonedDay(typeof value === "string" ? new Date(value) : value, timeZone);
+  return `${day} ${MONTHS[month - 1]} ${year}`;
 }
 
 /** A tax rate as the API writes it ("0.2", "0.0725") → "20%", "7.25%" (exact). */

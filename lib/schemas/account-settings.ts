@@ -4,6 +4,7 @@
  * dashboard's settings form uses these schemas too.
  */
 import { z } from "zod";
+import { CURRENCY_CODES, type CurrencyCode, isCurrencyCode } from "../billing/currencies.ts";
 import { email, maxText, requiredText } from "./common.ts";
 
 export const MERCHANT_NAME_MAX = 200;
@@ -18,6 +19,28 @@ export type AccountTaxModeSetting = (typeof ACCOUNT_TAX_MODES)[number];
 /** The name on invoices while the merchant has not set one. */
 export const DEFAULT_MERCHANT_NAME = "Your company";
 
+/** The currency the dashboard preselects (new price, new invoice, Home) while none is set. */
+export const DEFAULT_CURRENCY_CODE: CurrencyCode = "USD";
+/** The time zone documents and emails print dates in while none is set. */
+export const DEFAULT_TIMEZONE = "UTC";
+
+/** An IANA zone name this runtime knows ("Europe/Paris", "UTC"); aliases Intl accepts count too. */
+export function isTimeZone(value: string): boolean {
+  if (value.length === 0 || value.length > 64 || !/^[A-Za-z0-9_+\-/]+$/.test(value)) return false;
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The zones offered in the settings form (this runtime's list, UTC first). */
+export function timeZoneChoices(): string[] {
+  const zones = typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : [];
+  return ["UTC", ...zones.filter((zone) => zone !== "UTC")];
+}
+
 export const accountSettingsSchema = z.object({
   merchant_name: z.string(),
   merchant_address: z.string().nullable(),
@@ -26,6 +49,12 @@ export const accountSettingsSchema = z.object({
   /** How to pay an invoice by bank transfer (IBAN, reference...): shown on the hosted invoice page. */
   bank_transfer_instructions: z.string().nullable(),
   tax_mode: z.enum(ACCOUNT_TAX_MODES),
+  /** Preselected in the dashboard's currency choices (an explicit choice in the URL wins). */
+  default_currency_code: z.enum(CURRENCY_CODES as [CurrencyCode, ...CurrencyCode[]]),
+  /** IANA zone: the day printed on invoices, the hosted invoice page and emails. */
+  timezone: z.string(),
+  /** The merchant's logo on the public `/logo` route (versioned by its content hash), or null. */
+  logo_url: z.string().nullable(),
   updated_at: z.string().nullable(),
 });
 export type AccountSettings = z.infer<typeof accountSettingsSchema>;
@@ -41,5 +70,39 @@ export const updateAccountSettingsBody = z.strictObject({
   merchant_email: email.nullable().optional(),
   bank_transfer_instructions: maxText(BANK_TRANSFER_INSTRUCTIONS_MAX).nullable().optional(),
   tax_mode: z.enum(ACCOUNT_TAX_MODES, { error: "must be external or internal" }).optional(),
+  default_currency_code: z
+    .string({ error: "must be a supported currency code" })
+    .refine(isCurrencyCode, `must be a supported ISO 4217 currency code: ${CURRENCY_CODES.join(", ")}`)
+    .nullable()
+    .optional(),
+  timezone: z
+    .string({ error: "must be an IANA time zone name" })
+    .refine(isTimeZone, 'must be an IANA time zone name, such as "Europe/London" or "UTC"')
+    .nullable()
+    .optional(),
 });
 export type UpdateAccountSettingsInput = z.infer<typeof updateAccountSettingsBody>;
+
+/** Logo formats: PNG and JPEG only (SVG can carry scripts; both embed in PDFs as they are). */
+export const LOGO_CONTENT_TYPES = ["image/png", "image/jpeg"] as const;
+export type LogoContentType = (typeof LOGO_CONTENT_TYPES)[number];
+/**
+ * 256 KB decoded: a logo is printed about 160×50 points, so even a 1000 px wide PNG is plenty and
+ * fits; every PDF and hosted page embeds it, and its base64 (about 350 KB) stays far below the
+ * API's 1 MiB body limit.
+ */
+export const LOGO_MAX_BYTES = 256 * 1024;
+/** Largest side in pixels: bigger is refused as absurd (a decompression bomb, or a photo). */
+export const LOGO_MAX_DIMENSION = 4000;
+/** base64 of the largest logo (4/3 of its bytes, padded). */
+export const LOGO_MAX_BASE64 = Math.ceil(LOGO_MAX_BYTES / 3) * 4;
+
+/** PUT /account-settings/logo: the image as base64 (the API takes JSON bodies only). */
+export const uploadLogoBody = z.strictObject({
+  content_type: z.enum(LOGO_CONTENT_TYPES, { error: "must be image/png or image/jpeg (SVG is not accepted)" }),
+  data: z
+    .string({ error: "must be the image as a base64 string" })
+    .min(1, "must be the image as a base64 string")
+    .max(LOGO_MAX_BASE64, `the image must be at most ${LOGO_MAX_BYTES / 1024} KB`),
+});
+export type UploadLogoInput = z.infer<typeof uploadLogoBody>;

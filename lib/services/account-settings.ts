@@ -2,13 +2,32 @@
  * GET and PATCH /account-settings: the merchant details (printed on invoices) and the account's
  * tax mode, kept in the `settings` key/value table under the keys below (a contract with the
  * invoice renderer, which reads them with `getAccountSettings`). An absent key means the default:
- * the name "Your company", no address, tax number or email, tax mode `external`.
+ * the name "Your company", no address, tax number or email, tax mode `external`, currency USD,
+ * time zone UTC, no logo.
+ *
+ * The logo (PUT/DELETE /account-settings/logo) is kept in the same table, under two keys written
+ * in one transaction: `logo` (JSON: content type, pixel size, base64 bytes; at most 256 KB decoded)
+ * and `logo_version` (the first 16 hex digits of its SHA-256). Decision: no table of its own, since
+ * there is one logo per deployment and the settings table already is the account's store; GET
+ * /account-settings reads only the short version key, never the image, and the public `/logo`
+ * route (app/logo/route.ts) reads the image by its key.
  */
+import { createHash } from "node:crypto";
+import { isCurrencyCode } from "../billing/currencies.ts";
+import { config } from "../config.ts";
 import { query, sqlTransaction, ts } from "../db/sql.ts";
+import { checkLogo, type LogoImage } from "../documents/logo.ts";
+import { invalidField } from "../errors.ts";
 import {
   type AccountSettings,
+  DEFAULT_CURRENCY_CODE,
   DEFAULT_MERCHANT_NAME,
+  DEFAULT_TIMEZONE,
+  isTimeZone,
+  LOGO_CONTENT_TYPES,
+  type LogoContentType,
   type UpdateAccountSettingsInput,
+  type UploadLogoInput,
 } from "../schemas/account-settings.ts";
 import { ACCOUNT_TAX_MODE_SETTING } from "./transactions/details.ts";
 
@@ -20,18 +39,36 @@ export const ACCOUNT_SETTING_KEYS = {
   merchant_email: "merchant_email",
   bank_transfer_instructions: "bank_transfer_instructions",
   tax_mode: ACCOUNT_TAX_MODE_SETTING,
+  default_currency_code: "default_currency_code",
+  timezone: "timezone",
 } as const satisfies Record<keyof UpdateAccountSettingsInput, string>;
 
 type Field = keyof typeof ACCOUNT_SETTING_KEYS;
 const FIELDS = Object.keys(ACCOUNT_SETTING_KEYS) as Field[];
-const KEYS = Object.values(ACCOUNT_SETTING_KEYS);
+export const LOGO_KEY = "logo";
+export const LOGO_VERSION_KEY = "logo_version";
+const KEYS = [...Object.values(ACCOUNT_SETTING_KEYS), LOGO_VERSION_KEY];
+
+/** The path of the public logo route for a logo version (relative: pages on this origin use it). */
+export function logoPath(version: string): string {
+  return `/logo?v=${version}`;
+}
+
+/** The logo's absolute URL (PUBLIC_URL), for emails; null without a logo. */
+export function absoluteLogoUrl(logoUrl: string | null): string | null {
+  return logoUrl ? `${config.publicUrl}${logoUrl}` : null;
+}
 
 export async function getAccountSettings(): Promise<AccountSettings> {
   const rows = await query<{ key: string; value: string; updated_at: string }>(
     `SELECT key, value, ${ts("updated_at")} AS updated_at FROM settings WHERE key = ANY($1)`,
     [KEYS],
   );
-  const value = (field: Field) => rows.find((row) => row.key === ACCOUNT_SETTING_KEYS[field])?.value ?? null;
+  const raw = (key: string) => rows.find((row) => row.key === key)?.value ?? null;
+  const value = (field: Field) => raw(ACCOUNT_SETTING_KEYS[field]);
+  const currency = value("default_currency_code");
+  const zone = value("timezone");
+  const logoVersion = raw(LOGO_VERSION_KEY);
   // RFC 3339 UTC strings of one format sort as the instants they name.
   const latest = rows.reduce<string | null>((max, row) => (max && max > row.updated_at ? max : row.updated_at), null);
   return {
@@ -42,6 +79,10 @@ export async function getAccountSettings(): Promise<AccountSettings> {
     bank_transfer_instructions: value("bank_transfer_instructions"),
     // Anything but `internal` is `external`, as the totals read it (lib/services/transactions/details.ts).
     tax_mode: value("tax_mode") === "internal" ? "internal" : "external",
+    // A stored value this runtime no longer knows falls back to the default (never a 500).
+    default_currency_code: currency && isCurrencyCode(currency) ? currency : DEFAULT_CURRENCY_CODE,
+    timezone: zone && isTimeZone(zone) ? zone : DEFAULT_TIMEZONE,
+    logo_url: logoVersion ? logoPath(logoVersion) : null,
     updated_at: latest,
   };
 }
@@ -71,4 +112,70 @@ export async function updateAccountSettings(input: UpdateAccountSettingsInput): 
     }
   });
   return getAccountSettings();
+}
+
+async function setLogoRows(rows: [string, string][] | null): Promise<void> {
+  await sqlTransaction(async (client) => {
+    if (!rows) {
+      await query("DELETE FROM settings WHERE key = ANY($1)", [[LOGO_KEY, LOGO_VERSION_KEY]], client);
+      return;
+    }
+    for (const [key, value] of rows) {
+      await query(
+        `INSERT INTO settings (key, value, updated_at) VALUES ($1, $2, now())
+         ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`,
+        [key, value],
+        client,
+      );
+    }
+  });
+}
+
+/** PUT /account-settings/logo: checks the image (lib/documents/logo.ts) and replaces the logo. */
+export async function uploadLogo(input: UploadLogoInput): Promise<AccountSettings> {
+  const check = checkLogo(input.content_type, input.data);
+  if (!check.ok) throw invalidField(check.field, check.message);
+  const { image } = check;
+  const version = createHash("sha256").update(image.bytes).digest("hex").slice(0, 16);
+  const stored = JSON.stringify({
+    content_type: image.contentType,
+    width: image.width,
+    height: image.height,
+    data: Buffer.from(image.bytes).toString("base64"),
+  });
+  await setLogoRows([
+    [LOGO_KEY, stored],
+    [LOGO_VERSION_KEY, version],
+  ]);
+  return getAccountSettings();
+}
+
+/** DELETE /account-settings/logo: removes the logo (nothing to remove is not an error). */
+export async function removeLogo(): Promise<AccountSettings> {
+  await setLogoRows(null);
+  return getAccountSettings();
+}
+
+/** The stored logo with its version, or null (none, or a stored value that no longer parses). */
+export async function getLogo(): Promise<(LogoImage & { version: string }) | null> {
+  const rows = await query<{ key: string; value: string }>("SELECT key, value FROM settings WHERE key = ANY($1)", [
+    [LOGO_KEY, LOGO_VERSION_KEY],
+  ]);
+  const logo = rows.find((row) => row.key === LOGO_KEY)?.value;
+  const version = rows.find((row) => row.key === LOGO_VERSION_KEY)?.value;
+  if (!logo || !version) return null;
+  try {
+    const parsed = JSON.parse(logo) as { content_type: string; width: number; height: number; data: string };
+    if (!(LOGO_CONTENT_TYPES as readonly string[]).includes(parsed.content_type)) return null;
+    const bytes = Buffer.from(parsed.data, "base64");
+    return {
+      contentType: parsed.content_type as LogoContentType,
+      width: parsed.width,
+      height: parsed.height,
+      bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+      version,
+    };
+  } catch {
+    return null;
+  }
 }

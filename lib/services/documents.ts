@@ -26,18 +26,25 @@ import {
 } from "../documents/signed-links.ts";
 import { ApiError } from "../errors.ts";
 import type { Disposition, DocumentUrl } from "../schemas/document.ts";
-import { getAccountSettings } from "./account-settings.ts";
+import { getAccountSettings, getLogo } from "./account-settings.ts";
 import { sessionSecret } from "./settings.ts";
 import { getTransaction } from "./transactions/get.ts";
 
-/** The merchant's details as documents print them (from the account settings). */
-export async function merchantDetails(): Promise<Merchant> {
+/**
+ * The merchant's details as documents print them (from the account settings): dates in the
+ * merchant's time zone, and the logo's bytes for PDFs (`logo: false` for a page, which shows the
+ * logo by its public URL instead).
+ */
+export async function merchantDetails(options: { logo?: boolean } = {}): Promise<Merchant> {
   const settings = await getAccountSettings();
   return {
     name: settings.merchant_name,
     address: settings.merchant_address,
     taxNumber: settings.merchant_tax_number,
     email: settings.merchant_email,
+    timeZone: settings.timezone,
+    logoUrl: settings.logo_url,
+    logo: options.logo !== false && settings.logo_url ? await getLogo() : null,
   };
 }
 

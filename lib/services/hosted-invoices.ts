@@ -87,7 +87,7 @@ export async function loadHostedInvoice(token: unknown, now = Date.now()): Promi
   const reason = invoiceUnavailableReason(canceled ? { ...transaction, status: "billed" } : transaction);
   if (reason || !transaction.invoice_number) return { ok: false, problem: "no_invoice" };
   const settings = await getAccountSettings();
-  const invoice = invoiceDataFromTransaction(transaction, await merchantDetails());
+  const invoice = invoiceDataFromTransaction(transaction, await merchantDetails({ logo: false }));
   const state: HostedInvoiceState = canceled
     ? "canceled"
     : invoice.paid

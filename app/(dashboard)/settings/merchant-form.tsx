@@ -1,8 +1,9 @@
 "use client";
 
-import { useId } from "react";
+import { useId, useMemo } from "react";
+import { CurrencySelectField } from "@/components/currency-select";
 import { changes, FormShell, useForm } from "@/components/entity-form";
-import { TextAreaField, TextField } from "@/components/form";
+import { SelectField, TextAreaField, TextField } from "@/components/form";
 import { useToast } from "@/components/toast";
 import { textOrNull } from "@/lib/dashboard/form";
 import { type AccountSettings, useUpdateAccountSettings } from "@/lib/dashboard/settings";
@@ -13,6 +14,7 @@ import {
   DEFAULT_MERCHANT_NAME,
   MERCHANT_ADDRESS_MAX,
   MERCHANT_TAX_NUMBER_MAX,
+  timeZoneChoices,
   type UpdateAccountSettingsInput,
 } from "@/lib/schemas/account-settings";
 
@@ -23,6 +25,8 @@ const FIELDS = [
   "merchant_email",
   "bank_transfer_instructions",
   "tax_mode",
+  "default_currency_code",
+  "timezone",
 ] as const;
 
 const TAX_MODE_TEXT: Record<AccountTaxModeSetting, { label: string; hint: string }> = {
@@ -40,6 +44,8 @@ interface Values {
   merchant_email: string;
   bank_transfer_instructions: string;
   tax_mode: AccountTaxModeSetting;
+  default_currency_code: string;
+  timezone: string;
 }
 
 function valuesOf(settings: AccountSettings): Values {
@@ -50,7 +56,25 @@ function valuesOf(settings: AccountSettings): Values {
     merchant_email: settings.merchant_email ?? "",
     bank_transfer_instructions: settings.bank_transfer_instructions ?? "",
     tax_mode: settings.tax_mode,
+    default_currency_code: settings.default_currency_code,
+    timezone: settings.timezone,
   };
+}
+
+/** "14:05, Tue 24 Nov": the time now in `zone`, so the merchant sees they picked the right one. */
+function nowIn(zone: string): string {
+  try {
+    return new Intl.DateTimeFormat("en-GB", {
+      timeZone: zone,
+      hour: "2-digit",
+      minute: "2-digit",
+      weekday: "short",
+      day: "numeric",
+      month: "short",
+    }).format(new Date());
+  } catch {
+    return "";
+  }
 }
 
 /** The merchant details and the tax mode. Sends only what changed; server errors sit beside their fields. */
@@ -60,6 +84,10 @@ export function MerchantForm({ settings }: { settings: AccountSettings }) {
   const save = useUpdateAccountSettings();
   const toast = useToast();
   const taxModeErrorId = useId();
+  const zones = useMemo(() => {
+    const list = timeZoneChoices();
+    return list.includes(settings.timezone) ? list : [settings.timezone, ...list];
+  }, [settings.timezone]);
 
   function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -70,6 +98,8 @@ export function MerchantForm({ settings }: { settings: AccountSettings }) {
       merchant_email: textOrNull(values.merchant_email),
       bank_transfer_instructions: textOrNull(values.bank_transfer_instructions),
       tax_mode: values.tax_mode,
+      default_currency_code: values.default_currency_code,
+      timezone: values.timezone,
     };
     return state.run({
       fields: FIELDS,
@@ -120,6 +150,26 @@ export function MerchantForm({ settings }: { settings: AccountSettings }) {
           {...bind("merchant_tax_number")}
           hint={`Your VAT or GST registration number (up to ${MERCHANT_TAX_NUMBER_MAX} characters).`}
         />
+      </div>
+      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
+        <CurrencySelectField
+          label="Default currency"
+          name="default_currency_code"
+          {...bind("default_currency_code")}
+          hint="Preselected for new prices and invoices and on Home."
+        />
+        <SelectField
+          label="Time zone"
+          name="timezone"
+          {...bind("timezone")}
+          hint={`Dates on invoices and emails are days in this zone. Now there: ${nowIn(values.timezone)}.`}
+        >
+          {zones.map((zone) => (
+            <option key={zone} value={zone}>
+              {zone.replaceAll("_", " ")}
+            </option>
+          ))}
+        </SelectField>
       </div>
       <TextAreaField
         label="Bank transfer instructions"

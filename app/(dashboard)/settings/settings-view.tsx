@@ -3,6 +3,7 @@
 import { PageHeader, Section } from "@/components/page-header";
 import { ErrorState, LoadingBlock } from "@/components/states";
 import { useAccountSettings } from "@/lib/dashboard/settings";
+import { LogoForm } from "./logo-form";
 import { MerchantForm } from "./merchant-form";
 import { TaxRatesTable } from "./tax-rates-table";
 
@@ -12,8 +13,15 @@ export function SettingsView() {
     <div className="mx-auto max-w-5xl space-y-6">
       <PageHeader
         title="Settings"
-        description="Your business details as invoices show them, how prices treat tax, and the tax rate charged in each country."
+        description="Your business details and logo as invoices show them, how prices treat tax, and the tax rate charged in each country."
       />
+      <Section title="Logo" description="Printed above your business name for your customers to recognise you.">
+        {settings.data ? (
+          <LogoForm settings={settings.data} />
+        ) : settings.isLoading ? (
+          <LoadingBlock label="Loading the logo…" />
+        ) : null}
+      </Section>
       <Section
         title="Business details and tax mode"
         description="Printed on every invoice. Changes apply to invoices issued from now on."

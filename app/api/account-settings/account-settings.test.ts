@@ -35,6 +35,9 @@ describe("GET /account-settings", () => {
       merchant_email: null,
       bank_transfer_instructions: null,
       tax_mode: "external",
+      default_currency_code: "USD",
+      timezone: "UTC",
+      logo_url: null,
       updated_at: null,
     });
   });
@@ -121,6 +124,39 @@ describe("PATCH /account-settings", () => {
     expectFieldError(await patch({ tax_mode: "account_setting" }), "tax_mode");
     expectFieldError(await patch({ merchant_name: 5 }), "merchant_name");
     expectFieldError(await patch({ colour: "red" }), "colour");
+    for (const code of ["XXX", "usd", "", 5, "USD\ud800", "U".repeat(10_000), { code: "USD" }]) {
+      expectFieldError(await patch({ default_currency_code: code }), "default_currency_code");
+    }
+    for (const zone of [
+      "Mars/Olympus",
+      "Europe/Londres",
+      "",
+      "../etc/passwd",
+      3,
+      "UTC\ud800",
+      "Z".repeat(100_000),
+      [["UTC"]],
+    ]) {
+      expectFieldError(await patch({ timezone: zone }), "timezone");
+    }
+  });
+
+  it("stores the default currency and the time zone; null goes back to USD and UTC", async () => {
+    const res = await patch({ default_currency_code: "EUR", timezone: "Pacific/Auckland" });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).toMatchObject({ default_currency_code: "EUR", timezone: "Pacific/Auckland" });
+    expect(await stored()).toMatchObject({ default_currency_code: "EUR", timezone: "Pacific/Auckland" });
+    const cleared = await patch({ default_currency_code: null, timezone: null });
+    expect(cleared.body.data).toMatchObject({ default_currency_code: "USD", timezone: "UTC" });
+  });
+
+  it("a stored value this runtime does not know reads as the default, never a 500", async () => {
+    await query(
+      `INSERT INTO settings (key, value) VALUES ('timezone', 'Nowhere/Gone'), ('default_currency_code', 'XYZ')
+       ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
+    );
+    expect((await get()).body.data).toMatchObject({ default_currency_code: "USD", timezone: "UTC" });
+    await patch({ default_currency_code: null, timezone: null });
   });
 
   it("needs settings.write", async () => {

@@ -6,6 +6,7 @@
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import { CheckoutShell, Notice } from "@/app/checkout/checkout-form";
+import { MerchantLogo } from "@/app/checkout/merchant-logo";
 import { formatMoney } from "@/lib/dashboard/money";
 import { type HostedInvoiceView, loadHostedInvoice } from "@/lib/services/hosted-invoices";
 
@@ -42,13 +43,16 @@ export default async function HostedInvoicePage({ params }: { params: Promise<{ 
   );
 }
 
-const dateFormat = new Intl.DateTimeFormat("en-GB", {
-  day: "numeric",
-  month: "long",
-  year: "numeric",
-  timeZone: "UTC",
-});
-const date = (value: string) => dateFormat.format(new Date(value));
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+/** A day in the merchant's time zone (Settings), as on the PDF: "24 November 2026". */
+function date(value: string, timeZone = "UTC"): string {
+  let format = dateFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone });
+    dateFormats.set(timeZone, format);
+  }
+  return format.format(new Date(value));
+}
 const percent = (rate: string) => `${Number((Number(rate) * 100).toFixed(4))}%`;
 
 const STATE_TEXT = {
@@ -68,11 +72,12 @@ function InvoiceView({ view }: { view: HostedInvoiceView }) {
     <div className="space-y-6">
       <header className="flex flex-wrap items-start justify-between gap-4">
         <div>
+          <MerchantLogo url={data.merchant.logoUrl} className="mb-3" />
           <p className="text-sm text-slate-600">{data.merchant.name}</p>
           <h1 className="text-2xl font-semibold text-slate-900">Invoice {view.invoiceNumber}</h1>
           <p className="mt-1 text-sm text-slate-600">
-            Issued {date(data.issuedAt)}
-            {data.dueAt && ` · Due ${date(data.dueAt)}`}
+            Issued {date(data.issuedAt, data.merchant.timeZone)}
+            {data.dueAt && ` · Due ${date(data.dueAt, data.merchant.timeZone)}`}
           </p>
         </div>
         <span className={`rounded-full px-3 py-1 text-sm font-medium ${state.className}`} data-testid="invoice-state">
@@ -224,8 +229,8 @@ function StateNotice({ view, money }: { view: HostedInvoiceView; money: (amount:
     ),
     past_due: (
       <Notice tone="error" title="Past due">
-        This invoice was due {view.invoice.dueAt ? date(view.invoice.dueAt) : "already"}. Please pay{" "}
-        {money(view.invoice.amountDue)} now.
+        This invoice was due {view.invoice.dueAt ? date(view.invoice.dueAt, view.invoice.merchant.timeZone) : "already"}
+        . Please pay {money(view.invoice.amountDue)} now.
       </Notice>
     ),
     open: null,

@@ -26,8 +26,9 @@ import { documentDate, documentMoney } from "../../documents/print-format.ts";
 import { ApiError } from "../../errors.ts";
 import { EVENT_TYPES } from "../../events/catalogue.ts";
 import { sendTrialEndingEmailJob } from "../../events/jobs/send-trial-ending-email.ts";
+import type { AccountSettings } from "../../schemas/account-settings.ts";
 import type { Transaction } from "../../schemas/transaction.ts";
-import { getAccountSettings } from "../account-settings.ts";
+import { absoluteLogoUrl, getAccountSettings } from "../account-settings.ts";
 import { hostedInvoiceUrlFor } from "../hosted-invoices.ts";
 import { createPortalSession } from "../portal/sessions.ts";
 import { deliverEmails, type OutgoingEmail, queueDelivery, recordEmails } from "./outbox.ts";
@@ -70,10 +71,18 @@ async function customerOf(
   return email ? { email, name: row?.name ?? snapshot?.name ?? null } : null;
 }
 
-function dueDate(t: Transaction): string | null {
+function dueDate(t: Transaction, timeZone: string): string | null {
   const terms = t.billing_details?.payment_terms;
   if (!t.billed_at || !terms) return null;
-  return documentDate(addInterval(new Date(t.billed_at), terms.interval as CalendarInterval, terms.frequency));
+  return documentDate(
+    addInterval(new Date(t.billed_at), terms.interval as CalendarInterval, terms.frequency),
+    timeZone,
+  );
+}
+
+/** The merchant's look in emails: its logo (absolute URL) and the zone its dates are printed in. */
+function branding(settings: AccountSettings): { logoUrl: string | null; timeZone: string } {
+  return { logoUrl: absoluteLogoUrl(settings.logo_url), timeZone: settings.timezone };
 }
 
 /** A portal link (24 hours) for the customer, to the subscription's payment method page when given. */
@@ -88,7 +97,11 @@ async function portalLink(customerId: string, subscriptionId?: string | null): P
   }
 }
 
-async function customerEmails(event: EventRow, merchant: string): Promise<OutgoingEmail[]> {
+async function customerEmails(
+  event: EventRow,
+  merchant: string,
+  { logoUrl, timeZone }: ReturnType<typeof branding>,
+): Promise<OutgoingEmail[]> {
   const data = event.data;
   const base = { eventId: event.id, eventType: event.event_type, entityId: event.entity_id };
   if (event.event_type.startsWith("transaction.")) {
@@ -99,10 +112,11 @@ async function customerEmails(event: EventRow, merchant: string): Promise<Outgoi
     const hasInvoice = invoiceUnavailableReason(t) === null;
     const invoiceFacts = async () => ({
       merchant,
+      logoUrl,
       customerName: customer.name,
       invoiceNumber: t.invoice_number as string,
       amount: money(t.details.totals.balance),
-      dueDate: dueDate(t),
+      dueDate: dueDate(t, timeZone),
       link: await hostedInvoiceUrlFor(t.id),
     });
     switch (event.event_type) {
@@ -135,10 +149,11 @@ async function customerEmails(event: EventRow, merchant: string): Promise<Outgoi
             to: customer.email,
             content: receiptEmail({
               merchant,
+              logoUrl,
               customerName: customer.name,
               amount: money(t.details.totals.grand_total),
               invoiceNumber: t.invoice_number,
-              paidOn: documentDate(event.occurred_at),
+              paidOn: documentDate(event.occurred_at, timeZone),
               link: hasInvoice ? await hostedInvoiceUrlFor(t.id) : null,
             }),
           },
@@ -152,6 +167,7 @@ async function customerEmails(event: EventRow, merchant: string): Promise<Outgoi
             to: customer.email,
             content: paymentFailedEmail({
               merchant,
+              logoUrl,
               customerName: customer.name,
               amount: money(t.details.totals.balance),
               link: await portalLink(t.customer_id as string, t.subscription_id),
@@ -170,7 +186,7 @@ async function customerEmails(event: EventRow, merchant: string): Promise<Outgoi
         ...base,
         template: "subscription_canceled",
         to: customer.email,
-        content: subscriptionCanceledEmail({ merchant, customerName: customer.name }),
+        content: subscriptionCanceledEmail({ merchant, logoUrl, customerName: customer.name }),
       },
     ];
   }
@@ -233,7 +249,10 @@ export async function sendEventEmails(eventId: string): Promise<void> {
   if (!event) return;
   if (event.event_type === "subscription.trialing") await scheduleTrialEnding(event);
   const settings = await getAccountSettings();
-  const emails = [...(await customerEmails(event, settings.merchant_name)), ...(await destinationEmails(event))];
+  const emails = [
+    ...(await customerEmails(event, settings.merchant_name, branding(settings))),
+    ...(await destinationEmails(event)),
+  ];
   await deliverEmails(await recordEmails(emails));
 }
 
@@ -261,8 +280,9 @@ export async function sendTrialEndingEmail(payload: {
       to: customer.email,
       content: trialEndingEmail({
         merchant: settings.merchant_name,
+        logoUrl: branding(settings).logoUrl,
         customerName: customer.name,
-        endsOn: documentDate(payload.trial_ends_at),
+        endsOn: documentDate(payload.trial_ends_at, settings.timezone),
         link: await portalLink(sub.customer_id),
       }),
     },
@@ -289,7 +309,12 @@ export async function emailPortalLink(customerId: string): Promise<{ id: string;
           entityId: customerId,
           template: "portal_link",
           to: customer.email,
-          content: portalLinkEmail({ merchant: settings.merchant_name, customerName: customer.name, link }),
+          content: portalLinkEmail({
+            merchant: settings.merchant_name,
+            logoUrl: branding(settings).logoUrl,
+            customerName: customer.name,
+            link,
+          }),
         },
       ],
       client,

@@ -46,7 +46,21 @@ export function escapeHtml(value: string): string {
 /** One paragraph, or a call to action (a link shown as a button in HTML, on its own line in text). */
 type Block = string | { link: string; label: string };
 
-function compose(merchant: string, subject: string, greeting: string | null, blocks: Block[]): EmailContent {
+/**
+ * The merchant's logo above its name in the HTML body (an absolute URL on PUBLIC_URL: the public
+ * `/logo` route; null without a logo). Plain text has no logo.
+ */
+export interface Branding {
+  logoUrl?: string | null;
+}
+
+function compose(
+  merchant: string,
+  subject: string,
+  greeting: string | null,
+  blocks: Block[],
+  branding: Branding = {},
+): EmailContent {
   const hello = greeting ? `Hello ${greeting},` : "Hello,";
   const text = [
     hello,
@@ -64,14 +78,14 @@ function compose(merchant: string, subject: string, greeting: string | null, blo
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
 <body style="margin:0;padding:24px;background:#f1f5f9;font-family:-apple-system,Segoe UI,Helvetica,Arial,sans-serif;color:#0f172a;font-size:15px;line-height:1.5">
 <div style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px">
-<p style="margin:0 0 16px;font-weight:600">${escapeHtml(merchant)}</p>
+${branding.logoUrl ? `<p style="margin:0 0 12px"><img src="${escapeHtml(branding.logoUrl)}" alt="${escapeHtml(merchant)}" style="display:block;max-width:200px;max-height:64px;width:auto;height:auto;border:0"></p>\n` : ""}<p style="margin:0 0 16px;font-weight:600">${escapeHtml(merchant)}</p>
 <p style="margin:0 0 16px">${escapeHtml(hello)}</p>
 ${body}
 </div></body></html>`;
   return { subject, text, html };
 }
 
-export interface InvoiceFacts {
+export interface InvoiceFacts extends Branding {
   merchant: string;
   customerName: string | null;
   invoiceNumber: string;
@@ -81,29 +95,43 @@ export interface InvoiceFacts {
 }
 
 export function invoiceIssuedEmail(f: InvoiceFacts): EmailContent {
-  return compose(f.merchant, `Invoice ${f.invoiceNumber} from ${f.merchant}`, f.customerName, [
-    `${f.merchant} sent you invoice ${f.invoiceNumber} for ${f.amount}${f.dueDate ? `, due ${f.dueDate}` : ""}.`,
-    "You can see it, download it as a PDF and pay it online:",
-    { link: f.link, label: "View and pay invoice" },
-  ]);
+  return compose(
+    f.merchant,
+    `Invoice ${f.invoiceNumber} from ${f.merchant}`,
+    f.customerName,
+    [
+      `${f.merchant} sent you invoice ${f.invoiceNumber} for ${f.amount}${f.dueDate ? `, due ${f.dueDate}` : ""}.`,
+      "You can see it, download it as a PDF and pay it online:",
+      { link: f.link, label: "View and pay invoice" },
+    ],
+    f,
+  );
 }
 
 export function invoicePastDueEmail(f: InvoiceFacts): EmailContent {
-  return compose(f.merchant, `Reminder: invoice ${f.invoiceNumber} is past due`, f.customerName, [
-    `Invoice ${f.invoiceNumber} from ${f.merchant} for ${f.amount} was due ${f.dueDate ?? "already"} and is still unpaid.`,
-    "Please pay it now, or ignore this message if you have just paid.",
-    { link: f.link, label: "View and pay invoice" },
-  ]);
+  return compose(
+    f.merchant,
+    `Reminder: invoice ${f.invoiceNumber} is past due`,
+    f.customerName,
+    [
+      `Invoice ${f.invoiceNumber} from ${f.merchant} for ${f.amount} was due ${f.dueDate ?? "already"} and is still unpaid.`,
+      "Please pay it now, or ignore this message if you have just paid.",
+      { link: f.link, label: "View and pay invoice" },
+    ],
+    f,
+  );
 }
 
-export function receiptEmail(f: {
-  merchant: string;
-  customerName: string | null;
-  amount: string;
-  invoiceNumber: string | null;
-  paidOn: string;
-  link: string | null;
-}): EmailContent {
+export function receiptEmail(
+  f: Branding & {
+    merchant: string;
+    customerName: string | null;
+    amount: string;
+    invoiceNumber: string | null;
+    paidOn: string;
+    link: string | null;
+  },
+): EmailContent {
   return compose(
     f.merchant,
     `Receipt from ${f.merchant}${f.invoiceNumber ? ` (invoice ${f.invoiceNumber})` : ""}`,
@@ -112,47 +140,80 @@ export function receiptEmail(f: {
       `Thank you: we received your payment of ${f.amount} on ${f.paidOn}.`,
       ...(f.link ? ([{ link: f.link, label: "View receipt and invoice" }] as Block[]) : []),
     ],
+    f,
   );
 }
 
-export function paymentFailedEmail(f: {
-  merchant: string;
-  customerName: string | null;
-  amount: string;
-  link: string | null;
-}): EmailContent {
-  return compose(f.merchant, `Your payment to ${f.merchant} failed`, f.customerName, [
-    `We could not take your payment of ${f.amount} for your subscription with ${f.merchant}. We will try again in a few days.`,
-    "To keep your subscription, pay now with another card or update your payment method:",
-    ...(f.link ? ([{ link: f.link, label: "Update payment method" }] as Block[]) : []),
-  ]);
+export function paymentFailedEmail(
+  f: Branding & {
+    merchant: string;
+    customerName: string | null;
+    amount: string;
+    link: string | null;
+  },
+): EmailContent {
+  return compose(
+    f.merchant,
+    `Your payment to ${f.merchant} failed`,
+    f.customerName,
+    [
+      `We could not take your payment of ${f.amount} for your subscription with ${f.merchant}. We will try again in a few days.`,
+      "To keep your subscription, pay now with another card or update your payment method:",
+      ...(f.link ? ([{ link: f.link, label: "Update payment method" }] as Block[]) : []),
+    ],
+    f,
+  );
 }
 
-export function trialEndingEmail(f: {
-  merchant: string;
-  customerName: string | null;
-  endsOn: string;
-  link: string | null;
-}): EmailContent {
-  return compose(f.merchant, `Your trial with ${f.merchant} ends on ${f.endsOn}`, f.customerName, [
-    `Your free trial ends on ${f.endsOn}. Your subscription then continues and your payment method is charged.`,
-    "To change or cancel your subscription before then:",
-    ...(f.link ? ([{ link: f.link, label: "Manage subscription" }] as Block[]) : []),
-  ]);
+export function trialEndingEmail(
+  f: Branding & {
+    merchant: string;
+    customerName: string | null;
+    endsOn: string;
+    link: string | null;
+  },
+): EmailContent {
+  return compose(
+    f.merchant,
+    `Your trial with ${f.merchant} ends on ${f.endsOn}`,
+    f.customerName,
+    [
+      `Your free trial ends on ${f.endsOn}. Your subscription then continues and your payment method is charged.`,
+      "To change or cancel your subscription before then:",
+      ...(f.link ? ([{ link: f.link, label: "Manage subscription" }] as Block[]) : []),
+    ],
+    f,
+  );
 }
 
-export function subscriptionCanceledEmail(f: { merchant: string; customerName: string | null }): EmailContent {
-  return compose(f.merchant, `Your subscription with ${f.merchant} was canceled`, f.customerName, [
-    `Your subscription with ${f.merchant} has been canceled: you will not be charged for it again.`,
-    "If this is a mistake, reply to this email.",
-  ]);
+export function subscriptionCanceledEmail(
+  f: Branding & { merchant: string; customerName: string | null },
+): EmailContent {
+  return compose(
+    f.merchant,
+    `Your subscription with ${f.merchant} was canceled`,
+    f.customerName,
+    [
+      `Your subscription with ${f.merchant} has been canceled: you will not be charged for it again.`,
+      "If this is a mistake, reply to this email.",
+    ],
+    f,
+  );
 }
 
-export function portalLinkEmail(f: { merchant: string; customerName: string | null; link: string }): EmailContent {
-  return compose(f.merchant, `Manage your billing with ${f.merchant}`, f.customerName, [
-    "Here is your link to see your invoices and payments and to manage your subscriptions. It works for 24 hours.",
-    { link: f.link, label: "Open billing portal" },
-  ]);
+export function portalLinkEmail(
+  f: Branding & { merchant: string; customerName: string | null; link: string },
+): EmailContent {
+  return compose(
+    f.merchant,
+    `Manage your billing with ${f.merchant}`,
+    f.customerName,
+    [
+      "Here is your link to see your invoices and payments and to manage your subscriptions. It works for 24 hours.",
+      { link: f.link, label: "Open billing portal" },
+    ],
+    f,
+  );
 }
 
 /** The short email of an email notification destination: one per event. */

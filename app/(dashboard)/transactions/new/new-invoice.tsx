@@ -2,7 +2,7 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { Button } from "@/components/button";
 import { FormError } from "@/components/form";
 import { PageHeader } from "@/components/page-header";
@@ -25,6 +25,7 @@ import {
   stepOfField,
 } from "@/lib/dashboard/invoice-draft";
 import { Allowed } from "@/lib/dashboard/permissions";
+import { usePreselectCurrency } from "@/lib/dashboard/settings";
 import { type TransactionWithIncludes, transactionKeys } from "@/lib/dashboard/transactions";
 import { transactionPath } from "../transaction-parts";
 import { AddressStep } from "./address-step";
@@ -93,6 +94,14 @@ export function NewInvoice() {
     setDraft((d) => ({ ...d, ...patch }));
     setServer(NO_SERVER_ERRORS);
   };
+
+  // The account's default currency, unless a currency was chosen or items were added first.
+  const currencyChosen = useRef(false);
+  const linesAdded = draft.lines.length > 0;
+  usePreselectCurrency(
+    (currency) => setDraft((d) => (d.lines.length === 0 ? { ...d, currency } : d)),
+    () => currencyChosen.current || linesAdded,
+  );
 
   const local = itemBodies(draft);
   const discount = discountBody(draft);
@@ -248,7 +257,10 @@ export function NewInvoice() {
               draft={draft}
               problems={lineProblems}
               showProblems={Boolean(tried.items) || Object.keys(server.lines).length > 0}
-              onCurrency={(currency) => update({ currency })}
+              onCurrency={(currency) => {
+                currencyChosen.current = true;
+                update({ currency });
+              }}
               onLines={setLines}
             />
           )}

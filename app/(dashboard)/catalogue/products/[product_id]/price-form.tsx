@@ -1,5 +1,6 @@
 "use client";
 
+import { useRef } from "react";
 import { Button } from "@/components/button";
 import { CountryListPicker } from "@/components/country-list-picker";
 import { CurrencySelectField } from "@/components/currency-select";
@@ -23,6 +24,7 @@ import {
 import type { Price } from "@/lib/dashboard/catalogue";
 import { textOrNull } from "@/lib/dashboard/form";
 import { moneyText, readMoney } from "@/lib/dashboard/money";
+import { usePreselectCurrency } from "@/lib/dashboard/settings";
 import {
   type CreatePriceInput,
   createPriceBody,
@@ -141,6 +143,11 @@ export function PriceForm(props: Props) {
   const state = useEntityForm<Price, CreatePriceInput, UpdatePriceInput, Values>(props, () => initialValues(price));
   const { values, set, bind, clear } = state;
   const { overrides } = values;
+  const currencyChosen = useRef(Boolean(price));
+  usePreselectCurrency(
+    (code) => set("currency", code),
+    () => currencyChosen.current,
+  );
   const setOverrides = (list: OverrideRow[]) => set("overrides", list);
   const setOverride = (key: number, change: Partial<OverrideRow>) =>
     setOverrides(overrides.map((row) => (row.key === key ? { ...row, ...change } : row)));
@@ -260,7 +267,10 @@ export function PriceForm(props: Props) {
           label="Currency"
           required
           value={values.currency}
-          onChange={(event) => set("currency", event.target.value)}
+          onChange={(event) => {
+            currencyChosen.current = true;
+            set("currency", event.target.value);
+          }}
           error={error("unit_price.currency_code")}
         />
         <MoneyField
