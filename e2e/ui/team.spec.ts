@@ -124,7 +124,7 @@ test("an owner invites a teammate, who joins with the link in a fresh browser", 
   await expect(invitee.getByRole("main").getByRole("alert")).toContainText("already been used");
   await fresh.close();
 
-  await page.reload();
+  await page.goto("/team");
   const members = page.getByRole("table", { name: "Members" });
   await expect(members.getByRole("row").filter({ hasText: email })).toContainText("developer");
   await screenshot(page, "team-members");
