@@ -1,5 +1,14 @@
 import { expect, test } from "@playwright/test";
-import { checkListLoadingAndError, createCustomerInUi, screenshot, signIn, uniqueEmail } from "../helpers";
+import {
+  apiCall,
+  checkListLoadingAndError,
+  createCustomerInUi,
+  expectNoSeriousA11yViolations,
+  screenshot,
+  shot,
+  signIn,
+  uniqueEmail,
+} from "../helpers";
 
 test.beforeEach(async ({ page }) => {
   await signIn(page);
@@ -243,4 +252,35 @@ test("search and cursor pagination: Next and Previous walk the pages", async ({ 
   await pages.getByRole("button", { name: "Previous" }).click();
   await expect(pages).toContainText("Showing 1–25 of 27");
   await expect(table.getByRole("row").nth(1)).toContainText(`${tag}-26@`);
+});
+
+test("Email portal link: a confirmation names the recipient, a toast confirms, and the email carries the portal link", async ({
+  page,
+}) => {
+  const email = uniqueEmail("portal-link");
+  const customerId = await createCustomerInUi(page, { email, name: "Ada Portal" });
+  await page.getByRole("button", { name: "Email portal link" }).click();
+  const dialog = page.getByRole("dialog", { name: "Email a portal link?" });
+  await expect(dialog).toContainText(email);
+  await shot(page, "customer-portal-link-confirm");
+  await expectNoSeriousA11yViolations(page, "customer page, portal link confirmation");
+  await dialog.getByRole("button", { name: "Send email" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByText(`Portal link emailed to ${email}.`)).toBeVisible();
+  await screenshot(page, "customer-portal-link-sent");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shot(page, "customer-portal-link-phone");
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  // The email, in the Emails log (no SMTP in this run: kept, not sent), with the portal link.
+  const emails = await apiCall<{ id: string; template: string; entity_id: string }[]>(
+    page,
+    "GET",
+    `/api/emails?to=${encodeURIComponent(email)}`,
+  );
+  expect(emails.map((e) => [e.template, e.entity_id])).toEqual([["portal_link", customerId]]);
+  const one = await apiCall<{ text: string }>(page, "GET", `/api/emails/${emails[0].id}`);
+  expect(one.text).toMatch(/Open billing portal: http:\/\/[^/]+\/portal\/overview\?token=/);
+  await page.goto(`/emails/${emails[0].id}`);
+  await expect(page.getByRole("main")).toContainText("Manage your billing with");
 });

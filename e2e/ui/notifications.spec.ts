@@ -2,9 +2,11 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, type Page, test } from "@playwright/test";
 import {
+  apiCall,
   checkListLoadingAndError,
   createCustomerInUi,
   dismissToasts,
+  expectNoSeriousA11yViolations,
   shot,
   signIn,
   uniqueEmail,
@@ -416,4 +418,74 @@ test("the log shows a skeleton while loading, an error with a retry, and an unkn
   await expect(page.getByRole("main").getByRole("alert")).toContainText("Could not load this notification");
   await expect(page.getByRole("link", { name: "Notification log" }).first()).toBeVisible();
   await shot(page, "notifications-not-found");
+});
+
+test("an email destination's notifications are in the log like a webhook's: delivered to the Emails log without SMTP", async ({
+  page,
+}) => {
+  const description = `Ops inbox ${uniqueTag()}`;
+  const address = uniqueEmail("ops-inbox");
+  const destinationId = await page.evaluate(
+    async (body) => {
+      const response = await fetch("/api/notification-settings", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      if (response.status !== 201) throw new Error(`${response.status} ${await response.text()}`);
+      return (await response.json()).data.id as string;
+    },
+    {
+      type: "email",
+      description,
+      destination: address,
+      subscribed_events: ["customer.updated"],
+      traffic_source: "all",
+    },
+  );
+  try {
+    const customer = await apiCall<{ id: string }>(page, "POST", "/api/customers", {
+      email: uniqueEmail("emailed-change"),
+    });
+    await apiCall(page, "PATCH", `/api/customers/${customer.id}`, { name: "Emailed Change" });
+    await expect
+      .poll(
+        async () =>
+          (
+            await apiCall<{ status: string }[]>(
+              page,
+              "GET",
+              `/api/notifications?notification_setting_id=${destinationId}&filter=${customer.id}`,
+            )
+          ).map((n) => n.status),
+        { timeout: 30_000, message: "the email destination's notification is delivered" },
+      )
+      .toEqual(["delivered"]);
+
+    await page.goto(`/notifications/log?destination=${destinationId}`);
+    const row = page.getByRole("table", { name: "Notifications" }).getByRole("row").nth(1);
+    await expect(row).toContainText("customer.updated");
+    await expect(row).toContainText("delivered");
+    await expect(row).toContainText(description);
+    await shot(page, "notifications-log-email-destination");
+
+    await row.getByRole("link", { name: "customer.updated" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "customer.updated" })).toBeVisible();
+    await expect(page.getByRole("region", { name: "Payload" })).toContainText(address);
+    const attempt = page.getByRole("table", { name: "Attempts" }).getByRole("row").nth(1);
+    await attempt.getByText("Show body").click();
+    await expect(attempt).toContainText("Kept in the Emails log as eml_");
+    await shot(page, "notifications-email-notification");
+    await expectNoSeriousA11yViolations(page, "an email destination's notification");
+
+    // The email itself, on the Emails page's API.
+    const emails = await apiCall<{ template: string; entity_id: string; status: string }[]>(
+      page,
+      "GET",
+      `/api/emails?to=${encodeURIComponent(address)}`,
+    );
+    expect(emails.map((e) => [e.template, e.entity_id, e.status])).toEqual([["notification", customer.id, "logged"]]);
+  } finally {
+    await apiCall(page, "PATCH", `/api/notification-settings/${destinationId}`, { active: false });
+  }
 });

@@ -4,7 +4,14 @@
  */
 import { expect, type Page, test } from "@playwright/test";
 import { cli } from "../cli";
-import { createCustomerInUi, screenshot, signIn, uniqueEmail } from "../helpers";
+import {
+  apiCall,
+  createCustomerInUi,
+  expectNoSeriousA11yViolations,
+  screenshot,
+  signIn,
+  uniqueEmail,
+} from "../helpers";
 
 const PASSWORD = "e2e-staff-password";
 
@@ -69,11 +76,33 @@ test("an owner invites a teammate, who joins with the link in a fresh browser", 
   const form = page.getByRole("form", { name: "Invite a teammate" });
   await form.getByLabel("Email").fill(email);
   await form.getByLabel("Role").selectOption("developer");
-  await form.getByRole("button", { name: "Create invitation link" }).click();
+  await form.getByRole("button", { name: "Send invitation" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Invitation sent to" })).toContainText(
+    `Invitation sent to ${email} (developer)`,
+  );
   const link = await page.getByLabel("Invitation link", { exact: true }).inputValue();
   expect(link).toMatch(/\/invite\/[A-Za-z0-9_-]{43}$/);
   await expect(page.getByRole("table", { name: "Pending invitations" })).toContainText(email);
   await screenshot(page, "team-invited");
+  await expectNoSeriousA11yViolations(page, "team page, invitation sent");
+
+  // The invitation email, in the Emails log (no SMTP in this run): it names the role and the
+  // business, and hides the one-time token (anyone who reads the log could otherwise join).
+  const token = link.split("/invite/")[1];
+  const emails = await apiCall<{ id: string; template: string; subject: string }[]>(
+    page,
+    "GET",
+    `/api/emails?to=${encodeURIComponent(email)}`,
+  );
+  expect(emails.map((e) => e.template)).toEqual(["team_invite"]);
+  expect(emails[0].subject).toMatch(/invited you to the .+ billing dashboard$/);
+  const sent = await apiCall<{ text: string; html: string }>(page, "GET", `/api/emails/${emails[0].id}`);
+  expect(sent.text).toContain("as a developer");
+  expect(sent.text).toContain("/invite/[link hidden: shown once to the inviter]");
+  expect(sent.text + sent.html).not.toContain(token);
+  await page.goto(`/emails/${emails[0].id}`);
+  await expect(page.getByRole("main")).toContainText("Team invitation");
+  await screenshot(page, "team-invite-email");
 
   const fresh = await browser.newContext();
   const invitee = await fresh.newPage();
@@ -95,7 +124,7 @@ test("an owner invites a teammate, who joins with the link in a fresh browser", 
   await expect(invitee.getByRole("main").getByRole("alert")).toContainText("already been used");
   await fresh.close();
 
-  await page.reload();
+  await page.goto("/team");
   const members = page.getByRole("table", { name: "Members" });
   await expect(members.getByRole("row").filter({ hasText: email })).toContainText("developer");
   await screenshot(page, "team-members");

@@ -1,6 +1,7 @@
 /** The dashboard's Emails log: GET /emails (newest first, polled while some are being sent) and GET /emails/{id}. */
 import type { Email, EmailSummary } from "../schemas/email.ts";
-import { enc, type ListParams, useEntity, useList } from "./hooks.ts";
+import { api } from "./api.ts";
+import { type EntityResponse, enc, type ListParams, useEntity, useList, useSave } from "./hooks.ts";
 
 export type { Email, EmailSummary };
 
@@ -33,4 +34,19 @@ export const TEMPLATE_LABELS: Record<EmailSummary["template"], string> = {
   subscription_canceled: "Subscription canceled",
   portal_link: "Portal link",
   notification: "Notification",
+  team_invite: "Team invitation",
 };
+
+/** POST /customers/{id}/portal-link-email: the email queued (it appears in the Emails log). */
+export function useEmailPortalLink(customerId: string) {
+  return useSave(
+    async () =>
+      (
+        await api<EntityResponse<{ id: string; to: string; status: string }>>(
+          `/customers/${enc(customerId)}/portal-link-email`,
+          { method: "POST" },
+        )
+      ).data,
+    () => [emailKeys.lists],
+  );
+}

@@ -50,6 +50,8 @@ export function nextRetryAt(
 }
 
 interface Target {
+  /** The destination's type: `url` (a webhook) or `email` (lib/services/emails/notification-emails.ts). */
+  type: string;
   body: string;
   status: NotificationStatus;
   times_attempted: number;
@@ -64,7 +66,7 @@ export async function deliverNotification(
   options: DeliveryOptions = {},
 ): Promise<DeliveryResult> {
   const [target] = await query<Target>(
-    `SELECT n.payload::text AS body, n.status, n.times_attempted, s.destination, s.endpoint_secret_key, s.active
+    `SELECT s.type, n.payload::text AS body, n.status, n.times_attempted, s.destination, s.endpoint_secret_key, s.active
      FROM notifications n JOIN notification_settings s ON s.id = n.notification_setting_id
      WHERE n.id = $1`,
     [id],
@@ -76,10 +78,14 @@ export async function deliverNotification(
   if (!target.active) return { done: "skipped", reason: "inactive" };
 
   const now = options.now ?? new Date();
-  const outcome = await sendSigned(target.destination, target.endpoint_secret_key, target.body, {
-    now,
-    timeoutMs: options.timeoutMs,
-  });
+  // An email destination's attempt sends its email; its outcome is recorded below as a webhook's is.
+  const outcome =
+    target.type === "email"
+      ? await (await import("../services/emails/notification-emails.ts")).sendNotificationEmail(id, now)
+      : await sendSigned(target.destination, target.endpoint_secret_key, target.body, {
+          now,
+          timeoutMs: options.timeoutMs,
+        });
   const retryAt = outcome.ok ? null : nextRetryAt(attempt, now, options.schedule, options.random);
   const status: NotificationStatus = outcome.ok ? "delivered" : retryAt ? "needs_retry" : "failed";
   await query(

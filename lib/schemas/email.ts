@@ -16,6 +16,7 @@ export const EMAIL_TEMPLATES = [
   "subscription_canceled",
   "portal_link",
   "notification",
+  "team_invite",
 ] as const;
 
 export const emailSummarySchema = z.object({

@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import { type FormEvent, useId, useState } from "react";
 import { Button } from "@/components/button";
 import { ConfirmDialog } from "@/components/confirm-dialog";
@@ -88,15 +89,19 @@ function InviteForm() {
         </div>
         <FormActions>
           <Button type="submit" pending={create.isPending} pendingLabel="Inviting…" disabled={email.trim() === ""}>
-            Create invitation link
+            Send invitation
           </Button>
         </FormActions>
       </form>
       {link?.url && (
         <div role="status" className="rounded-md border border-emerald-200 bg-emerald-50 p-4">
           <p className="mb-2 text-sm text-emerald-900">
-            Send this link to <strong>{link.email}</strong> ({link.role}). It works once, for 7 days, and is shown only
-            now.
+            Invitation sent to <strong>{link.email}</strong> ({link.role}). You can also send them this link yourself:
+            it works once, for 7 days, and is shown only now (the email in the{" "}
+            <Link href="/emails" className="underline">
+              Emails
+            </Link>{" "}
+            log hides it).
           </p>
           <CopyField id={linkId} label="Invitation link" value={link.url} copyLabel="Copy invitation link" />
         </div>
@@ -281,7 +286,10 @@ function OwnerTeamView({ selfId }: { selfId?: string }) {
             empty={<EmptyState title="No members" description="Invite someone below." />}
           />
         </Section>
-        <Section title="Invite a teammate" description="They get a one-time link to set their password.">
+        <Section
+          title="Invite a teammate"
+          description="They get an email with a one-time link to set their password (valid 7 days)."
+        >
           <div className="p-5">
             <InviteForm />
           </div>

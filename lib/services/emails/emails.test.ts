@@ -134,7 +134,8 @@ describe("the invoice-issued email through SMTP", () => {
 });
 
 describe("without SMTP_URL: the sandbox's Emails log", () => {
-  it("queues the job in the event's transaction and keeps the invoice, receipt and destination emails as logged", async () => {
+  it("queues the job in the event's transaction and keeps the invoice and receipt emails as logged", async () => {
+    // An email destination's emails are its notifications' (notification-emails.test.ts), not this job's.
     const destination = await insertDestination("ops@acme.example", ["transaction.billed"], { type: "email" });
     const billed = await makeBilled();
     const billedEvent = await eventId(billed.id, "transaction.billed");
@@ -144,16 +145,12 @@ describe("without SMTP_URL: the sandbox's Emails log", () => {
 
     await sendEventEmails(billedEvent);
     const issued = await emailsAbout(billed.id);
-    expect(issued.map((e) => [e.template, e.status])).toEqual([
-      ["invoice_issued", "logged"],
-      ["notification", "logged"],
-    ]);
-    expect(issued[1]).toMatchObject({
-      to_address: "ops@acme.example",
-      notification_setting_id: destination.id,
-      subject: `[Billing] transaction.billed ${billed.id}`,
-    });
-    expect(issued[1].text_body).toContain(`http://localhost:3000/transactions/${billed.id}`);
+    expect(issued.map((e) => [e.template, e.status])).toEqual([["invoice_issued", "logged"]]);
+    const [notification] = await query<{ id: string; type: string }>(
+      "SELECT id, type FROM notifications WHERE notification_setting_id = $1",
+      [destination.id],
+    );
+    expect(notification.type).toBe("transaction.billed");
 
     await payAtCheckout(billed.id, {
       cardholder_name: "Sam",

@@ -10,21 +10,20 @@
  *   watches, is not emailed (the page says it).
  * - transaction.past_due, manual collection: the overdue reminder of an invoice.
  * - subscription.trialing: schedules the trial-ending reminder TRIAL_REMINDER_DAYS before the trial
- *   ends (or at once for a shorter trial); it is sent only if the subscription is still trialing
- *   then, with the same end.
+ *   ends (or at once for a shorter trial), on the subscription's own clock (see `trialReminder`); it
+ *   is sent only if the subscription is still trialing then.
  * - subscription.canceled: "subscription canceled".
- * Email notification destinations (type `email`) subscribed to the event type get a short email each.
+ * Email notification destinations (type `email`) are not emailed here: their events become
+ * notifications, delivered as emails (notification-emails.ts) and listed in the Notifications log.
  * Decision: emails go to the customer's current email (the customers row), falling back to the
  * transaction's snapshot; a customer without one is not emailed. The job reads the event's data
  * (the entity as it was when the event was written), so a late job still describes that moment.
  */
 import { addInterval, type CalendarInterval } from "../../billing/billing-dates.ts";
-import { config } from "../../config.ts";
 import { query, sqlTransaction } from "../../db/sql.ts";
 import { invoiceUnavailableReason } from "../../documents/invoice-data.ts";
 import { documentDate, documentMoney } from "../../documents/print-format.ts";
 import { ApiError } from "../../errors.ts";
-import { EVENT_TYPES } from "../../events/catalogue.ts";
 import { sendTrialEndingEmailJob } from "../../events/jobs/send-trial-ending-email.ts";
 import type { AccountSettings } from "../../schemas/account-settings.ts";
 import type { Transaction } from "../../schemas/transaction.ts";
@@ -35,7 +34,6 @@ import { deliverEmails, type OutgoingEmail, queueDelivery, recordEmails } from "
 import {
   invoiceIssuedEmail,
   invoicePastDueEmail,
-  notificationEmail,
   paymentFailedEmail,
   portalLinkEmail,
   receiptEmail,
@@ -193,49 +191,47 @@ async function customerEmails(
   return [];
 }
 
-function dashboardLink(entityId: string): string | null {
-  const areas: Record<string, string> = { txn: "transactions", sub: "subscriptions", ctm: "customers" };
-  const area = areas[entityId.split("_")[0]];
-  return area ? `${config.publicUrl}/${area}/${encodeURIComponent(entityId)}` : null;
-}
-
-async function destinationEmails(event: EventRow): Promise<OutgoingEmail[]> {
-  const destinations = await query<{ id: string; description: string; destination: string }>(
-    `SELECT id, description, destination FROM notification_settings
-      WHERE active AND type = 'email' AND traffic_source IN ('platform', 'all') AND $1 = ANY(subscribed_events)
-      ORDER BY id`,
-    [event.event_type],
-  );
-  const description = EVENT_TYPES.find((type) => type.name === event.event_type)?.description ?? event.event_type;
-  return destinations.map((d) => ({
-    eventId: event.id,
-    eventType: event.event_type,
-    entityId: event.entity_id,
-    notificationSettingId: d.id,
-    template: "notification",
-    to: d.destination,
-    content: notificationEmail({
-      eventType: event.event_type,
-      description,
-      entityId: event.entity_id,
-      eventId: event.id,
-      occurredAt: event.occurred_at,
-      destination: d.description,
-      dashboardLink: dashboardLink(event.entity_id),
-    }),
-  }));
-}
-
-/** Schedules the trial-ending reminder of a subscription that entered its trial (job key: one per subscription). */
-async function scheduleTrialEnding(event: EventRow): Promise<void> {
-  const endsAt = event.data.next_billed_at ?? event.data.current_billing_period?.ends_at;
-  if (typeof endsAt !== "string") return;
-  const runAt = new Date(Date.parse(endsAt) - TRIAL_REMINDER_DAYS * 86_400_000);
+/** The trial-ending reminder job of a subscription (job key: one per subscription), at `runAt` (real time). */
+async function scheduleTrialReminder(
+  eventId: string,
+  subscriptionId: string,
+  /** The trial's end (RFC 3339): informational, the job reads the subscription's current dates. */
+  endsAt: string,
+  runAt: Date,
+): Promise<void> {
   await query(
     `SELECT graphile_worker.add_job($1, json_build_object('event_id', $2::text, 'subscription_id', $3::text, 'trial_ends_at', $4::text),
        run_at := greatest(now(), $5::timestamptz), job_key := $6, max_attempts := 25)`,
-    [sendTrialEndingEmailJob.id, event.id, event.entity_id, endsAt, runAt, `trial_ending:${event.entity_id}`],
+    [sendTrialEndingEmailJob.id, eventId, subscriptionId, endsAt, runAt, `trial_ending:${subscriptionId}`],
   );
+}
+
+/** The subscription's "now": real time, or its sandbox test clock when moved ahead of it (subscriptions/billing.ts). */
+function clockOf(sub: { clock_at: Date | null }, real = new Date()): Date {
+  return sub.clock_at && sub.clock_at.getTime() > real.getTime() ? sub.clock_at : real;
+}
+
+/** When the reminder of a trial ending at `endsAt` is due. */
+export function trialReminderAt(endsAt: Date): Date {
+  return new Date(endsAt.getTime() - TRIAL_REMINDER_DAYS * 86_400_000);
+}
+
+/**
+ * Schedules the trial-ending reminder of a subscription that entered its trial. Due at its trial
+ * end minus TRIAL_REMINDER_DAYS on the subscription's clock: at that real time (a clock moved ahead
+ * never runs behind real time, so the real moment its clock reaches a later instant is that
+ * instant), or at once when its clock is already past it (a short trial, or a clock moved ahead).
+ * Moving the test clock past it sends it from the clock's advance (`remindTrialEndingBy`).
+ */
+async function scheduleTrialEnding(event: EventRow): Promise<void> {
+  const endsAt = event.data.next_billed_at ?? event.data.current_billing_period?.ends_at;
+  if (typeof endsAt !== "string") return;
+  const [sub] = await query<{ clock_at: Date | null }>("SELECT clock_at FROM subscriptions WHERE id = $1", [
+    event.entity_id,
+  ]);
+  const remindAt = trialReminderAt(new Date(endsAt));
+  const now = clockOf(sub ?? { clock_at: null });
+  await scheduleTrialReminder(event.id, event.entity_id, endsAt, remindAt <= now ? new Date() : remindAt);
 }
 
 /** The `send_event_emails` job: writes the event's emails (once) and delivers them. */
@@ -249,45 +245,85 @@ export async function sendEventEmails(eventId: string): Promise<void> {
   if (!event) return;
   if (event.event_type === "subscription.trialing") await scheduleTrialEnding(event);
   const settings = await getAccountSettings();
-  const emails = [
-    ...(await customerEmails(event, settings.merchant_name, branding(settings))),
-    ...(await destinationEmails(event)),
-  ];
-  await deliverEmails(await recordEmails(emails));
+  await deliverEmails(await recordEmails(await customerEmails(event, settings.merchant_name, branding(settings))));
 }
 
-/** The `send_trial_ending_email` job: the reminder, if the subscription is still in that trial. */
+/**
+ * The trial-ending reminder of subscription `subscriptionId` (whose trial began with event
+ * `eventId`), decided from the subscription's own dates as of `at` (default: its clock, real time or
+ * its sandbox test clock when moved ahead):
+ * - no longer trialing (activated, canceled, paused): skipped, for good;
+ * - trialing, reminder not yet due (trial end minus TRIAL_REMINDER_DAYS after `at`, e.g. the trial
+ *   was extended): the job is scheduled again for then;
+ * - trialing and due: the reminder, naming the trial's current end. Written once per trial (per
+ *   `subscription.trialing` event): the job and the clock's advance may both come to it.
+ * `deliver`: "now" sends it at once (the job), "queue" queues its delivery (the clock's advance, an
+ * API request, does not wait for SMTP).
+ */
+async function trialReminder(
+  subscriptionId: string,
+  eventId: string,
+  at: Date | null,
+  deliver: "now" | "queue",
+): Promise<"sent" | "scheduled" | "skipped"> {
+  const [sub] = await query<{
+    status: string;
+    customer_id: string;
+    next_billed_at: Date | null;
+    clock_at: Date | null;
+  }>("SELECT status, customer_id, next_billed_at, clock_at FROM subscriptions WHERE id = $1", [subscriptionId]);
+  if (sub?.status !== "trialing" || !sub.next_billed_at) return "skipped";
+  const remindAt = trialReminderAt(sub.next_billed_at);
+  if ((at ?? clockOf(sub)).getTime() < remindAt.getTime()) {
+    await scheduleTrialReminder(eventId, subscriptionId, sub.next_billed_at.toISOString(), remindAt);
+    return "scheduled";
+  }
+  const customer = await customerOf(sub.customer_id);
+  if (!customer) return "skipped";
+  const settings = await getAccountSettings();
+  const email: OutgoingEmail = {
+    eventId,
+    eventType: "subscription.trialing",
+    entityId: subscriptionId,
+    template: "trial_ending",
+    to: customer.email,
+    content: trialEndingEmail({
+      merchant: settings.merchant_name,
+      logoUrl: branding(settings).logoUrl,
+      customerName: customer.name,
+      endsOn: documentDate(sub.next_billed_at.toISOString(), settings.timezone),
+      link: await portalLink(sub.customer_id),
+    }),
+  };
+  if (deliver === "now") {
+    await deliverEmails(await recordEmails([email]));
+  } else {
+    await sqlTransaction(async (client) => queueDelivery(client, await recordEmails([email], client)));
+  }
+  return "sent";
+}
+
+/** The `send_trial_ending_email` job: the reminder, if the subscription is still in its trial and it is due. */
 export async function sendTrialEndingEmail(payload: {
   event_id: string;
   subscription_id: string;
   trial_ends_at: string;
-}): Promise<void> {
-  const [sub] = await query<{ status: string; customer_id: string; next_billed_at: Date | null }>(
-    "SELECT status, customer_id, next_billed_at FROM subscriptions WHERE id = $1",
-    [payload.subscription_id],
+}): Promise<"sent" | "scheduled" | "skipped"> {
+  return trialReminder(payload.subscription_id, payload.event_id, null, "now");
+}
+
+/**
+ * The sandbox test clock of subscription `subscriptionId` reached `at` (lib/services/subscriptions/
+ * engine.ts advanceClock, before it runs what falls due after `at`): the trial-ending reminder if it
+ * is due by then, as the job would have sent it at that time. Nothing for a subscription not trialing.
+ */
+export async function remindTrialEndingBy(subscriptionId: string, at: Date): Promise<"sent" | "scheduled" | "skipped"> {
+  const [event] = await query<{ id: string }>(
+    `SELECT id FROM events WHERE entity_id = $1 AND event_type = 'subscription.trialing' ORDER BY id DESC LIMIT 1`,
+    [subscriptionId],
   );
-  if (sub?.status !== "trialing") return;
-  if (sub.next_billed_at && sub.next_billed_at.getTime() !== Date.parse(payload.trial_ends_at)) return;
-  const customer = await customerOf(sub.customer_id);
-  if (!customer) return;
-  const settings = await getAccountSettings();
-  const ids = await recordEmails([
-    {
-      eventId: payload.event_id,
-      eventType: "subscription.trialing",
-      entityId: payload.subscription_id,
-      template: "trial_ending",
-      to: customer.email,
-      content: trialEndingEmail({
-        merchant: settings.merchant_name,
-        logoUrl: branding(settings).logoUrl,
-        customerName: customer.name,
-        endsOn: documentDate(payload.trial_ends_at, settings.timezone),
-        link: await portalLink(sub.customer_id),
-      }),
-    },
-  ]);
-  await deliverEmails(ids);
+  if (!event) return "skipped";
+  return trialReminder(subscriptionId, event.id, at, "queue");
 }
 
 /**

@@ -2,6 +2,7 @@
 import { type EntityTable, getJson, type JsonPage, listJson, Params, type RawJson, ts } from "../../db/sql.ts";
 import { notFound } from "../../errors.ts";
 import type { Email, EmailSummary, ListEmailsQuery } from "../../schemas/email.ts";
+import { maskedBody } from "./outbox.ts";
 
 const SUMMARY_FIELDS = [
   ["id", "t.id"],
@@ -22,7 +23,8 @@ const SUMMARY_FIELDS = [
 export const EMAIL_SUMMARY: EntityTable<EmailSummary> = { table: "emails", fields: SUMMARY_FIELDS };
 export const EMAIL: EntityTable<Email> = {
   table: "emails",
-  fields: [...SUMMARY_FIELDS, ["text", "t.text_body"], ["html", "t.html_body"]],
+  // A team invitation's one-time link is masked even before the email is delivered (outbox.ts).
+  fields: [...SUMMARY_FIELDS, ["text", maskedBody("t", "text_body")], ["html", maskedBody("t", "html_body")]],
 };
 
 export function listEmails(q: ListEmailsQuery): Promise<JsonPage> {

@@ -10,6 +10,27 @@ import { getAccountSettings } from "../account-settings.ts";
 import type { EmailContent, EmailTemplate } from "./templates.ts";
 import { fromAddress, smtpUrl, transportFor } from "./transport.ts";
 
+/**
+ * Links that are secrets to whoever reads the Emails log (GET /emails/{id}: `notification.read`,
+ * which viewers and developers hold) rather than only to the recipient: a team invitation's
+ * one-time link (`/invite/<token>`) signs its holder in with the invited role, an owner's for
+ * instance. Its email is stored whole only until it is delivered (SMTP needs the link), read with
+ * the token masked (`maskedBody`), and stored masked once sent or logged (`SCRUB`): the token then
+ * exists only in the invitee's mailbox and, shown once, on the inviting owner's screen. Without
+ * SMTP the owner copies the link from the Team page. (Portal links in customer emails stay
+ * readable: they open a customer's own billing portal for 24 hours, no dashboard access.)
+ */
+const SECRET_LINK = "'/invite/[A-Za-z0-9_-]+'";
+const MASK = "'/invite/[link hidden: shown once to the inviter]'";
+
+/** The SQL of a stored body with its secret links masked (emails of secret-bearing templates). */
+export function maskedBody(alias: string, column: "text_body" | "html_body"): string {
+  return `CASE WHEN ${alias}.template = 'team_invite' THEN regexp_replace(${alias}.${column}, ${SECRET_LINK}, ${MASK}, 'g') ELSE ${alias}.${column} END`;
+}
+
+/** SET clause masking the secret links of a delivered email (nothing needs them any more). */
+const SCRUB = `text_body = ${maskedBody("emails", "text_body")}, html_body = ${maskedBody("emails", "html_body")}`;
+
 export interface OutgoingEmail {
   template: EmailTemplate;
   to: string;
@@ -32,10 +53,11 @@ export async function recordEmails(emails: readonly OutgoingEmail[], on?: Querya
          INSERT INTO emails (id, event_id, event_type, template, notification_setting_id, entity_id, to_address,
                              subject, text_body, html_body)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-         ON CONFLICT (event_id, template, to_address) DO NOTHING RETURNING id)
+         ON CONFLICT (event_id, template, to_address) WHERE notification_id IS NULL DO NOTHING RETURNING id)
        SELECT id FROM inserted
        UNION ALL
-       SELECT id FROM emails WHERE event_id = $2 AND template = $4 AND to_address = $7 AND status IN ('pending', 'failed')`,
+       SELECT id FROM emails WHERE event_id = $2 AND template = $4 AND to_address = $7 AND notification_id IS NULL
+                               AND status IN ('pending', 'failed')`,
       [
         newId("eml"),
         email.eventId,
@@ -74,7 +96,8 @@ export async function deliverEmails(ids: readonly string[]): Promise<void> {
   const url = smtpUrl();
   if (!url) {
     await query(
-      "UPDATE emails SET status = 'logged', attempts = attempts + 1 WHERE id = ANY($1) AND status IN ('pending', 'failed')",
+      `UPDATE emails SET status = 'logged', attempts = attempts + 1, ${SCRUB}
+        WHERE id = ANY($1) AND status IN ('pending', 'failed')`,
       [ids],
     );
     return;
@@ -98,7 +121,7 @@ export async function deliverEmails(ids: readonly string[]): Promise<void> {
         text: email.text_body,
         html: email.html_body,
       });
-      await query("UPDATE emails SET status = 'sent', sent_at = now(), error = NULL WHERE id = $1", [id]);
+      await query(`UPDATE emails SET status = 'sent', sent_at = now(), error = NULL, ${SCRUB} WHERE id = $1`, [id]);
     } catch (error) {
       const message = (error as Error).message.slice(0, 1000);
       await query("UPDATE emails SET status = 'failed', error = $2 WHERE id = $1", [id, message]);

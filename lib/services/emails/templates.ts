@@ -13,7 +13,8 @@ export type EmailTemplate =
   | "trial_ending"
   | "subscription_canceled"
   | "portal_link"
-  | "notification";
+  | "notification"
+  | "team_invite";
 
 /**
  * The events a customer may be emailed about (the trigger of the migration `emails` lists them too,
@@ -231,4 +232,30 @@ export function notificationEmail(f: {
     ...(f.dashboardLink ? ([{ link: f.dashboardLink, label: "Open in the dashboard" }] as Block[]) : []),
     `You receive this because the notification destination "${f.destination}" is subscribed to ${f.eventType}.`,
   ]);
+}
+
+/** A team invitation (lib/services/team/invites.ts): who invites, to what, with which role, until when. */
+export function teamInviteEmail(f: {
+  business: string;
+  inviter: string | null;
+  role: string;
+  roleHelp: string;
+  link: string;
+  expiresOn: string;
+  days: number;
+  logoUrl?: string | null;
+}): EmailContent {
+  const who = f.inviter ? `${f.inviter} invited you` : "You are invited";
+  return compose(
+    f.business,
+    `${f.inviter ?? f.business} invited you to the ${f.business} billing dashboard`,
+    null,
+    [
+      `${who} to join the ${f.business} billing dashboard as ${f.role === "admin" || f.role === "owner" ? "an" : "a"} ${f.role} (${f.roleHelp}).`,
+      "Open the link to choose your password and sign in:",
+      { link: f.link, label: "Accept invitation" },
+      `The link works once, for ${f.days} days (until ${f.expiresOn}). If you were not expecting this invitation, ignore this email.`,
+    ],
+    { logoUrl: f.logoUrl },
+  );
 }

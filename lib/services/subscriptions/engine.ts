@@ -338,8 +338,8 @@ async function retryDeadlock<T>(fn: () => Promise<T>): Promise<T> {
 
 /**
  * Sandbox test clock (ours): moves subscription `id`'s clock forward to `to`, running first, in
- * order and as of their own times, everything that would have happened to it by then. Only forward;
- * other subscriptions are not touched.
+ * order and as of their own times, everything that would have happened to it by then (the
+ * trial-ending reminder email included). Only forward; other subscriptions are not touched.
  */
 export async function advanceClock(id: string, to: Date): Promise<void> {
   if (config.environment !== "sandbox") {
@@ -355,6 +355,17 @@ export async function advanceClock(id: string, to: Date): Promise<void> {
       "to",
       `must be later than the subscription's clock (${now.toISOString()}): the test clock only moves forward`,
     );
+  }
+  // The trial-ending reminder follows this clock too: not an engine action (it changes nothing of
+  // the subscription), so it is sent here, in order, as of its own time: after what falls due
+  // before it (a cancellation then skips it), before the trial's end (which would activate it).
+  const { remindTrialEndingBy, trialReminderAt } = await import("../emails/events.ts");
+  if (sub.status === "trialing" && sub.next_billed_at) {
+    const remindAt = trialReminderAt(sub.next_billed_at);
+    if (remindAt.getTime() <= to.getTime()) {
+      if (remindAt.getTime() > now.getTime()) await runDue(id, remindAt);
+      await remindTrialEndingBy(id, remindAt.getTime() > now.getTime() ? remindAt : now);
+    }
   }
   await runDue(id, to);
   await query("UPDATE subscriptions SET clock_at = $2 WHERE id = $1 AND (clock_at IS NULL OR clock_at < $2)", [id, to]);

@@ -3,6 +3,11 @@
  * (`/invite/<token>`), shown once. Only the token's SHA-256 is stored; the link works for
  * INVITE_LIFETIME_DAYS and once. Accepting it sets the new member's password and creates the login.
  * Inviting an email again replaces its pending invitation (the older link stops working).
+ *
+ * The link is also emailed to the invitee (template `team_invite`), written and queued in the
+ * invitation's transaction through the email outbox: sent through SMTP, or kept in the Emails log
+ * without it. The log never shows the token (lib/services/emails/outbox.ts, SECRET_LINK): without
+ * SMTP the owner copies the link from the answer, as before.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { hashPassword } from "../../auth/passwords.ts";
@@ -17,6 +22,7 @@ import {
   sqlTransaction,
   ts,
 } from "../../db/sql.ts";
+import { documentDate } from "../../documents/print-format.ts";
 import { ApiError, notFound } from "../../errors.ts";
 import { newId } from "../../ids.ts";
 import { RawJson as Json } from "../../json.ts";
@@ -26,7 +32,18 @@ import {
   INVITE_LIFETIME_DAYS,
   type TeamInvite,
 } from "../../schemas/team.ts";
+import { absoluteLogoUrl, getAccountSettings } from "../account-settings.ts";
+import { queueDelivery, recordEmails } from "../emails/outbox.ts";
+import { teamInviteEmail } from "../emails/templates.ts";
 import { recordAudit } from "./audit-log.ts";
+
+/** What each role may do, in the invitation email's words (the Team page says the same). */
+const ROLE_HELP: Record<string, string> = {
+  owner: "everything, including the team",
+  admin: "everything but the team",
+  developer: "reads everything; manages API keys, tokens and notifications",
+  viewer: "reads everything but API keys",
+};
 
 export const TEAM_INVITE: EntityTable<TeamInvite> = {
   table: "user_invites",
@@ -65,6 +82,7 @@ export async function listInvites(options: { after?: string; per_page: number })
 export async function createInvite(input: CreateInviteInput, invitedBy: string | null): Promise<RawJson<TeamInvite>> {
   const token = randomBytes(32).toString("base64url");
   const id = newId("usrinv");
+  const settings = await getAccountSettings();
   return sqlTransaction(async (client) => {
     const taken = await query(`SELECT 1 FROM users WHERE email = $1`, [input.email], client);
     if (taken.length > 0) {
@@ -79,12 +97,37 @@ export async function createInvite(input: CreateInviteInput, invitedBy: string |
       [id, input.email, input.role, hashInviteToken(token), invitedBy, INVITE_LIFETIME_DAYS],
       client,
     );
-    const [row] = await query<{ j: string }>(
+    const [row] = await query<{ j: string; expires_at: Date; inviter: string | null }>(
       `SELECT (SELECT row_to_json(r) FROM (SELECT ${TEAM_INVITE.fields.map(([n, e]) => `${e} AS "${n}"`).join(", ")},
-              $2::text AS url) r)::text AS j FROM user_invites t WHERE t.id = $1`,
+              $2::text AS url) r)::text AS j, t.expires_at,
+              (SELECT coalesce(nullif(trim(u.name), ''), u.email) FROM users u WHERE u.id = t.invited_by) AS inviter
+         FROM user_invites t WHERE t.id = $1`,
       [id, inviteUrl(token)],
       client,
     );
+    const emails = await recordEmails(
+      [
+        {
+          template: "team_invite",
+          to: input.email,
+          eventId: null,
+          eventType: null,
+          entityId: id,
+          content: teamInviteEmail({
+            business: settings.merchant_name,
+            inviter: row.inviter,
+            role: input.role,
+            roleHelp: ROLE_HELP[input.role] ?? input.role,
+            link: inviteUrl(token),
+            expiresOn: documentDate(row.expires_at, settings.timezone),
+            days: INVITE_LIFETIME_DAYS,
+            logoUrl: absoluteLogoUrl(settings.logo_url),
+          }),
+        },
+      ],
+      client,
+    );
+    await queueDelivery(client, emails);
     return new Json(row.j) as RawJson<TeamInvite>;
   });
 }

@@ -17,6 +17,7 @@ import {
 } from "./billing-sections";
 import { BusinessesSection } from "./businesses-section";
 import { CustomerOverview } from "./customer-overview";
+import { EmailPortalLinkButton } from "./portal-link-button";
 
 const BACK = { href: "/customers", label: "Customers" };
 
@@ -55,7 +56,10 @@ function CustomerPage({ customer, permissions }: { customer: Customer; permissio
       />
 
       <div className="space-y-6">
-        <Section title="Details">
+        <Section
+          title="Details"
+          actions={!editing && <EmailPortalLinkButton customerId={customer.id} email={customer.email} />}
+        >
           {editing ? (
             <CustomerForm
               entity={customer}

@@ -102,6 +102,8 @@ function NotificationPage({ notification }: { notification: Notification }) {
   }
 
   const destinationName = destination.data?.description ?? notification.notification_setting_id;
+  // An email destination's notification is delivered as an email (lib/services/emails/notification-emails.ts).
+  const byEmail = destination.data?.type === "email";
 
   return (
     <div>
@@ -187,15 +189,27 @@ function NotificationPage({ notification }: { notification: Notification }) {
         <Section
           title="Payload"
           description={
-            <>
-              The JSON body of each request, signed in its <code className="font-mono">Service-Signature</code> header.
-            </>
+            byEmail ? (
+              <>
+                The event the email describes, sent to <strong>{destination.data?.destination}</strong>. The email
+                itself is on the{" "}
+                <Link href="/emails" className="text-brand-700 underline">
+                  Emails
+                </Link>{" "}
+                page.
+              </>
+            ) : (
+              <>
+                The JSON body of each request, signed in its <code className="font-mono">Service-Signature</code>{" "}
+                header.
+              </>
+            )
           }
         >
           <JsonBlock value={notification.payload} tall />
         </Section>
 
-        <Attempts notification={notification} />
+        <Attempts notification={notification} byEmail={byEmail} />
       </div>
 
       <ConfirmDialog
@@ -219,11 +233,18 @@ function NotificationPage({ notification }: { notification: Notification }) {
 }
 
 /** Each delivery attempt, newest first, fetched again while the delivery is under way. */
-function Attempts({ notification }: { notification: Notification }) {
+function Attempts({ notification, byEmail }: { notification: Notification; byEmail: boolean }) {
   const pagination = useCursorPagination();
   const list = useNotificationLogs(notification, { after: pagination.after, per_page: ATTEMPTS_PER_PAGE });
   return (
-    <Section title="Attempts" description="What the endpoint answered to each request, newest first.">
+    <Section
+      title="Attempts"
+      description={
+        byEmail
+          ? "What the SMTP server answered to each send (its reply code: 250 is accepted), newest first. Without an SMTP server the email is kept in the Emails log."
+          : "What the endpoint answered to each request, newest first."
+      }
+    >
       <PagedTable
         caption="Attempts"
         columns={ATTEMPT_COLUMNS}
