@@ -472,7 +472,10 @@ test("an email destination's notifications are in the log like a webhook's: deli
     await row.getByRole("link", { name: "customer.updated" }).click();
     await expect(page.getByRole("heading", { level: 1, name: "customer.updated" })).toBeVisible();
     await expect(page.getByRole("region", { name: "Payload" })).toContainText(address);
-    const attempt = page.getByRole("table", { name: "Attempts" }).getByRole("row").nth(1);
+    const attempts = page.getByRole("table", { name: "Attempts" });
+    await expect(attempts.getByRole("columnheader", { name: "SMTP reply" })).toBeVisible();
+    const attempt = attempts.getByRole("row").nth(1);
+    await expect(attempt.getByRole("cell").nth(1)).toHaveText("Kept in the Emails log");
     await attempt.getByText("Show body").click();
     await expect(attempt).toContainText("Kept in the Emails log as eml_");
     await shot(page, "notifications-email-notification");

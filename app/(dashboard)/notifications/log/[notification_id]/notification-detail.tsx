@@ -39,14 +39,24 @@ export function NotificationDetail({ notificationId }: { notificationId: string 
   );
 }
 
-const ATTEMPT_COLUMNS: Column<NotificationLog>[] = [
+/** The attempts' columns; an email destination's attempt is an SMTP send (no code: kept in the Emails log). */
+const attemptColumns = (byEmail: boolean): Column<NotificationLog>[] => [
   {
     key: "attempted",
     header: "Attempted",
     className: "whitespace-nowrap",
     cell: (log) => <DateTimeCell value={log.attempted_at} />,
   },
-  { key: "code", header: "Status code", cell: (log) => <ResponseCode code={log.response_code} /> },
+  {
+    key: "code",
+    header: byEmail ? "SMTP reply" : "Status code",
+    cell: (log) =>
+      byEmail && log.response_code === null && !log.error ? (
+        <span className="text-slate-600">Kept in the Emails log</span>
+      ) : (
+        <ResponseCode code={log.response_code} />
+      ),
+  },
   {
     key: "duration",
     header: "Duration",
@@ -216,10 +226,17 @@ function NotificationPage({ notification }: { notification: Notification }) {
         open={confirming}
         title="Replay this notification?"
         description={
-          <>
-            The event is sent to <strong>{destinationName}</strong> again, as a new notification with its own log. Your
-            endpoint receives the same <code className="font-mono text-xs">event_id</code> a second time.
-          </>
+          byEmail ? (
+            <>
+              The event is emailed to <strong>{destinationName}</strong> again, as a new notification with its own email
+              and log.
+            </>
+          ) : (
+            <>
+              The event is sent to <strong>{destinationName}</strong> again, as a new notification with its own log.
+              Your endpoint receives the same <code className="font-mono text-xs">event_id</code> a second time.
+            </>
+          )
         }
         confirmLabel="Replay notification"
         tone="primary"
@@ -247,7 +264,7 @@ function Attempts({ notification, byEmail }: { notification: Notification; byEma
     >
       <PagedTable
         caption="Attempts"
-        columns={ATTEMPT_COLUMNS}
+        columns={attemptColumns(byEmail)}
         rowKey={(log) => log.id}
         list={list}
         pagination={pagination}
