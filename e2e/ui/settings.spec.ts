@@ -143,10 +143,18 @@ test("first run: upload a logo (seen on Settings and at checkout), set currency 
   await page.goto("/");
   await expect(page.getByRole("region", { name: "Revenue today (UTC)" })).toBeVisible();
 
-  // The checkout shows the logo.
+  // The default currency is preselected in a new price and a new invoice.
   const productId = await createProductViaApi(page, { name: "Logo check" }, [
     { description: "One", name: "One", amount: "1500", currency_code: "USD" },
   ]);
+  await page.goto(`/catalogue/products/${productId}`);
+  await page.getByRole("region", { name: "Prices" }).getByRole("button", { name: "Add price" }).click();
+  const priceForm = page.getByRole("form", { name: "New price" });
+  await expect(priceForm.getByRole("combobox", { name: "Currency", exact: true })).toHaveValue("EUR");
+  await page.goto("/transactions/new");
+  await expect(page.getByRole("combobox", { name: "Currency", exact: true })).toHaveValue("EUR");
+
+  // The checkout shows the logo.
   const [price] = await apiCall<{ id: string }[]>(page, "GET", `/api/prices?product_id=${productId}`);
   const customer = await apiCall<{ id: string }>(page, "POST", "/api/customers", {
     email: uniqueEmail("logo"),
@@ -191,6 +199,17 @@ test("first run: upload a logo (seen on Settings and at checkout), set currency 
   const bytes = await (await page.request.get(pdf.url)).body();
   expect(bytes.toString("latin1")).toContain("/Subtype /Image");
   writeFileSync(path.join(import.meta.dirname, "..", "screenshots", "invoice-logo.pdf"), bytes);
+
+  // The customer portal's header shows it too.
+  const session = await apiCall<{ urls: { general: { overview: string } } }>(
+    page,
+    "POST",
+    `/api/customers/${customer.id}/portal-sessions`,
+    {},
+  );
+  await page.goto(session.urls.general.overview);
+  await expect(page.getByRole("banner").getByTestId("merchant-logo")).toBeVisible();
+  await shot(page, "portal-logo");
 
   // Remove it, after a confirmation; then back to the defaults for the other specs.
   await page.goto("/settings");
