@@ -47,6 +47,9 @@ const COLUMNS: Column<AuditLogEntry>[] = [
   {
     key: "when",
     header: "When",
+    // Entries' IDs are time-ordered: the order by ID is the order by time.
+    sortField: "id",
+    className: "whitespace-nowrap",
     cell: (e) => <time dateTime={e.occurred_at}>{formatDateTime(e.occurred_at)}</time>,
   },
   {
@@ -98,7 +101,7 @@ export function AuditLogView() {
 }
 
 function AuditLogList() {
-  const { params, setFilters, pagination } = useListFilters("");
+  const { params, setFilters, pagination, orderBy, order } = useListFilters("");
   const actor = params.get("actor") ?? "";
   const entity = params.get("entity_id") ?? "";
   const action = params.get("action") ?? "";
@@ -113,6 +116,7 @@ function AuditLogList() {
     "occurred_at[LT]": range.to ? startOfNextDayIso(range.to) : undefined,
     after: pagination.after,
     per_page: PER_PAGE,
+    order_by: orderBy,
   });
   const filtered =
     actor !== "" || entity !== "" || action !== "" || actorType !== "" || range.from !== "" || range.to !== "";
@@ -163,6 +167,7 @@ function AuditLogList() {
         rowKey={(e) => e.id}
         list={list}
         pagination={pagination}
+        order={order}
         empty={
           <EmptyState
             title={filtered ? "Nothing matches these filters" : "Nothing recorded yet"}

@@ -49,14 +49,21 @@ const COLUMNS: Column<EmailSummary>[] = [
   {
     key: "time",
     header: "Time",
+    // Emails' IDs are time-ordered: the order by ID is the order by time.
+    sortField: "id",
     className: "whitespace-nowrap",
     cell: (e) => <time dateTime={e.created_at}>{formatDateTime(e.created_at)}</time>,
   },
 ];
 
 export function EmailsView() {
-  const { status, setStatus, pagination } = useListFilters("");
-  const list = useEmails({ status: status || undefined, after: pagination.after, per_page: PER_PAGE });
+  const { status, setStatus, pagination, orderBy, order } = useListFilters("");
+  const list = useEmails({
+    status: status || undefined,
+    after: pagination.after,
+    per_page: PER_PAGE,
+    order_by: orderBy,
+  });
   return (
     <div>
       <PageHeader
@@ -70,6 +77,7 @@ export function EmailsView() {
         rowKey={(e) => e.id}
         list={list}
         pagination={pagination}
+        order={order}
         empty={
           status ? (
             <EmptyState title="No emails match" description="No email has this status." />
