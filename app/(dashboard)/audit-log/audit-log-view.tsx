@@ -66,9 +66,10 @@ const COLUMNS: Column<AuditLogEntry>[] = [
     key: "what",
     header: "What",
     cell: (e) => (
-      <div className="flex flex-col">
+      // Long paths wrap within the column, so that the entity and its origin fit beside them.
+      <div className="flex max-w-72 flex-col">
         <span>{describeAction(e.action)}</span>
-        <code className="text-xs text-slate-500">{e.action}</code>
+        <code className="break-all text-xs text-slate-500">{e.action}</code>
       </div>
     ),
   },

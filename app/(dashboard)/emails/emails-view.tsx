@@ -25,6 +25,8 @@ const COLUMNS: Column<EmailSummary>[] = [
   {
     key: "subject",
     header: "Subject",
+    // A floor on the width at a phone's width: the table scrolls inside its card instead.
+    className: "min-w-48",
     cell: (e) => (
       <div>
         <Link href={`/emails/${e.id}`} className="font-medium text-brand-700 hover:underline">
@@ -34,10 +36,11 @@ const COLUMNS: Column<EmailSummary>[] = [
       </div>
     ),
   },
-  { key: "to", header: "To", cell: (e) => <span className="break-all">{e.to}</span> },
+  { key: "to", header: "To", className: "min-w-48", cell: (e) => <span className="break-all">{e.to}</span> },
   {
     key: "event",
     header: "Event",
+    className: "whitespace-nowrap",
     cell: (e) =>
       e.event_type ? (
         <span className="font-mono text-xs">{e.event_type}</span>
