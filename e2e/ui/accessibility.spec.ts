@@ -236,7 +236,7 @@ test("team with an invitation pending, the audit log (with filters), sorted list
   await expect(page.getByRole("table", { name: "Pending invitations" })).toBeVisible();
   await check(page, "/audit-log", "audit log");
   await expect(page.getByRole("table", { name: "Audit log" }).locator("tbody tr").first()).toBeVisible();
-  await check(page, "/audit-log?actor_type=staff&action=POST%20%2Fapi%2Fteam*&from=2020-01-01", "audit log filtered");
+  await check(page, "/audit-log?actor_type=user&action=POST%20%2Fapi%2Fteam*&from=2020-01-01", "audit log filtered");
   await expect(page.getByRole("table", { name: "Audit log" }).locator("tbody tr").first()).toBeVisible();
   await check(page, "/audit-log?entity_id=ctm_00000000000000000000000000", "audit log: nothing matches");
   // Sort buttons in the headers, one of them active.

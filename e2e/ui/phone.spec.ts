@@ -46,7 +46,7 @@ test.beforeAll(async () => {
     ["simulator", "/notifications/simulator"],
     ["team", "/team"],
     ["audit-log", "/audit-log"],
-    ["audit-log-filtered", "/audit-log?actor_type=staff&from=2020-01-01"],
+    ["audit-log-filtered", "/audit-log?actor_type=user&from=2020-01-01"],
     ["emails", "/emails"],
     ["transactions-sorted", "/transactions?order_by=billed_at%5BDESC%5D"],
   ];

@@ -168,10 +168,11 @@ test("sort by billed date both ways; reload and Back keep the order, the export 
   await apiCall(page, "PATCH", `/api/transactions/${second.id}`, { status: "billed" });
   const unbilled = await createTransaction(page, s);
 
-  // A later page of the list in the address: a new order starts again from the first page.
-  await page.goto(`/transactions?q=${s.customerId}&after=${first.id}`);
+  // A later page of the list in the address (after the newest): a new order starts from the first page.
+  await page.goto(`/transactions?q=${s.customerId}&after=${unbilled.id}`);
   const table = page.getByRole("table", { name: "Transactions" });
   const bodyRows = table.locator("tbody tr");
+  await expect(bodyRows).toHaveText([new RegExp(second.id), new RegExp(first.id)]);
   const billed = table.getByRole("columnheader", { name: "Billed" });
   const created = table.getByRole("columnheader", { name: "Created" });
   await expect(created).toHaveAttribute("aria-sort", "descending");
