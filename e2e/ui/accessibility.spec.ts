@@ -252,7 +252,7 @@ test("team with an invitation pending, the audit log (with filters), sorted list
   await invitee.getByRole("button", { name: "Join and sign in" }).click();
   await expectNoSeriousA11yViolations(invitee, "invitation page after an empty submit");
   await check(invitee, `/invite/${"A".repeat(43)}`, "invitation page with an unknown token");
-  await expect(invitee.getByRole("alert")).toBeVisible();
+  await expect(invitee.getByRole("main").getByRole("alert")).toContainText("not valid");
   await check(invitee, "/invite/not-a-token", "invitation page with a malformed token");
   await fresh.close();
 });

@@ -201,7 +201,8 @@ test("sort by billed date both ways; reload and Back keep the order, the export 
   await expect(bodyRows).toHaveText([new RegExp(unbilled.id), new RegExp(first.id), new RegExp(second.id)]);
 
   // Open a transaction, then Back: the list in the same order.
-  await table.getByRole("link", { name: first.id }).click();
+  // Billed: the link reads the invoice number.
+  await bodyRows.filter({ hasText: first.id }).getByRole("link").first().click();
   await page.waitForURL(`**/transactions/${first.id}`);
   await page.goBack();
   await expect(billed).toHaveAttribute("aria-sort", "ascending");
