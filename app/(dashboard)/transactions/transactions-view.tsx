@@ -77,7 +77,7 @@ const COLUMNS: Column<TransactionWithIncludes>[] = [
   {
     key: "total",
     header: "Grand total",
-    className: "text-right",
+    className: "whitespace-nowrap text-right",
     cell: (t) =>
       refundLabel(t) ? (
         <div className="flex flex-col items-end">
