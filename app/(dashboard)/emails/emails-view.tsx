@@ -36,7 +36,7 @@ const COLUMNS: Column<EmailSummary>[] = [
       </div>
     ),
   },
-  { key: "to", header: "To", className: "min-w-48", cell: (e) => <span className="break-all">{e.to}</span> },
+  { key: "to", header: "To", className: "min-w-48", cell: (e) => <span className="break-words">{e.to}</span> },
   {
     key: "event",
     header: "Event",
