@@ -77,14 +77,17 @@ export function ChildEntitySection<T extends ChildEntity, C, U>({
   useUpdate,
 }: ChildEntitySectionProps<T, C, U>) {
   const [One, Many] = [capitalize(one), capitalize(many)];
-  const { status, setStatus, pagination } = useListFilters();
+  const { status, setStatus, pagination, orderBy, order } = useListFilters();
+  // Sortable only with a sortable column (prices); other sections keep newest first, whatever the
+  // address says (a customer's page holds two such sections).
+  const sortable = columns.some((column) => column.sortField);
   const [editing, setEditing] = useState<T | "new" | null>(null);
   const [opener, restoreFocus] = useFocusReturn();
   const list = useList(parentId, {
     status,
     after: pagination.after,
     per_page: PER_PAGE,
-    order_by: NEWEST_FIRST,
+    order_by: sortable ? orderBy : NEWEST_FIRST,
   });
   const create = useCreate(parentId);
   const update = useUpdate(parentId);
@@ -186,6 +189,7 @@ export function ChildEntitySection<T extends ChildEntity, C, U>({
         rowKey={(entity) => entity.id}
         list={list}
         pagination={pagination}
+        order={sortable ? order : undefined}
         skeletonRows={2}
         empty={
           status === "active" ? (

@@ -13,6 +13,8 @@ export interface Column<T> {
   srHeader?: string;
   /** The API's `order_by` field this column sorts by (the header becomes a sort button). */
   sortField?: string;
+  /** The first click sorts A to Z (names, statuses) instead of newest or largest first. */
+  sortAscendingFirst?: boolean;
 }
 
 /** A list's order as the API takes it (`created_at[DESC]`) and how to change it. */
@@ -22,20 +24,34 @@ export interface TableOrder {
 }
 
 function parseOrder(value: string): { field: string; descending: boolean } {
-  const match = /^([a-z_]+)\[(ASC|DESC)\]$/.exec(value);
+  // Nested fields too (prices: `unit_price.amount[DESC]`).
+  const match = /^([a-z_.]+)\[(ASC|DESC)\]$/.exec(value);
   return match ? { field: match[1], descending: match[2] === "DESC" } : { field: value, descending: false };
 }
 
-function SortHeader({ header, field, order }: { header: ReactNode; field: string; order: TableOrder }) {
+function SortHeader({
+  header,
+  field,
+  ascendingFirst,
+  order,
+}: {
+  header: ReactNode;
+  field: string;
+  ascendingFirst: boolean;
+  order: TableOrder;
+}) {
   const current = parseOrder(order.value);
   const active = current.field === field;
-  // A first click sorts newest/largest first, as merchants look for recent things.
-  const nextValue = `${field}[${active && current.descending ? "ASC" : "DESC"}]`;
+  // A first click sorts newest/largest first, as merchants look for recent things (names: A to Z);
+  // a second click reverses it.
+  const descending = active ? !current.descending : !ascendingFirst;
+  const nextValue = `${field}[${descending ? "DESC" : "ASC"}]`;
   return (
     <button
       type="button"
       onClick={() => order.onChange(nextValue)}
-      className="inline-flex items-center gap-1 uppercase tracking-wide hover:text-slate-900"
+      // At least 24 px high (a touch target), without growing the header row.
+      className="-my-1 inline-flex min-h-6 items-center gap-1 rounded-sm uppercase tracking-wide whitespace-nowrap hover:text-slate-900"
     >
       {header}
       <span aria-hidden="true" className={active ? "text-slate-900" : "text-slate-500"}>
@@ -121,7 +137,12 @@ export function DataTable<T>({
                   className={`px-3 py-2.5 text-left text-xs font-semibold uppercase tracking-wide text-slate-600 ${column.className ?? ""}`}
                 >
                   {order && column.sortField ? (
-                    <SortHeader header={column.header} field={column.sortField} order={order} />
+                    <SortHeader
+                      header={column.header}
+                      field={column.sortField}
+                      ascendingFirst={column.sortAscendingFirst ?? false}
+                      order={order}
+                    />
                   ) : (
                     column.header
                   )}

@@ -12,7 +12,7 @@ import { expect, type Page, test } from "@playwright/test";
 import { makePng } from "../../lib/dev/test/images";
 import { makeManualTransaction, sdk, subscribeAtCheckout } from "../api/sdk-helpers";
 import { cliApiKey } from "../cli";
-import { expectNoSeriousA11yViolations, OWNER, signIn } from "../helpers";
+import { apiCall, expectNoSeriousA11yViolations, OWNER, signIn, uniqueEmail } from "../helpers";
 import { baseURL } from "../playwright.config";
 
 const DESKTOP = { width: 1280, height: 900 };
@@ -226,6 +226,42 @@ test("home, the global search, the emails log and a hosted invoice page", async 
   await api(key, "PATCH", `/transactions/${invoice.id}`, { status: "billed" });
   const link = await api(key, "GET", `/transactions/${invoice.id}/invoice-link`);
   await check(page, new URL(link.url).pathname, "hosted invoice page");
+});
+
+test("team with an invitation pending, the audit log (with filters), sorted lists and the invitation page", async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize(DESKTOP);
+  await signIn(page);
+  const invite = await apiCall<{ url: string }>(page, "POST", "/api/team/invites", {
+    email: uniqueEmail("a11y-invited"),
+    role: "viewer",
+  });
+  await check(page, "/team", "team with an invitation pending");
+  await expect(page.getByRole("table", { name: "Pending invitations" })).toBeVisible();
+  await check(page, "/audit-log", "audit log");
+  await expect(page.getByRole("table", { name: "Audit log" }).locator("tbody tr").first()).toBeVisible();
+  await check(page, "/audit-log?actor_type=user&action=POST%20%2Fapi%2Fteam*&from=2020-01-01", "audit log filtered");
+  await expect(page.getByRole("table", { name: "Audit log" }).locator("tbody tr").first()).toBeVisible();
+  await check(page, "/audit-log?entity_id=ctm_00000000000000000000000000", "audit log: nothing matches");
+  // Sort buttons in the headers, one of them active.
+  await check(page, "/transactions?order_by=billed_at%5BASC%5D", "transactions sorted by billed date");
+  await check(page, "/catalogue/products?order_by=name%5BDESC%5D", "products sorted by name");
+
+  // The invitation page is public: a fresh browser, no session.
+  const fresh = await browser.newContext();
+  const invitee = await fresh.newPage();
+  await invitee.setViewportSize(DESKTOP);
+  await check(invitee, new URL(invite.url).pathname, "invitation page");
+  await expect(invitee.getByRole("button", { name: "Join and sign in" })).toBeVisible();
+  await invitee.getByRole("button", { name: "Join and sign in" }).click();
+  await expectNoSeriousA11yViolations(invitee, "invitation page after an empty submit");
+  await check(invitee, `/invite/${"A".repeat(43)}`, "invitation page with an unknown token");
+  await expect(invitee.getByRole("main").getByRole("alert")).toContainText("not valid");
+  await check(invitee, "/invite/not-a-token", "invitation page with a malformed token");
+  await fresh.close();
 });
 
 test("the checkout (with its errors) and the customer portal", async ({ page }) => {

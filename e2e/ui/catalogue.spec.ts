@@ -396,3 +396,49 @@ test("loading and error states of the products list", async ({ page }) => {
   await expect(page.getByRole("main").getByRole("alert")).toContainText("Could not load this product");
   await shot(page, "catalogue-product-not-found");
 });
+
+test("products sort by name both ways and keep the order on reload; a product's prices sort by amount", async ({
+  page,
+}) => {
+  const tag = uniqueTag("SORT");
+  // Created in this order: by creation, newest first, Gamma leads.
+  await createProductViaApi(page, { name: `${tag} Beta` });
+  const alpha = await createProductViaApi(page, { name: `${tag} Alpha` }, [
+    { description: "Small", amount: "500", currency_code: "USD" },
+    { description: "Large", amount: "1500", currency_code: "USD" },
+    { description: "Medium", amount: "1000", currency_code: "USD" },
+  ]);
+  await createProductViaApi(page, { name: `${tag} Gamma` });
+
+  await page.goto(`/catalogue/products?q=${tag}`);
+  const table = page.getByRole("table", { name: "Products" });
+  const rows = table.locator("tbody tr");
+  const product = table.getByRole("columnheader", { name: "Product" });
+  await expect(rows).toHaveText([/Gamma/, /Alpha/, /Beta/]);
+  await expect(product).toHaveAttribute("aria-sort", "none");
+
+  // Names sort A to Z first, then Z to A.
+  await product.getByRole("button", { name: "Product" }).click();
+  await expect(product).toHaveAttribute("aria-sort", "ascending");
+  await expect(page).toHaveURL(/order_by=name%5BASC%5D/);
+  await expect(rows).toHaveText([/Alpha/, /Beta/, /Gamma/]);
+  await product.getByRole("button", { name: "Product" }).click();
+  await expect(product).toHaveAttribute("aria-sort", "descending");
+  await expect(rows).toHaveText([/Gamma/, /Beta/, /Alpha/]);
+  await expect(page.getByRole("link", { name: "Export CSV" })).toHaveAttribute("href", /order_by=name%5BDESC%5D/);
+  await shot(page, "catalogue-products-sorted");
+  await page.reload();
+  await expect(product).toHaveAttribute("aria-sort", "descending");
+  await expect(rows).toHaveText([/Gamma/, /Beta/, /Alpha/]);
+
+  // A product's prices: the largest amount first, then the smallest.
+  await page.goto(`/catalogue/products/${alpha}`);
+  const prices = page.getByRole("table", { name: "Prices" });
+  const amount = prices.getByRole("columnheader", { name: "Amount" });
+  await amount.getByRole("button", { name: "Amount" }).click();
+  await expect(amount).toHaveAttribute("aria-sort", "descending");
+  await expect(prices.locator("tbody tr")).toHaveText([/Large/, /Medium/, /Small/]);
+  await amount.getByRole("button", { name: "Amount" }).click();
+  await expect(amount).toHaveAttribute("aria-sort", "ascending");
+  await expect(prices.locator("tbody tr")).toHaveText([/Small/, /Medium/, /Large/]);
+});

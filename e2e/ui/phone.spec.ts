@@ -6,7 +6,7 @@
 import { expect, type Page, test } from "@playwright/test";
 import { makeManualTransaction, sdk, subscribeAtCheckout } from "../api/sdk-helpers";
 import { cliApiKey } from "../cli";
-import { screenshot, signIn } from "../helpers";
+import { apiCall, screenshot, signIn, uniqueEmail } from "../helpers";
 
 const PHONE = { width: 390, height: 844 };
 
@@ -44,6 +44,11 @@ test.beforeAll(async () => {
     ["destinations", "/notifications/destinations"],
     ["notification-log", "/notifications/log"],
     ["simulator", "/notifications/simulator"],
+    ["team", "/team"],
+    ["audit-log", "/audit-log"],
+    ["audit-log-filtered", "/audit-log?actor_type=user&from=2020-01-01"],
+    ["emails", "/emails"],
+    ["transactions-sorted", "/transactions?order_by=billed_at%5BDESC%5D"],
   ];
 });
 
@@ -103,6 +108,44 @@ test("no main page scrolls sideways at 390 px", async ({ page }) => {
     expect.soft(await sidewaysOverflow(page), `${path} at 390 px`).toEqual({ page: 0, main: 0 });
     await screenshot(page, `phone-${name}`);
   }
+});
+
+test("the Team page with an invitation pending, and the invitation page, at 390 px and desktop", async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize(PHONE);
+  await signIn(page);
+  const invite = await apiCall<{ url: string }>(page, "POST", "/api/team/invites", {
+    email: uniqueEmail("phone-invited-with-a-rather-long-address"),
+    role: "developer",
+  });
+  await open(page, "/team");
+  await expect(page.getByRole("table", { name: "Pending invitations" })).toBeVisible();
+  expect.soft(await sidewaysOverflow(page), "/team with an invitation at 390 px").toEqual({ page: 0, main: 0 });
+  await screenshot(page, "phone-team-invited");
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await screenshot(page, "desktop-team-invited");
+  await open(page, "/audit-log");
+  await screenshot(page, "desktop-audit-log");
+  await open(page, "/emails");
+  await screenshot(page, "desktop-emails");
+
+  const fresh = await browser.newContext();
+  const invitee = await fresh.newPage();
+  for (const [name, path] of [
+    ["invite", new URL(invite.url).pathname],
+    ["invite-bad", `/invite/${"A".repeat(43)}`],
+  ]) {
+    await invitee.setViewportSize(PHONE);
+    await open(invitee, path);
+    expect.soft(await sidewaysOverflow(invitee), `${path} at 390 px`).toEqual({ page: 0, main: 0 });
+    await screenshot(invitee, `phone-${name}`);
+    await invitee.setViewportSize({ width: 1280, height: 900 });
+    await screenshot(invitee, `desktop-${name}`);
+  }
+  await fresh.close();
 });
 
 test("dark mode follows the system setting, at phone and desktop widths", async ({ page }) => {

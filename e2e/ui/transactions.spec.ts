@@ -158,3 +158,60 @@ test("transactions list: loading skeleton, then an error with a retry", async ({
     name: "transactions-list",
   });
 });
+
+test("sort by billed date both ways; reload and Back keep the order, the export carries it", async ({ page }) => {
+  const s = await setUp(page);
+  // Billed first, billed second, never billed: the billed dates are distinct (one after the other).
+  const first = await createTransaction(page, s);
+  await apiCall(page, "PATCH", `/api/transactions/${first.id}`, { status: "billed" });
+  const second = await createTransaction(page, s);
+  await apiCall(page, "PATCH", `/api/transactions/${second.id}`, { status: "billed" });
+  const unbilled = await createTransaction(page, s);
+
+  // A later page of the list in the address (after the newest): a new order starts from the first page.
+  await page.goto(`/transactions?q=${s.customerId}&after=${unbilled.id}`);
+  const table = page.getByRole("table", { name: "Transactions" });
+  const bodyRows = table.locator("tbody tr");
+  await expect(bodyRows).toHaveText([new RegExp(second.id), new RegExp(first.id)]);
+  const billed = table.getByRole("columnheader", { name: "Billed" });
+  const created = table.getByRole("columnheader", { name: "Created" });
+  await expect(created).toHaveAttribute("aria-sort", "descending");
+  await expect(billed).toHaveAttribute("aria-sort", "none");
+
+  // Keyboard: the header's sort button takes Enter. Newest billed first, the unbilled one last.
+  await billed.getByRole("button", { name: "Billed" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/order_by=billed_at%5BDESC%5D/);
+  expect(new URL(page.url()).searchParams.get("after")).toBeNull();
+  await expect(billed).toHaveAttribute("aria-sort", "descending");
+  await expect(created).toHaveAttribute("aria-sort", "none");
+  await expect(bodyRows).toHaveText([new RegExp(second.id), new RegExp(first.id), new RegExp(unbilled.id)]);
+  await expect(page.getByRole("link", { name: "Export CSV" })).toHaveAttribute("href", /order_by=billed_at%5BDESC%5D/);
+
+  // Again: oldest first, the unbilled one first (not yet billed sorts before any date).
+  await billed.getByRole("button", { name: "Billed" }).click();
+  await expect(billed).toHaveAttribute("aria-sort", "ascending");
+  await expect(page).toHaveURL(/order_by=billed_at%5BASC%5D/);
+  await expect(bodyRows).toHaveText([new RegExp(unbilled.id), new RegExp(first.id), new RegExp(second.id)]);
+  await shot(page, "transactions-sorted-billed");
+
+  // Reload keeps it.
+  await page.reload();
+  await expect(billed).toHaveAttribute("aria-sort", "ascending");
+  await expect(bodyRows).toHaveText([new RegExp(unbilled.id), new RegExp(first.id), new RegExp(second.id)]);
+
+  // Open a transaction, then Back: the list in the same order.
+  // Billed: the link reads the invoice number.
+  await bodyRows.filter({ hasText: first.id }).getByRole("link").first().click();
+  await page.waitForURL(`**/transactions/${first.id}`);
+  await page.goBack();
+  await expect(billed).toHaveAttribute("aria-sort", "ascending");
+  await expect(bodyRows).toHaveText([new RegExp(unbilled.id), new RegExp(first.id), new RegExp(second.id)]);
+
+  // The API sorts the export in the same order.
+  const href = await page.getByRole("link", { name: "Export CSV" }).getAttribute("href");
+  const csv = await page.evaluate(async (url) => (await fetch(url)).text(), href!);
+  const order = [unbilled.id, first.id, second.id].map((id) => csv.indexOf(id));
+  expect(order.every((at) => at > 0)).toBe(true);
+  expect([...order].sort((a, b) => a - b)).toEqual(order);
+});

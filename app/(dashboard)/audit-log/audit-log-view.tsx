@@ -47,6 +47,9 @@ const COLUMNS: Column<AuditLogEntry>[] = [
   {
     key: "when",
     header: "When",
+    // Entries' IDs are time-ordered: the order by ID is the order by time.
+    sortField: "id",
+    className: "whitespace-nowrap",
     cell: (e) => <time dateTime={e.occurred_at}>{formatDateTime(e.occurred_at)}</time>,
   },
   {
@@ -63,9 +66,10 @@ const COLUMNS: Column<AuditLogEntry>[] = [
     key: "what",
     header: "What",
     cell: (e) => (
-      <div className="flex flex-col">
+      // Long paths wrap within the column, so that the entity and its origin fit beside them.
+      <div className="flex max-w-72 flex-col">
         <span>{describeAction(e.action)}</span>
-        <code className="text-xs text-slate-500">{e.action}</code>
+        <code className="break-all text-xs text-slate-500">{e.action}</code>
       </div>
     ),
   },
@@ -98,7 +102,7 @@ export function AuditLogView() {
 }
 
 function AuditLogList() {
-  const { params, setFilters, pagination } = useListFilters("");
+  const { params, setFilters, pagination, orderBy, order } = useListFilters("");
   const actor = params.get("actor") ?? "";
   const entity = params.get("entity_id") ?? "";
   const action = params.get("action") ?? "";
@@ -113,6 +117,7 @@ function AuditLogList() {
     "occurred_at[LT]": range.to ? startOfNextDayIso(range.to) : undefined,
     after: pagination.after,
     per_page: PER_PAGE,
+    order_by: orderBy,
   });
   const filtered =
     actor !== "" || entity !== "" || action !== "" || actorType !== "" || range.from !== "" || range.to !== "";
@@ -163,6 +168,7 @@ function AuditLogList() {
         rowKey={(e) => e.id}
         list={list}
         pagination={pagination}
+        order={order}
         empty={
           <EmptyState
             title={filtered ? "Nothing matches these filters" : "Nothing recorded yet"}

@@ -25,6 +25,8 @@ const COLUMNS: Column<EmailSummary>[] = [
   {
     key: "subject",
     header: "Subject",
+    // A floor on the width at a phone's width: the table scrolls inside its card instead.
+    className: "min-w-48",
     cell: (e) => (
       <div>
         <Link href={`/emails/${e.id}`} className="font-medium text-brand-700 hover:underline">
@@ -34,10 +36,11 @@ const COLUMNS: Column<EmailSummary>[] = [
       </div>
     ),
   },
-  { key: "to", header: "To", cell: (e) => <span className="break-all">{e.to}</span> },
+  { key: "to", header: "To", className: "min-w-48", cell: (e) => <span className="break-words">{e.to}</span> },
   {
     key: "event",
     header: "Event",
+    className: "whitespace-nowrap",
     cell: (e) =>
       e.event_type ? (
         <span className="font-mono text-xs">{e.event_type}</span>
@@ -49,14 +52,21 @@ const COLUMNS: Column<EmailSummary>[] = [
   {
     key: "time",
     header: "Time",
+    // Emails' IDs are time-ordered: the order by ID is the order by time.
+    sortField: "id",
     className: "whitespace-nowrap",
     cell: (e) => <time dateTime={e.created_at}>{formatDateTime(e.created_at)}</time>,
   },
 ];
 
 export function EmailsView() {
-  const { status, setStatus, pagination } = useListFilters("");
-  const list = useEmails({ status: status || undefined, after: pagination.after, per_page: PER_PAGE });
+  const { status, setStatus, pagination, orderBy, order } = useListFilters("");
+  const list = useEmails({
+    status: status || undefined,
+    after: pagination.after,
+    per_page: PER_PAGE,
+    order_by: orderBy,
+  });
   return (
     <div>
       <PageHeader
@@ -70,6 +80,7 @@ export function EmailsView() {
         rowKey={(e) => e.id}
         list={list}
         pagination={pagination}
+        order={order}
         empty={
           status ? (
             <EmptyState title="No emails match" description="No email has this status." />

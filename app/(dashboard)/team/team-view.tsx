@@ -242,10 +242,11 @@ function OwnerTeamView({ selfId }: { selfId?: string }) {
     {
       key: "last",
       header: "Last sign-in",
+      className: "whitespace-nowrap",
       cell: (m) =>
         m.last_sign_in_at ? <DateCell value={m.last_sign_in_at} /> : <span className="text-slate-500">Never</span>,
     },
-    { key: "created", header: "Added", cell: (m) => <DateCell value={m.created_at} /> },
+    { key: "created", header: "Added", className: "whitespace-nowrap", cell: (m) => <DateCell value={m.created_at} /> },
     {
       key: "actions",
       header: "",
@@ -258,7 +259,12 @@ function OwnerTeamView({ selfId }: { selfId?: string }) {
     { key: "email", header: "Email", cell: (i) => i.email },
     { key: "role", header: "Role", cell: (i) => i.role },
     { key: "status", header: "Status", cell: (i) => <StatusBadge status={i.status} /> },
-    { key: "expires", header: "Expires", cell: (i) => <DateCell value={i.expires_at} /> },
+    {
+      key: "expires",
+      header: "Expires",
+      className: "whitespace-nowrap",
+      cell: (i) => <DateCell value={i.expires_at} />,
+    },
     {
       key: "actions",
       header: "",
@@ -290,9 +296,7 @@ function OwnerTeamView({ selfId }: { selfId?: string }) {
           title="Invite a teammate"
           description="They get an email with a one-time link to set their password (valid 7 days)."
         >
-          <div className="p-5">
-            <InviteForm />
-          </div>
+          <InviteForm />
         </Section>
         <Section title="Pending invitations">
           <DataTable

@@ -5,7 +5,7 @@ import { ButtonLink } from "@/components/button";
 import type { Column } from "@/components/data-table";
 import { DateRange } from "@/components/date-range";
 import { ExportLink } from "@/components/export-link";
-import { createdColumn, ListFilters, PagedTable, PER_PAGE, useListFilters } from "@/components/list-page";
+import { createdColumn, DateCell, ListFilters, PagedTable, PER_PAGE, useListFilters } from "@/components/list-page";
 import { PageHeader } from "@/components/page-header";
 import { EmptyState } from "@/components/states";
 import { StatusFilter } from "@/components/status-filter";
@@ -77,7 +77,7 @@ const COLUMNS: Column<TransactionWithIncludes>[] = [
   {
     key: "total",
     header: "Grand total",
-    className: "text-right",
+    className: "whitespace-nowrap text-right",
     cell: (t) =>
       refundLabel(t) ? (
         <div className="flex flex-col items-end">
@@ -90,6 +90,13 @@ const COLUMNS: Column<TransactionWithIncludes>[] = [
       ) : (
         <Amount amount={t.details.totals.grand_total} currency={t.currency_code} />
       ),
+  },
+  {
+    key: "billed",
+    header: "Billed",
+    sortField: "billed_at",
+    className: "whitespace-nowrap",
+    cell: (t) => (t.billed_at ? <DateCell value={t.billed_at} /> : dash),
   },
   createdColumn(),
 ];

@@ -45,6 +45,8 @@ const COLUMNS: Column<ProductWithPrices>[] = [
   {
     key: "name",
     header: "Product",
+    sortField: "name",
+    sortAscendingFirst: true,
     cell: (p) => (
       <div className="flex items-center gap-3">
         <ProductImage url={p.image_url} alt="" />
@@ -62,9 +64,21 @@ const COLUMNS: Column<ProductWithPrices>[] = [
     ),
   },
   { key: "prices", header: "Prices", cell: pricesSummary },
-  { key: "tax_category", header: "Tax category", cell: (p) => taxCategoryLabel(p.tax_category) },
+  {
+    key: "tax_category",
+    header: "Tax category",
+    sortField: "tax_category",
+    sortAscendingFirst: true,
+    cell: (p) => taxCategoryLabel(p.tax_category),
+  },
   { key: "type", header: "Type", cell: (p) => (p.type === "standard" ? "Standard" : "Custom") },
-  { key: "status", header: "Status", cell: (p) => <StatusBadge status={p.status} /> },
+  {
+    key: "status",
+    header: "Status",
+    sortField: "status",
+    sortAscendingFirst: true,
+    cell: (p) => <StatusBadge status={p.status} />,
+  },
   createdColumn(),
 ];
 

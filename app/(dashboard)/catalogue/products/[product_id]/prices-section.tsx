@@ -49,6 +49,7 @@ const COLUMNS: Column<Price>[] = [
   {
     key: "amount",
     header: "Amount",
+    sortField: "unit_price.amount",
     className: "whitespace-nowrap",
     cell: (p) => (
       <div>
@@ -80,8 +81,20 @@ const COLUMNS: Column<Price>[] = [
     className: "whitespace-nowrap tabular-nums",
     cell: (p) => `${p.quantity.minimum.toLocaleString()}–${p.quantity.maximum.toLocaleString()}`,
   },
-  { key: "tax_mode", header: "Tax", cell: (p) => TAX_MODE_SHORT[p.tax_mode] ?? p.tax_mode },
-  { key: "status", header: "Status", cell: (p) => <StatusBadge status={p.status} /> },
+  {
+    key: "tax_mode",
+    header: "Tax",
+    sortField: "tax_mode",
+    sortAscendingFirst: true,
+    cell: (p) => TAX_MODE_SHORT[p.tax_mode] ?? p.tax_mode,
+  },
+  {
+    key: "status",
+    header: "Status",
+    sortField: "status",
+    sortAscendingFirst: true,
+    cell: (p) => <StatusBadge status={p.status} />,
+  },
 ];
 
 const usePriceList = (productId: string, params: ListParams) => usePrices({ product_id: productId, ...params });
