@@ -151,19 +151,28 @@ test("first run: upload a logo (seen on Settings and at checkout), set currency 
   await page.getByRole("region", { name: "Prices" }).getByRole("button", { name: "Add price" }).click();
   const priceForm = page.getByRole("form", { name: "New price" });
   await expect(priceForm.getByRole("combobox", { name: "Currency", exact: true })).toHaveValue("EUR");
-  await page.goto("/transactions/new");
-  await expect(page.getByRole("combobox", { name: "Currency", exact: true })).toHaveValue("EUR");
 
   // The checkout shows the logo.
   const [price] = await apiCall<{ id: string }[]>(page, "GET", `/api/prices?product_id=${productId}`);
+  const logoEmail = uniqueEmail("logo");
   const customer = await apiCall<{ id: string }>(page, "POST", "/api/customers", {
-    email: uniqueEmail("logo"),
+    email: logoEmail,
     name: "Lin Logo",
   });
   const address = await apiCall<{ id: string }>(page, "POST", `/api/customers/${customer.id}/addresses`, {
     postal_code: "10001",
     country_code: "US",
   });
+  await page.goto("/transactions/new");
+  await page.getByRole("searchbox", { name: "Search customers by email or name" }).fill("Lin Logo");
+  await page
+    .getByRole("radio", { name: /Lin Logo/ })
+    .first()
+    .check();
+  await page.getByRole("button", { name: "Continue" }).click();
+  await page.getByRole("radio", { name: /10001/ }).check();
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page.getByRole("combobox", { name: "Currency", exact: true })).toHaveValue("EUR");
   const txn = await apiCall<{ id: string }>(page, "POST", "/api/transactions", {
     items: [{ price_id: price.id, quantity: 1 }],
     customer_id: customer.id,
