@@ -98,11 +98,11 @@ export function AuditLogView() {
 }
 
 function AuditLogList() {
-  const { params, setFilters, pagination } = useListFilters("");
+  const { params, choice, setFilters, pagination } = useListFilters("");
   const actor = params.get("actor") ?? "";
   const entity = params.get("entity_id") ?? "";
   const action = params.get("action") ?? "";
-  const actorType = params.get("actor_type") ?? "";
+  const actorType = choice("actor_type", ACTOR_TYPES);
   const range = { from: params.get("from") ?? "", to: params.get("to") ?? "" };
   const list = useAuditLog({
     actor,
