@@ -39,6 +39,14 @@ export function useListFilters(initialStatus = "active", defaultOrder = NEWEST_F
   const orderBy = params.get("order_by") ?? defaultOrder;
   return {
     params,
+    /**
+     * A filter of the address that must be one of `options` (a select's choices): anything else
+     * (an edited or outdated link) reads as "" (no filter) instead of an error from the API.
+     */
+    choice: (key: string, options: readonly FilterOption[]) => {
+      const value = params.get(key) ?? "";
+      return options.some((option) => option.value === value) ? value : "";
+    },
     setFilters,
     status: params.get("status") ?? initialStatus,
     setStatus: (value: string) => setFilters({ status: value === initialStatus ? undefined : value }),

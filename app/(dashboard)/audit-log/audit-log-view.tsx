@@ -102,11 +102,11 @@ export function AuditLogView() {
 }
 
 function AuditLogList() {
-  const { params, setFilters, pagination, orderBy, order } = useListFilters("");
+  const { params, choice, setFilters, pagination, orderBy, order } = useListFilters("");
   const actor = params.get("actor") ?? "";
   const entity = params.get("entity_id") ?? "";
   const action = params.get("action") ?? "";
-  const actorType = params.get("actor_type") ?? "";
+  const actorType = choice("actor_type", ACTOR_TYPES);
   const range = { from: params.get("from") ?? "", to: params.get("to") ?? "" };
   const list = useAuditLog({
     actor,

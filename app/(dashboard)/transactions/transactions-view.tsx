@@ -110,8 +110,9 @@ function searchTarget(term: string): { kind: "transaction" | "customer_id" | "in
 }
 
 export function TransactionsView() {
-  const { search, setSearch, status, setStatus, orderBy, order, params, setFilters, pagination } = useListFilters("");
-  const mode = params.get("collection_mode") ?? "";
+  const { search, setSearch, status, setStatus, orderBy, order, params, choice, setFilters, pagination } =
+    useListFilters("");
+  const mode = choice("collection_mode", COLLECTION_MODE_OPTIONS);
   const range = { from: params.get("from") ?? "", to: params.get("to") ?? "" };
   const setMode = (value: string) => setFilters({ collection_mode: value || undefined });
   const setRange = (value: { from: string; to: string }) =>
