@@ -5,7 +5,15 @@ import type { ReactNode } from "react";
  * and total): a description list whose values line up on the right. `strong` marks the row that
  * sums the others.
  */
-export function SummaryList({ label, className = "", children }: { label?: string; className?: string; children: ReactNode }) {
+export function SummaryList({
+  label,
+  className = "",
+  children,
+}: {
+  label?: string;
+  className?: string;
+  children: ReactNode;
+}) {
   return (
     <dl aria-label={label} className={`divide-y divide-slate-200 text-sm ${className}`}>
       {children}

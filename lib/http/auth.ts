@@ -147,5 +147,8 @@ export function requirePermission(auth: AuthContext, permission: string): void {
       `Your role cannot ${verb} ${entity.replace(/_/g, " ")} data (it needs the ${permission} permission). Ask an owner for access.`,
     );
   }
-  throw new ApiError("forbidden", `You aren't permitted to perform this request: it needs the ${permission} permission.`);
+  throw new ApiError(
+    "forbidden",
+    `You aren't permitted to perform this request: it needs the ${permission} permission.`,
+  );
 }
