@@ -76,7 +76,8 @@ function RateEditor({ entry, onDone }: { entry: TaxRateEntry; onDone: (saved: bo
         label={`Tax rate for ${name} (%)`}
         labelHidden
         inputMode="decimal"
-        className="w-24"
+        // The message under the narrow input may run wider than it.
+        className="w-24 [&>p]:w-max [&>p]:max-w-xs"
         {...form.bind("rate")}
       />
       <span className="pt-1.5 text-sm text-slate-600" aria-hidden="true">
