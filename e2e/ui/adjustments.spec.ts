@@ -93,6 +93,9 @@ test("refund one line partly from the transaction's page, see it listed with the
   await expect(firstLine).toHaveValue("10.00");
   await form.getByRole("button", { name: "Review refund" }).click();
   await shot(page, "adjustments-confirm");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shot(page, "adjustments-confirm-phone");
+  await page.setViewportSize({ width: 1280, height: 800 });
   await dialog.getByRole("button", { name: "Refund $10.00" }).click();
   await expect(dialog).toBeHidden();
   await expect(form).toBeHidden();
