@@ -215,6 +215,11 @@ export interface FormShellProps {
   spacing?: "space-y-3" | "space-y-4" | "space-y-5";
   /** More classes for the form element. */
   className?: string;
+  /**
+   * One compact row (an editor in a table cell): the fields, then small Save and Cancel buttons
+   * beside them, the form's error under the row. Escape cancels (with `onCancel`).
+   */
+  inline?: boolean;
   children: ReactNode;
 }
 
@@ -236,42 +241,68 @@ export function FormShell({
   spacing = "space-y-4",
   className = "",
   allowed,
+  inline = false,
   children,
 }: FormShellProps) {
+  const size = inline ? "sm" : undefined;
   const submit = (
-    <Button type="submit" pending={pending} pendingLabel={pendingLabel} disabled={submitDisabled}>
+    <Button type="submit" size={size} pending={pending} pendingLabel={pendingLabel} disabled={submitDisabled}>
       {submitLabel}
     </Button>
   );
+  const buttons = (
+    <>
+      {allowed ? (
+        <Allowed permission={allowed.permission} action={allowed.action}>
+          {submit}
+        </Allowed>
+      ) : (
+        submit
+      )}
+      {onCancel && (
+        <Button variant="secondary" size={size} onClick={onCancel} disabled={pending}>
+          Cancel
+        </Button>
+      )}
+      {showDirty && dirty && !pending && <span className="text-xs text-slate-500">Unsaved changes</span>}
+      {after}
+    </>
+  );
+  const error = errors && (
+    <FormError message={errors.message} other={errors.other} requestId={errors.requestId} renderDetail={renderDetail} />
+  );
+  if (inline) {
+    return (
+      <form
+        ref={form}
+        onSubmit={onSubmit}
+        noValidate
+        aria-label={label}
+        className={`space-y-2 ${className}`}
+        onKeyDown={(event) => {
+          if (event.key === "Escape" && onCancel && !pending) {
+            event.stopPropagation();
+            onCancel();
+          }
+        }}
+      >
+        <div className="flex flex-wrap items-start gap-2">
+          <fieldset disabled={pending} className="flex min-w-0 items-start gap-2">
+            {children}
+          </fieldset>
+          <div className="flex items-center gap-2">{buttons}</div>
+        </div>
+        {error}
+      </form>
+    );
+  }
   return (
     <form ref={form} onSubmit={onSubmit} noValidate aria-label={label} className={`${spacing} ${className}`}>
       <fieldset disabled={pending} className={`min-w-0 ${spacing}`}>
         {children}
       </fieldset>
-      {errors && (
-        <FormError
-          message={errors.message}
-          other={errors.other}
-          requestId={errors.requestId}
-          renderDetail={renderDetail}
-        />
-      )}
-      <FormActions>
-        {allowed ? (
-          <Allowed permission={allowed.permission} action={allowed.action}>
-            {submit}
-          </Allowed>
-        ) : (
-          submit
-        )}
-        {onCancel && (
-          <Button variant="secondary" onClick={onCancel} disabled={pending}>
-            Cancel
-          </Button>
-        )}
-        {showDirty && dirty && !pending && <span className="text-xs text-slate-500">Unsaved changes</span>}
-        {after}
-      </FormActions>
+      {error}
+      <FormActions>{buttons}</FormActions>
     </form>
   );
 }

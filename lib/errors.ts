@@ -8,6 +8,7 @@
  * API's catalogue), and keeping it made this move a change of import lines everywhere else.
  */
 import type { z } from "zod";
+import { ID_PREFIX } from "./id-prefixes.ts";
 
 /** Every error code the API returns, with its HTTP status: the one table of DESIGN.md. */
 export const ERROR_STATUS = {
@@ -280,8 +281,22 @@ export class Problems {
   }
 }
 
+/** "discount group" for `discountGroup`, keyed by ID prefix ("dsg"): how a not-found error names the entity. */
+const NOUN_BY_PREFIX = new Map<string, string>(
+  Object.entries(ID_PREFIX).map(([entity, prefix]) => [
+    prefix,
+    entity.replace(/[A-Z]/g, (letter) => ` ${letter.toLowerCase()}`).replace(/^api key$/, "API key"),
+  ]),
+);
+
+/**
+ * 404 for an unknown ID, in a merchant's words: "No customer with ID ctm_…". An ID whose prefix
+ * names no entity (a malformed path segment) is "Nothing with ID …".
+ */
 export function notFound(id: string): ApiError {
-  return new ApiError("not_found", `Entity ${id} not found`);
+  const prefix = /^([a-z]+)_/.exec(id)?.[1];
+  const noun = prefix === undefined ? undefined : NOUN_BY_PREFIX.get(prefix);
+  return new ApiError("not_found", `${noun ? `No ${noun}` : "Nothing"} with ID ${id}.`);
 }
 
 /** `contacts[0].email` from a zod path. */

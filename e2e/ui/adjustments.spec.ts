@@ -83,7 +83,19 @@ test("refund one line partly from the transaction's page, see it listed with the
   await form.getByRole("button", { name: "Review refund" }).click();
   const dialog = page.getByRole("dialog", { name: "Refund $10.00?" });
   await expect(dialog).toBeVisible();
+  // Step 2 says what is refunded, line by line, before anything is sent.
+  const summary = dialog.getByLabel("What the refund covers");
+  await expect(summary).toContainText(`${txn.first}$10.00`);
+  await expect(summary).toContainText("Total refund, tax included$10.00");
+  await expect(summary).toContainText("ReasonArrived late");
+  // Going back keeps what was typed.
+  await dialog.getByRole("button", { name: "Go back" }).click();
+  await expect(firstLine).toHaveValue("10.00");
+  await form.getByRole("button", { name: "Review refund" }).click();
   await shot(page, "adjustments-confirm");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shot(page, "adjustments-confirm-phone");
+  await page.setViewportSize({ width: 1280, height: 800 });
   await dialog.getByRole("button", { name: "Refund $10.00" }).click();
   await expect(dialog).toBeHidden();
   await expect(form).toBeHidden();
@@ -120,6 +132,11 @@ test("refund one line partly from the transaction's page, see it listed with the
   await section.getByRole("button", { name: "Refund", exact: true }).click();
   await form.getByLabel("Part of it, line by line").check();
   await expect(form.getByText("$49.40 left to refund, tax included.")).toBeVisible();
+  // No amount on any line: the form says so beside the first line, and sends nothing.
+  await form.getByLabel("Reason").fill("Too much");
+  await form.getByRole("button", { name: "Review refund" }).click();
+  await expect(form.getByText("Enter an amount for at least one line to refund.")).toBeVisible();
+  await expect(page.getByRole("dialog")).toHaveCount(0);
   await form.getByLabel(`Refund for ${txn.second}`).fill("30.00");
   await form.getByLabel("Reason").fill("Too much");
   await form.getByRole("button", { name: "Review refund" }).click();

@@ -70,12 +70,22 @@ test("edit a tax rate inline and see a new preview use it; reset it after a conf
   await row.getByRole("button", { name: "Edit tax rate for Germany" }).click();
   const input = row.getByLabel("Tax rate for Germany (%)");
   await expect(input).toBeFocused();
+  // Escape cancels: nothing is saved.
+  await input.fill("99");
+  await input.press("Escape");
+  await expect(input).toBeHidden();
+  await expect(row).toContainText("19%");
+  await row.getByRole("button", { name: "Edit tax rate for Germany" }).click();
+  await expect(input).toBeFocused();
+  await expect(input).toHaveValue("19");
   await input.fill("150");
   await row.getByRole("button", { name: "Save" }).click();
   await expect(input).toHaveAccessibleDescription(/percentage from 0 to 100/);
+  await expect(input).toHaveAttribute("aria-invalid", "true");
   await shot(page, "settings-rate-error");
+  // Enter saves.
   await input.fill("7.5");
-  await row.getByRole("button", { name: "Save" }).click();
+  await input.press("Enter");
   await expect(row).toContainText("7.5%");
   await expect(row).toContainText("custom");
   await shot(page, "settings-rate-edited");

@@ -1,39 +1,11 @@
 /**
  * The dashboard's API client: it calls the same /api routes as any integration, with the staff
- * session cookie instead of an API key. Errors arrive in the API's error shape.
+ * session cookie instead of an API key. Errors arrive in the API's error shape, their texts already in a
+ * merchant's words (lib/errors.ts `notFound`, lib/http/auth.ts `requirePermission`).
  */
-import { ID_PREFIX } from "../id-prefixes.ts";
-
 export interface FieldError {
   field: string;
   message: string;
-}
-
-/** "Discount group" for `discountGroup`, keyed by ID prefix ("dsg"). */
-const NOUN_BY_PREFIX = new Map<string, string>(
-  Object.entries(ID_PREFIX).map(([entity, prefix]) => [
-    prefix,
-    entity.replace(/[A-Z]/g, (letter) => ` ${letter.toLowerCase()}`).replace(/^api key$/, "API key"),
-  ]),
-);
-
-/**
- * The API's error text in a merchant's words: "Entity ctm_… not found" becomes "No customer with
- * ID ctm_…", a missing permission says what the role cannot do. Anything else is kept.
- */
-export function humaneDetail(code: string, detail: string): string {
-  const missing = /^Entity (([a-z]+)_[a-z0-9]+) not found$/.exec(detail);
-  if (code === "not_found" && missing) {
-    const noun = NOUN_BY_PREFIX.get(missing[2]);
-    if (noun) return `No ${noun} with ID ${missing[1]}. It may have been deleted, or the link is wrong.`;
-  }
-  const permission = /it needs the ([a-z_]+)\.(read|write) permission/.exec(detail);
-  if (code === "forbidden" && permission) {
-    const thing = permission[1].replace(/_/g, " ");
-    const verb = permission[2] === "write" ? "change" : "see";
-    return `Your role cannot ${verb} ${thing} data (it needs the ${permission[1]}.${permission[2]} permission). Ask an owner for access.`;
-  }
-  return detail;
 }
 
 export class ApiClientError extends Error {
@@ -85,7 +57,7 @@ export async function api<T>(
     throw new ApiClientError(
       response.status,
       error?.code ?? "internal_error",
-      humaneDetail(error?.code ?? "", error?.detail ?? `Request failed with status ${response.status}`),
+      error?.detail ?? `Request failed with status ${response.status}`,
       error?.errors ?? [],
       payload?.meta?.request_id,
     );

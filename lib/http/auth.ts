@@ -133,11 +133,22 @@ export async function authenticate(request: Request, required: boolean): Promise
   throw invalidToken("Authentication header is missing. Send `Authorization: Bearer <API key>`.");
 }
 
+/**
+ * 403 without `permission`. A staff member reads what their role cannot do ("Your role cannot
+ * change customer data …"); an API key gets the API family's own sentence. Both name the permission.
+ */
 export function requirePermission(auth: AuthContext, permission: string): void {
-  if (!auth.permissions.has(permission)) {
+  if (auth.permissions.has(permission)) return;
+  if (auth.type === "session") {
+    const [entity, access] = permission.split(".");
+    const verb = access === "write" ? "change" : "see";
     throw new ApiError(
       "forbidden",
-      `You aren't permitted to perform this request: it needs the ${permission} permission.`,
+      `Your role cannot ${verb} ${entity.replace(/_/g, " ")} data (it needs the ${permission} permission). Ask an owner for access.`,
     );
   }
+  throw new ApiError(
+    "forbidden",
+    `You aren't permitted to perform this request: it needs the ${permission} permission.`,
+  );
 }

@@ -188,7 +188,7 @@ describe("forbidden (403)", () => {
   it("names the missing permission", async () => {
     const key = await testKey(["product.read"]);
     const read = expectError(await call(customers.GET, "GET", "/customers", { key }), 403, "forbidden");
-    expect(read.detail).toContain("customer.read");
+    expect(read.detail).toBe("You aren't permitted to perform this request: it needs the customer.read permission.");
     const write = expectError(
       await call(customers.POST, "POST", "/customers", { key, body: { email: uniqueEmail() } }),
       403,
@@ -462,6 +462,23 @@ describe("not_found and method_not_allowed", () => {
     }
   });
 
+  it("names the entity of an unknown or malformed ID in words", async () => {
+    const key = await testKey();
+    const id = "ctm_00000000000000000000000000";
+    const unknown = expectError(
+      await call(customerItem.GET, "GET", `/customers/${id}`, { key, params: { customer_id: id } }),
+      404,
+      "not_found",
+    );
+    expect(unknown.detail).toBe(`No customer with ID ${id}.`);
+    const malformed = expectError(
+      await call(customerItem.GET, "GET", "/customers/nope", { key, params: { customer_id: "nope" } }),
+      404,
+      "not_found",
+    );
+    expect(malformed.detail).toBe("Nothing with ID nope.");
+  });
+
   it("gives 404 for an unknown route even with a valid key", async () => {
     const key = await testKey();
     const res = await call(catchAll.GET, "GET", "/customer", { key });
@@ -652,7 +669,9 @@ describe("dashboard session cookie", () => {
       headers: { cookie, ...sameOrigin },
     });
     const error = expectError(res, 403, "forbidden");
-    expect(error.detail).toContain("customer.write");
+    expect(error.detail).toBe(
+      "Your role cannot change customer data (it needs the customer.write permission). Ask an owner for access.",
+    );
     expect(await db().customer.count({ where: { email } })).toBe(0);
   });
 

@@ -7,7 +7,7 @@
 import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import { config } from "../config.ts";
-import { ApiError, fromZodError } from "../errors.ts";
+import { ApiError, fromZodError, notFound } from "../errors.ts";
 import { toJsonText } from "../json.ts";
 import { CURRENT_VERSION, SUPPORTED_VERSIONS } from "../versions.ts";
 import { type AuditTrail, auditRequest, isAudited } from "./audit.ts";
@@ -200,7 +200,7 @@ export function route<
         const raw = (await context?.params) ?? {};
         const parsed = options.params.safeParse(raw);
         // A path ID that is not even shaped like one names no entity: 404, as for an unknown ID.
-        if (!parsed.success) throw new ApiError("not_found", `Entity ${Object.values(raw).join("/")} not found`);
+        if (!parsed.success) throw notFound(Object.values(raw).join("/"));
         params = parsed.data;
       }
       const url = new URL(request.url);

@@ -90,6 +90,28 @@ export function DayTable<R extends { day: string }>({
   );
 }
 
+type View = "chart" | "table";
+
+/** Chart or table: two pressed-or-not buttons in a group named by `legend`. */
+export function ViewToggle({ legend, view, onChange }: { legend: string; view: View; onChange: (view: View) => void }) {
+  return (
+    <fieldset className="flex gap-1 rounded-lg border border-slate-200 p-1">
+      <legend className="sr-only">{legend}</legend>
+      {(["chart", "table"] as const).map((option) => (
+        <button
+          key={option}
+          type="button"
+          aria-pressed={view === option}
+          className={segment(view === option)}
+          onClick={() => onChange(option)}
+        >
+          {option === "chart" ? "Chart" : "Table"}
+        </button>
+      ))}
+    </fieldset>
+  );
+}
+
 /**
  * One metric: a section with its totals and a chart or a table of the same points, with loading,
  * error and empty states. `ready` is false until every query it needs has data.
@@ -115,37 +137,18 @@ export function MetricSection({
   onRetry: () => void;
   fetching: boolean;
   empty?: { title: string; description: string } | null;
+  /** The section's own figures above the chart (none when the page shows them elsewhere). */
   totals: { label: string; value: string }[];
   chart: () => ReactNode;
   table: () => ReactNode;
 }) {
-  const [view, setView] = useState<"chart" | "table">("chart");
+  const [view, setView] = useState<View>("chart");
   return (
     <Section
       id={id}
       title={title}
       description={description}
-      actions={
-        <fieldset className="flex gap-1 rounded-lg border border-slate-200 p-1">
-          <legend className="sr-only">Show {title.toLowerCase()} as</legend>
-          <button
-            type="button"
-            aria-pressed={view === "chart"}
-            className={segment(view === "chart")}
-            onClick={() => setView("chart")}
-          >
-            Chart
-          </button>
-          <button
-            type="button"
-            aria-pressed={view === "table"}
-            className={segment(view === "table")}
-            onClick={() => setView("table")}
-          >
-            Table
-          </button>
-        </fieldset>
-      }
+      actions={<ViewToggle legend={`Show ${title.toLowerCase()} as`} view={view} onChange={setView} />}
     >
       {error && !ready ? (
         <ErrorState error={error} title={`Could not load ${title.toLowerCase()}`} onRetry={onRetry} />
@@ -153,7 +156,7 @@ export function MetricSection({
         <LoadingBlock label={`Loading ${title.toLowerCase()}…`} lines={6} />
       ) : (
         <div aria-busy={fetching} className={fetching ? "opacity-60" : undefined}>
-          <Totals items={totals} />
+          {totals.length > 0 && <Totals items={totals} />}
           {empty ? (
             <EmptyState title={empty.title} description={empty.description} />
           ) : view === "chart" ? (

@@ -1,7 +1,8 @@
 "use client";
 
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, useRef, useState } from "react";
 import { Button } from "@/components/button";
+import { TextField, useFocusOnError } from "@/components/form";
 import {
   customRangeErrors,
   presetRange,
@@ -17,18 +18,21 @@ export const segment = (active: boolean) =>
     active ? "bg-brand-600 text-white shadow-sm" : "text-slate-700 hover:bg-slate-100"
   }`;
 
-const dateInput = (invalid: boolean) =>
-  `rounded-md border bg-white px-2 py-1.5 text-sm ${invalid ? "border-red-500" : "border-slate-300"}`;
-
 export function shownRange(choice: Choice, today: string): ShownRange {
   return choice.kind === "preset" ? presetRange(choice.preset, today) : choice.range;
 }
 
-/** Custom from/to dates (both included), checked before anything is asked of the API. */
+/**
+ * Custom from/to dates (both included), checked before anything is asked of the API. A filter, not
+ * a form of the kit: Apply only changes the range the page shows (nothing is sent, nothing can be
+ * refused by the server, there is nothing unsaved), so it takes the kit's fields and focus-on-error
+ * but not `useForm`/`FormShell`.
+ */
 function CustomRange({ initial, onApply }: { initial: ShownRange; onApply: (range: ShownRange) => void }) {
-  const id = useId();
   const [range, setRange] = useState(initial);
   const [errors, setErrors] = useState<{ first?: string; last?: string }>({});
+  const form = useRef<HTMLFormElement>(null);
+  useFocusOnError(form, errors.first || errors.last ? errors : null);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const found = customRangeErrors(range);
@@ -36,45 +40,27 @@ function CustomRange({ initial, onApply }: { initial: ShownRange; onApply: (rang
     if (!found.first && !found.last) onApply(range);
   };
   return (
-    <form aria-label="Custom range" noValidate onSubmit={submit} className="flex flex-wrap items-start gap-3">
-      <div className="flex flex-col gap-1">
-        <label htmlFor={`${id}-from`} className="text-sm font-medium text-slate-700">
-          From
-        </label>
-        <input
-          id={`${id}-from`}
-          type="date"
-          value={range.first}
-          onChange={(event) => setRange({ ...range, first: event.target.value })}
-          aria-invalid={errors.first ? true : undefined}
-          aria-describedby={errors.first ? `${id}-from-error` : undefined}
-          className={dateInput(Boolean(errors.first))}
-        />
-        {errors.first && (
-          <p id={`${id}-from-error`} className="text-xs text-red-700">
-            {errors.first}
-          </p>
-        )}
-      </div>
-      <div className="flex flex-col gap-1">
-        <label htmlFor={`${id}-to`} className="text-sm font-medium text-slate-700">
-          To (included)
-        </label>
-        <input
-          id={`${id}-to`}
-          type="date"
-          value={range.last}
-          onChange={(event) => setRange({ ...range, last: event.target.value })}
-          aria-invalid={errors.last ? true : undefined}
-          aria-describedby={errors.last ? `${id}-to-error` : undefined}
-          className={dateInput(Boolean(errors.last))}
-        />
-        {errors.last && (
-          <p id={`${id}-to-error`} className="text-xs text-red-700">
-            {errors.last}
-          </p>
-        )}
-      </div>
+    <form
+      ref={form}
+      aria-label="Custom range"
+      noValidate
+      onSubmit={submit}
+      className="flex flex-wrap items-start gap-3"
+    >
+      <TextField
+        label="From"
+        type="date"
+        value={range.first}
+        onChange={(event) => setRange({ ...range, first: event.target.value })}
+        error={errors.first}
+      />
+      <TextField
+        label="To (included)"
+        type="date"
+        value={range.last}
+        onChange={(event) => setRange({ ...range, last: event.target.value })}
+        error={errors.last}
+      />
       <Button type="submit" variant="secondary" className="mt-6">
         Apply
       </Button>

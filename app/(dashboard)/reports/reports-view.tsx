@@ -1,17 +1,17 @@
 "use client";
 
-import { type FormEvent, useId, useRef, useState } from "react";
+import type { FormEvent } from "react";
 import { Button } from "@/components/button";
 import { type Column, DataTable } from "@/components/data-table";
 import { DownloadDocumentButton } from "@/components/download-document-button";
-import { FormActions, FormError, SelectField, TextField, useFocusOnError } from "@/components/form";
+import { FormShell, useForm } from "@/components/entity-form";
+import { SelectField, TextField } from "@/components/form";
 import { DateCell } from "@/components/list-page";
 import { PageHeader, Section } from "@/components/page-header";
 import { PaginationControls, useCursorPagination } from "@/components/pagination";
 import { EmptyState } from "@/components/states";
 import { StatusBadge } from "@/components/status-badge";
 import { useToast } from "@/components/toast";
-import { ApiClientError, type FieldError } from "@/lib/dashboard/api";
 import { humanize } from "@/lib/dashboard/display";
 import {
   describeFilters,
@@ -25,73 +25,58 @@ import {
   useReports,
   valueFilters,
 } from "@/lib/dashboard/reports";
-import { REPORT_TYPE_LABELS, REPORT_TYPES, type ReportType } from "@/lib/schemas/report";
+import { createReportBody, REPORT_TYPE_LABELS, REPORT_TYPES, type ReportType } from "@/lib/schemas/report";
 
 const EMPTY_FORM: ReportForm = { type: "transactions", from: "", to: "", values: {} };
 
-/** The API's `filters[i]…` errors, moved to the form input that made filter i. */
-function errorsBySource(errors: FieldError[], sources: string[]) {
-  const fields: Record<string, string> = {};
-  const other: FieldError[] = [];
-  for (const error of errors) {
-    const match = /^filters\[(\d+)\]/.exec(error.field);
-    const source = match ? sources[Number(match[1])] : error.field === "type" ? "type" : undefined;
-    if (source) fields[source] ??= error.message;
-    else other.push(error);
-  }
-  return { fields, other };
-}
-
+/**
+ * The form that requests a report, on the form kit: the dates are checked before anything is sent,
+ * and the API's `filters[i]…` errors land beside the input that made filter i.
+ */
 function NewReportForm() {
-  const [form, setForm] = useState<ReportForm>(EMPTY_FORM);
-  const [errors, setErrors] = useState<{
-    fields: Record<string, string>;
-    other: FieldError[];
-    message: string | null;
-  }>();
-  const [requestId, setRequestId] = useState<string>();
-  const formRef = useRef<HTMLFormElement>(null);
+  const form = useForm<ReportForm>(() => EMPTY_FORM, { autoFocus: false });
+  const { values } = form;
   const create = useCreateReport();
   const toast = useToast();
-  const hintId = useId();
-  useFocusOnError(formRef, errors);
+  const filterNames = valueFilters(values.type);
 
-  const submit = async (event: FormEvent) => {
+  function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const local = reportFormErrors(form);
-    if (Object.keys(local).length > 0) {
-      // Shown at the fields (the first one in error gets the focus), with no form-level message.
-      setErrors({ fields: local, other: [], message: null });
-      return;
-    }
-    const { filters, sources } = reportFilters(form);
-    try {
-      const report = await create.mutateAsync({ type: form.type, filters });
-      setErrors(undefined);
-      setRequestId(undefined);
-      toast.show(`${reportTypeLabel(report.type)} report requested: it is being generated.`, "success");
-    } catch (error) {
-      if (error instanceof ApiClientError) {
-        const { fields, other } = errorsBySource(error.errors, sources);
-        setErrors({ fields, other, message: error.message });
-        setRequestId(error.requestId);
-      } else {
-        setErrors({ fields: {}, other: [], message: (error as Error).message });
-      }
-    }
-  };
-
-  const field = (name: string) => errors?.fields[name] ?? null;
+    const { filters, sources } = reportFilters(values);
+    return form.run({
+      fields: ["type", "from", "to", ...filterNames.map(([name]) => name)],
+      rename: (field) => field.replace(/^filters\[(\d+)\].*$/, (whole, i: string) => sources[Number(i)] ?? whole),
+      local: reportFormErrors(values),
+      schema: createReportBody,
+      body: { type: values.type, filters },
+      send: async (body) => {
+        const report = await create.mutateAsync(body);
+        toast.show(`${reportTypeLabel(report.type)} report requested: it is being generated.`, "success");
+      },
+    });
+  }
 
   return (
-    <form ref={formRef} onSubmit={submit} noValidate aria-label="New report" className="space-y-4">
-      <FormError message={errors?.message ?? null} other={errors?.other} requestId={requestId} />
+    <FormShell
+      label="New report"
+      state={form}
+      onSubmit={submit}
+      submitLabel="Create report"
+      pendingLabel="Requesting…"
+      after={
+        <Button type="button" variant="ghost" onClick={() => form.reset(EMPTY_FORM)}>
+          Reset
+        </Button>
+      }
+    >
       <div className="grid gap-4 sm:grid-cols-3">
         <SelectField
           label="Report type"
-          value={form.type}
-          error={field("type")}
-          onChange={(event) => setForm({ ...form, type: event.target.value as ReportType, values: {} })}
+          {...form.bind("type")}
+          onChange={(event) => {
+            form.set("type", event.target.value as ReportType);
+            form.set("values", {});
+          }}
         >
           {REPORT_TYPES.map((type) => (
             <option key={type} value={type}>
@@ -99,36 +84,22 @@ function NewReportForm() {
             </option>
           ))}
         </SelectField>
-        <TextField
-          label="Updated from"
-          type="date"
-          value={form.from}
-          error={field("from")}
-          hint="UTC day, included."
-          onChange={(event) => setForm({ ...form, from: event.target.value })}
-        />
-        <TextField
-          label="Updated until"
-          type="date"
-          value={form.to}
-          error={field("to")}
-          hint="UTC day, included."
-          onChange={(event) => setForm({ ...form, to: event.target.value })}
-        />
+        <TextField label="Updated from" type="date" hint="UTC day, included." {...form.bind("from")} />
+        <TextField label="Updated until" type="date" hint="UTC day, included." {...form.bind("to")} />
       </div>
-      {valueFilters(form.type).length > 0 && (
+      {filterNames.length > 0 && (
         <fieldset className="grid gap-4 sm:grid-cols-3">
           <legend className="mb-2 text-sm font-medium text-slate-700">Only rows with</legend>
-          {valueFilters(form.type).map(([name, values]) => (
+          {filterNames.map(([name, options]) => (
             <SelectField
               key={name}
               label={humanize(name)}
-              value={form.values[name] ?? ""}
-              error={field(name)}
-              onChange={(event) => setForm({ ...form, values: { ...form.values, [name]: event.target.value } })}
+              value={values.values[name] ?? ""}
+              error={form.error(name)}
+              onChange={(event) => form.set("values", { ...values.values, [name]: event.target.value })}
             >
               <option value="">Any</option>
-              {values.map((value) => (
+              {options.map((value) => (
                 <option key={value} value={value}>
                   {name === "currency_code" ? value : humanize(value)}
                 </option>
@@ -137,26 +108,11 @@ function NewReportForm() {
           ))}
         </fieldset>
       )}
-      <p id={hintId} className="text-xs text-slate-500">
+      <p className="text-xs text-slate-500">
         Without dates, the report has what was updated in the last 30 days. Reports are CSV files, ready to download for
         14 days.
       </p>
-      <FormActions>
-        <Button type="submit" pending={create.isPending} pendingLabel="Requesting…" aria-describedby={hintId}>
-          Create report
-        </Button>
-        <Button
-          type="button"
-          variant="ghost"
-          onClick={() => {
-            setForm(EMPTY_FORM);
-            setErrors(undefined);
-          }}
-        >
-          Reset
-        </Button>
-      </FormActions>
-    </form>
+    </FormShell>
   );
 }
 

@@ -1,15 +1,15 @@
 "use client";
 
-import { useEffect, useId, useRef, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { Button } from "@/components/button";
 import { ConfirmDialog } from "@/components/confirm-dialog";
 import { type Column, DataTable } from "@/components/data-table";
-import { controlClasses } from "@/components/form";
+import { FormShell, useForm } from "@/components/entity-form";
+import { TextField } from "@/components/form";
 import { SearchInput } from "@/components/search-input";
 import { EmptyState } from "@/components/states";
 import { StatusBadge } from "@/components/status-badge";
 import { useToast } from "@/components/toast";
-import { ApiClientError } from "@/lib/dashboard/api";
 import { countryName } from "@/lib/dashboard/display";
 import { Allowed } from "@/lib/dashboard/permissions";
 import {
@@ -21,6 +21,7 @@ import {
   useTaxRates,
 } from "@/lib/dashboard/settings";
 import { taxRateText } from "@/lib/dashboard/transactions";
+import { putTaxRateBody } from "@/lib/schemas/tax-rate";
 
 /** Matches a country by name or code, ignoring case and accents. */
 function matches(entry: TaxRateEntry, term: string): boolean {
@@ -34,71 +35,55 @@ function matches(entry: TaxRateEntry, term: string): boolean {
   return entry.country_code.toLowerCase() === needle || fold(countryName(entry.country_code)).includes(needle);
 }
 
-/** The rate of one country, edited in place: a percentage input with Save and Cancel. */
+const PERCENT_MESSAGE = "Enter a percentage from 0 to 100 with at most 4 decimal places, such as 20 or 7.25.";
+
+/**
+ * The rate of one country, edited in place on the form kit: a percentage input with Save and
+ * Cancel in one row; Enter saves, Escape cancels. The percentage is checked against the API's own
+ * rule (`putTaxRateBody`) before it is sent, and said in percent: the API speaks in fractions.
+ */
 function RateEditor({ entry, onDone }: { entry: TaxRateEntry; onDone: (saved: boolean) => void }) {
-  const [value, setValue] = useState(fractionToPercent(entry.rate));
-  const [error, setError] = useState<string | null>(null);
+  const form = useForm(() => ({ rate: fractionToPercent(entry.rate) }));
   const save = useSetTaxRate();
-  const input = useRef<HTMLInputElement>(null);
-  useEffect(() => input.current?.focus(), []);
   const name = countryName(entry.country_code);
 
-  async function submit(event: React.FormEvent) {
+  function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const rate = percentToFraction(value);
-    if (rate === null) {
-      setError("Enter a percentage from 0 to 100, such as 20 or 7.25.");
-      return;
-    }
-    try {
-      await save.mutateAsync({ country: entry.country_code, rate });
-      onDone(true);
-    } catch (caught) {
-      const fields = caught instanceof ApiClientError ? caught.fieldErrors() : {};
-      // The API speaks in fractions ("from 0 to 1"); the input takes a percentage.
-      setError(fields.rate ? "Enter a percentage from 0 to 100 with at most 4 decimal places." : String(caught));
-    }
+    const rate = percentToFraction(form.values.rate);
+    const valid = rate !== null && putTaxRateBody.safeParse({ rate }).success;
+    return form.run({
+      fields: ["rate"],
+      local: { rate: valid ? null : PERCENT_MESSAGE },
+      body: form.dirty ? { rate: rate as string } : null,
+      send: async (body) => {
+        await save.mutateAsync({ country: entry.country_code, rate: body.rate });
+        onDone(true);
+      },
+      onUnchanged: () => onDone(false),
+    });
   }
 
-  const id = useId();
   return (
-    <form
+    <FormShell
+      label={`Tax rate for ${name}`}
+      state={form}
       onSubmit={submit}
-      aria-label={`Tax rate for ${name}`}
-      onKeyDown={(event) => {
-        if (event.key === "Escape") onDone(false);
-      }}
+      submitLabel="Save"
+      onCancel={() => onDone(false)}
+      inline
     >
-      <div className="flex items-center gap-2">
-        <label htmlFor={id} className="sr-only">
-          Tax rate for {name} (%)
-        </label>
-        <input
-          id={id}
-          ref={input}
-          inputMode="decimal"
-          value={value}
-          onChange={(event) => setValue(event.target.value)}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${id}-error` : undefined}
-          className={controlClasses(Boolean(error), "w-24")}
-        />
-        <span className="text-sm text-slate-600" aria-hidden="true">
-          %
-        </span>
-        <Button type="submit" size="sm" pending={save.isPending} pendingLabel="Saving…">
-          Save
-        </Button>
-        <Button type="button" size="sm" variant="secondary" onClick={() => onDone(false)}>
-          Cancel
-        </Button>
-      </div>
-      {error && (
-        <p id={`${id}-error`} className="mt-1 text-sm text-red-700">
-          {error}
-        </p>
-      )}
-    </form>
+      <TextField
+        label={`Tax rate for ${name} (%)`}
+        labelHidden
+        inputMode="decimal"
+        // The message under the narrow input may run wider than it.
+        className="w-24 [&>p]:w-max [&>p]:max-w-xs"
+        {...form.bind("rate")}
+      />
+      <span className="pt-1.5 text-sm text-slate-600" aria-hidden="true">
+        %
+      </span>
+    </FormShell>
   );
 }
 

@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { useState } from "react";
+import { type ComponentProps, type ReactNode, useState } from "react";
 import { Button } from "@/components/button";
 import { ConfirmDialog } from "@/components/confirm-dialog";
 import { type Column, DataTable } from "@/components/data-table";
@@ -12,7 +12,7 @@ import { useCursorPagination } from "@/components/pagination";
 import { EmptyState } from "@/components/states";
 import { useToast } from "@/components/toast";
 import { formatDate, humanize } from "@/lib/dashboard/display";
-import { NEWEST_FIRST } from "@/lib/dashboard/hooks";
+import { type ListParams, NEWEST_FIRST } from "@/lib/dashboard/hooks";
 import { billingCycleText } from "@/lib/dashboard/money";
 import {
   type CreditBalance,
@@ -70,31 +70,64 @@ const SUBSCRIPTION_COLUMNS: Column<Subscription>[] = [
   createdColumn(),
 ];
 
-export function CustomerSubscriptionsSection({ customerId }: { customerId: string }) {
+/**
+ * One page at a time of a list that belongs to the customer, newest first: their subscriptions and
+ * their transactions are the same section over a different list.
+ */
+function CustomerListSection<T extends { id: string }>({
+  customerId,
+  title,
+  noun,
+  useCustomerList,
+  columns,
+  empty,
+}: {
+  customerId: string;
+  title: string;
+  /** Lower case and plural: "subscriptions". */
+  noun: string;
+  /** The list hook; a module-level function, so the hooks run in the same order on every render. */
+  useCustomerList: (params: ListParams) => ComponentProps<typeof PagedTable<T>>["list"];
+  columns: Column<T>[];
+  empty: ReactNode;
+}) {
   const pagination = useCursorPagination();
-  const list = useSubscriptions({
+  const list = useCustomerList({
     customer_id: customerId,
     per_page: PER_PAGE,
     after: pagination.after,
     order_by: NEWEST_FIRST,
   });
   return (
-    <Section title="Subscriptions" description="The customer's subscriptions, newest first.">
+    <Section title={title} description={`The customer's ${noun}, newest first.`}>
       <PagedTable
-        caption="Subscriptions"
-        columns={SUBSCRIPTION_COLUMNS}
-        rowKey={(s) => s.id}
+        caption={title}
+        columns={columns}
+        rowKey={(row) => row.id}
         list={list}
         pagination={pagination}
         skeletonRows={2}
-        empty={
-          <EmptyState
-            title="No subscriptions"
-            description="A subscription starts when the customer pays for recurring prices."
-          />
-        }
+        empty={empty}
       />
     </Section>
+  );
+}
+
+export function CustomerSubscriptionsSection({ customerId }: { customerId: string }) {
+  return (
+    <CustomerListSection
+      customerId={customerId}
+      title="Subscriptions"
+      noun="subscriptions"
+      useCustomerList={useSubscriptions}
+      columns={SUBSCRIPTION_COLUMNS}
+      empty={
+        <EmptyState
+          title="No subscriptions"
+          description="A subscription starts when the customer pays for recurring prices."
+        />
+      }
+    />
   );
 }
 
@@ -264,24 +297,14 @@ const TRANSACTION_COLUMNS: Column<TransactionWithIncludes>[] = [
 ];
 
 export function CustomerTransactionsSection({ customerId }: { customerId: string }) {
-  const pagination = useCursorPagination();
-  const list = useTransactions({
-    customer_id: customerId,
-    per_page: PER_PAGE,
-    after: pagination.after,
-    order_by: NEWEST_FIRST,
-  });
   return (
-    <Section title="Transactions" description="The customer's transactions, newest first.">
-      <PagedTable
-        caption="Transactions"
-        columns={TRANSACTION_COLUMNS}
-        rowKey={(t) => t.id}
-        list={list}
-        pagination={pagination}
-        skeletonRows={2}
-        empty={<EmptyState title="No transactions" />}
-      />
-    </Section>
+    <CustomerListSection
+      customerId={customerId}
+      title="Transactions"
+      noun="transactions"
+      useCustomerList={useTransactions}
+      columns={TRANSACTION_COLUMNS}
+      empty={<EmptyState title="No transactions" />}
+    />
   );
 }

@@ -5,9 +5,10 @@
  * choices the API takes (reference §3-§9). A refused action keeps the dialog open with the API's
  * reason and everything entered; a done action closes it with a toast.
  */
-import { type ReactNode, useEffect, useId, useState } from "react";
+import { useEffect, useId, useState } from "react";
 import { ConfirmDialog } from "@/components/confirm-dialog";
 import { CheckboxField, SelectField, TextAreaField, TextField } from "@/components/form";
+import { SummaryList, SummaryRow } from "@/components/summary-rows";
 import { useToast } from "@/components/toast";
 import { allowedModes } from "@/lib/billing/proration";
 import { ApiClientError } from "@/lib/dashboard/api";
@@ -413,15 +414,6 @@ function useDebounced<T>(value: T, delay = 400): T {
   return current;
 }
 
-function SummaryRow({ term, children, strong }: { term: string; children: ReactNode; strong?: boolean }) {
-  return (
-    <div className={`flex justify-between gap-4 py-1.5 ${strong ? "font-semibold text-slate-900" : ""}`}>
-      <dt className={strong ? "" : "text-slate-600"}>{term}</dt>
-      <dd className="tabular-nums">{children}</dd>
-    </div>
-  );
-}
-
 /** The preview's `update_summary` and the transactions it would make: what confirming does. */
 function PreviewSummary({
   query,
@@ -443,7 +435,7 @@ function PreviewSummary({
           {query.isFetching ? "Calculating…" : "Make a change to see what it costs."}
         </p>
       ) : (
-        <dl className="mt-2 divide-y divide-slate-200 text-sm">
+        <SummaryList className="mt-2">
           <SummaryRow term="Charge">{formatMoney(preview.update_summary.charge.amount, currency)}</SummaryRow>
           <SummaryRow term="Credit">{formatMoney(preview.update_summary.credit.amount, currency)}</SummaryRow>
           <SummaryRow
@@ -462,7 +454,7 @@ function PreviewSummary({
               ? `${formatMoney(preview.next_transaction.details.totals.grand_total, currency)} on ${formatDate(preview.next_transaction.billing_period.starts_at)}`
               : "None"}
           </SummaryRow>
-        </dl>
+        </SummaryList>
       )}
     </section>
   );

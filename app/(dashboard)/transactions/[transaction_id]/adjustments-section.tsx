@@ -1,16 +1,18 @@
 "use client";
 
-import { type FormEvent, useRef, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { Button } from "@/components/button";
 import { ConfirmDialog } from "@/components/confirm-dialog";
 import { DataTable } from "@/components/data-table";
 import { DownloadDocumentButton } from "@/components/download-document-button";
+import { FormShell, useForm } from "@/components/entity-form";
 import { EntityText } from "@/components/entity-text";
-import { FormActions, FormError, TextAreaField, useFocusOnError } from "@/components/form";
+import { TextAreaField } from "@/components/form";
 import { MoneyField } from "@/components/money-input";
 import { Section } from "@/components/page-header";
 import { EmptyState } from "@/components/states";
 import { StatusBadge } from "@/components/status-badge";
+import { SummaryList, SummaryRow } from "@/components/summary-rows";
 import { useToast } from "@/components/toast";
 import {
   type Adjustment,
@@ -22,11 +24,10 @@ import {
 } from "@/lib/dashboard/adjustments";
 import { formatDateTime, humanize } from "@/lib/dashboard/display";
 import { fetchCreditNoteUrl, hasCreditNote } from "@/lib/dashboard/documents";
-import { type FormErrorState, formErrors } from "@/lib/dashboard/form";
 import { formatMoney, readMoney } from "@/lib/dashboard/money";
 import { Allowed } from "@/lib/dashboard/permissions";
 import type { TransactionWithIncludes } from "@/lib/dashboard/transactions";
-import type { CreateAdjustmentInput } from "@/lib/schemas/adjustment";
+import { type CreateAdjustmentInput, createAdjustmentBody } from "@/lib/schemas/adjustment";
 import { Amount } from "../transaction-parts";
 
 type Action = "refund" | "credit";
@@ -169,6 +170,18 @@ function AdjustedTotals({ transaction: t }: { transaction: TransactionWithInclud
 /** The form's field for the amount of line `id`. */
 const amountField = (id: string) => `amount:${id}`;
 
+interface AdjustmentValues {
+  type: "full" | "partial";
+  /** The amount typed for each line, by line ID. */
+  amounts: Record<string, string>;
+  reason: string;
+}
+
+/**
+ * A refund or credit in two steps on the form kit: the form (what, how much, why), checked by the
+ * form and by the API's own schema, then a confirmation with the computed amounts. Confirming sends
+ * it; the server's refusal comes back to the form, each field's reason beside that field.
+ */
 function AdjustmentForm({
   transaction: t,
   action,
@@ -183,125 +196,153 @@ function AdjustmentForm({
   const left = leftByLine(t);
   const lines = t.details.line_items.filter((line) => (left.get(line.id)?.total ?? 0n) > 0n);
   const totalLeft = lines.reduce((sum, line) => sum + (left.get(line.id)?.total ?? 0n), 0n);
+  const fields = ["reason", "type", ...lines.map((line) => amountField(line.id))];
 
-  const [type, setType] = useState<"full" | "partial">("full");
-  const [amounts, setAmounts] = useState<Record<string, string>>({});
-  const [reason, setReason] = useState("");
-  const [errors, setErrors] = useState<FormErrorState | null>(null);
-  const [body, setBody] = useState<CreateAdjustmentInput | null>(null);
-  const form = useRef<HTMLFormElement>(null);
-  useFocusOnError(form, errors);
+  const form = useForm<AdjustmentValues>(() => ({ type: "full", amounts: {}, reason: "" }));
+  const { values } = form;
+  /** The body under review (step 2), with the line of each of its items. */
+  const [review, setReview] = useState<{ body: CreateAdjustmentInput; lineIds: string[] } | null>(null);
   const create = useCreateAdjustment(t.id);
   const toast = useToast();
 
-  /** The request, or the problems the form can see without asking the server. */
-  function build(): { body: CreateAdjustmentInput; lineIds: string[] } | FormErrorState {
-    const fields: Record<string, string> = {};
-    if (reason.trim() === "") fields.reason = "Say why, for the customer's credit note and your records.";
+  // The server's items[k] is the k-th line sent.
+  const rename = (lineIds: string[]) => (field: string) =>
+    field.replace(/^items\[(\d+)\].*$/, (_, k: string) => amountField(lineIds[Number(k)] ?? ""));
+
+  /** The request, and the problems the form sees without asking the server. */
+  function build() {
+    const local: Record<string, string> = {};
+    if (values.reason.trim() === "") local.reason = "Say why, for the customer's credit note and your records.";
     const items: NonNullable<CreateAdjustmentInput["items"]> = [];
     const lineIds: string[] = [];
-    if (type === "partial") {
+    if (values.type === "partial") {
       for (const line of lines) {
-        const read = readMoney(amounts[line.id] ?? "", currency);
-        if (!read.ok) fields[amountField(line.id)] = read.message;
+        const read = readMoney(values.amounts[line.id] ?? "", currency);
+        if (!read.ok) local[amountField(line.id)] = read.message;
         else if (read.value !== null && read.value !== "0") {
           items.push({ item_id: line.id, type: "partial", amount: read.value });
           lineIds.push(line.id);
         }
       }
-      if (items.length === 0 && Object.keys(fields).every((f) => f === "reason")) {
-        return { fields, message: `Enter an amount for at least one line to ${text.noun}.`, other: [] };
+      const amountsRead = lines.every((line) => !local[amountField(line.id)]);
+      if (items.length === 0 && amountsRead && lines.length > 0) {
+        local[amountField(lines[0].id)] = `Enter an amount for at least one line to ${text.noun}.`;
       }
     }
-    if (Object.keys(fields).length > 0) return { fields, message: null, other: [] };
-    const request: CreateAdjustmentInput =
-      type === "full"
-        ? { action, transaction_id: t.id, reason: reason.trim(), type: "full" }
-        : { action, transaction_id: t.id, reason: reason.trim(), type: "partial", items };
-    return { body: request, lineIds };
+    const reason = values.reason.trim();
+    const body: CreateAdjustmentInput =
+      values.type === "full"
+        ? { action, transaction_id: t.id, reason, type: "full" }
+        : { action, transaction_id: t.id, reason, type: "partial", items };
+    return { body, lineIds, local };
   }
 
-  const [sentLines, setSentLines] = useState<string[]>([]);
-
-  function review(event: FormEvent<HTMLFormElement>) {
+  /** Step 1 to step 2: nothing is sent yet. */
+  function toReview(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const built = build();
-    if ("fields" in built) {
-      setErrors(built);
-      return;
-    }
-    setErrors(null);
+    const { body, lineIds, local } = build();
     create.reset();
-    setSentLines(built.lineIds);
-    setBody(built.body);
+    return form.run({
+      fields,
+      rename: rename(lineIds),
+      local,
+      schema: createAdjustmentBody,
+      body,
+      send: async (checked) => setReview({ body: checked, lineIds }),
+    });
   }
 
-  async function confirm() {
-    if (!body) return;
-    try {
-      await create.mutateAsync(body);
-      toast.show(text.done);
-      setBody(null);
-      onDone();
-    } catch (error) {
-      // The server's field errors go beside their fields: items[k] is the k-th line sent.
-      const fields = ["reason", "type", ...lines.map((line) => amountField(line.id))];
-      const rename = (field: string) =>
-        field.replace(/^items\[(\d+)\].*$/, (_, k: string) => amountField(sentLines[Number(k)] ?? ""));
-      setErrors(formErrors(error, fields, rename));
-      setBody(null);
-    }
+  /** Step 2: sends it; a refusal goes back to the form (step 1) with its reasons. */
+  function confirm() {
+    if (!review) return;
+    return form.run({
+      fields,
+      rename: rename(review.lineIds),
+      body: review.body,
+      send: async (body) => {
+        await create.mutateAsync(body);
+        toast.show(text.done);
+        setReview(null);
+        onDone();
+      },
+      handle: () => {
+        setReview(null);
+        return false;
+      },
+    });
   }
 
-  const total =
-    body?.type === "full" ? totalLeft : (body?.items ?? []).reduce((s, i) => s + BigInt(i.amount ?? "0"), 0n);
   const productName = (line: (typeof lines)[number]) =>
     typeof line.product.name === "string" && line.product.name ? line.product.name : line.price_id;
+  const reviewed = review?.body;
+  const reviewedLines =
+    reviewed?.type === "full"
+      ? lines.map((line) => ({ line, amount: left.get(line.id)?.total ?? 0n }))
+      : (reviewed?.items ?? []).flatMap((item) => {
+          const line = lines.find((l) => l.id === item.item_id);
+          return line ? [{ line, amount: BigInt(item.amount ?? "0") }] : [];
+        });
+  const total = reviewedLines.reduce((sum, { amount }) => sum + amount, 0n);
+  const money = (amount: bigint) => formatMoney(amount.toString(), currency);
 
   return (
     <>
-      <form
-        ref={form}
-        aria-label={`${text.verb} transaction`}
-        onSubmit={review}
-        noValidate
-        className="space-y-4 rounded-md border border-slate-200 bg-slate-50/60 p-4"
+      <FormShell
+        label={`${text.verb} transaction`}
+        state={form}
+        onSubmit={toReview}
+        submitLabel={`Review ${text.noun}`}
+        onCancel={onDone}
+        renderDetail={(detail) => <EntityText text={detail} />}
+        allowed={{ permission: "adjustment.write", action: `${text.noun} transactions` }}
+        className="rounded-md border border-slate-200 bg-slate-50/60 p-4"
       >
         <div>
           <h3 className="text-sm font-semibold text-slate-900">{text.verb} this transaction</h3>
           <p className="mt-0.5 text-sm text-slate-600">{text.explain}</p>
         </div>
-        <fieldset>
+        <fieldset aria-describedby={form.error("type") ? "adjustment-type-error" : undefined}>
           <legend className="text-sm font-medium text-slate-700">What to {text.noun}</legend>
           <div className="mt-2 flex flex-wrap gap-4 text-sm">
             <label className="flex items-center gap-2">
-              <input type="radio" name="type" checked={type === "full"} onChange={() => setType("full")} />
-              Everything left ({formatMoney(totalLeft.toString(), currency)})
+              <input
+                type="radio"
+                name="type"
+                checked={values.type === "full"}
+                onChange={() => form.set("type", "full")}
+              />
+              Everything left ({money(totalLeft)})
             </label>
             <label className="flex items-center gap-2">
-              <input type="radio" name="type" checked={type === "partial"} onChange={() => setType("partial")} />
+              <input
+                type="radio"
+                name="type"
+                checked={values.type === "partial"}
+                onChange={() => form.set("type", "partial")}
+              />
               Part of it, line by line
             </label>
           </div>
-          {errors?.fields.type && <p className="mt-1 text-sm text-red-700">{errors.fields.type}</p>}
+          {form.error("type") && (
+            <p id="adjustment-type-error" className="mt-1 text-sm text-red-700">
+              {form.error("type")}
+            </p>
+          )}
         </fieldset>
 
-        {type === "partial" && (
+        {values.type === "partial" && (
           <div className="grid gap-3 sm:grid-cols-2">
-            {lines.map((line) => {
-              const rest = left.get(line.id)?.total ?? 0n;
-              return (
-                <MoneyField
-                  key={line.id}
-                  label={`${text.verb} for ${productName(line)}`}
-                  currency={currency}
-                  value={amounts[line.id] ?? ""}
-                  onValueChange={(value) => setAmounts((a) => ({ ...a, [line.id]: value }))}
-                  hint={`${formatMoney(rest.toString(), currency)} left to ${text.noun}, tax included.`}
-                  error={errors?.fields[amountField(line.id)]}
-                />
-              );
-            })}
+            {lines.map((line) => (
+              <MoneyField
+                key={line.id}
+                label={`${text.verb} for ${productName(line)}`}
+                currency={currency}
+                value={values.amounts[line.id] ?? ""}
+                onValueChange={(value) => form.set("amounts", { ...values.amounts, [line.id]: value })}
+                hint={`${money(left.get(line.id)?.total ?? 0n)} left to ${text.noun}, tax included.`}
+                error={form.error(amountField(line.id))}
+              />
+            ))}
           </div>
         )}
 
@@ -310,40 +351,38 @@ function AdjustmentForm({
           required
           mono={false}
           rows={2}
-          value={reason}
-          onChange={(event) => setReason(event.target.value)}
-          error={errors?.fields.reason}
+          {...form.bind("reason")}
           hint="Shown on the credit note."
         />
-
-        <FormError message={errors?.message ?? null} other={errors?.other} requestId={errors?.requestId} />
-        <FormActions>
-          <Button type="submit">Review {text.noun}</Button>
-          <Button type="button" variant="secondary" onClick={onDone}>
-            Cancel
-          </Button>
-        </FormActions>
-      </form>
+      </FormShell>
       <ConfirmDialog
-        open={body !== null}
-        title={`${text.verb} ${formatMoney(total.toString(), currency)}?`}
+        open={review !== null}
+        wide
+        title={`${text.verb} ${money(total)}?`}
         description={
           action === "refund"
             ? "The amount goes back to the customer's payment method. Refunds cannot be undone."
             : "The invoice's amount due goes down by this amount. Credits cannot be undone."
         }
-        confirmLabel={`${text.verb} ${formatMoney(total.toString(), currency)}`}
+        confirmLabel={`${text.verb} ${money(total)}`}
         cancelLabel="Go back"
         tone="danger"
-        pending={create.isPending}
-        error={
-          create.error && !(errors && Object.keys(errors.fields).length) ? (
-            <EntityText text={create.error.message} />
-          ) : undefined
-        }
+        pending={form.pending}
         onConfirm={confirm}
-        onCancel={() => setBody(null)}
-      />
+        onCancel={() => setReview(null)}
+      >
+        <SummaryList label={`What the ${text.noun} covers`}>
+          {reviewedLines.map(({ line, amount }) => (
+            <SummaryRow key={line.id} term={productName(line)}>
+              {money(amount)}
+            </SummaryRow>
+          ))}
+          <SummaryRow term={`Total ${text.noun}, tax included`} strong>
+            {money(total)}
+          </SummaryRow>
+          {reviewed?.reason && <SummaryRow term="Reason">{reviewed.reason}</SummaryRow>}
+        </SummaryList>
+      </ConfirmDialog>
     </>
   );
 }
