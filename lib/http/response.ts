@@ -61,7 +61,7 @@ export function toApiError(error: unknown, requestId: string): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof z.ZodError) return fromZodError(error);
   const code = (error as { code?: unknown })?.code;
-  if (code === "P2025") return new ApiError("not_found", "Entity not found");
+  if (code === "P2025") return new ApiError("not_found", "Nothing with that ID.");
   if (code === "P2002") return new ApiError("conflict", "A unique value is already in use by another entity.");
   console.error(`[${requestId}] internal error`, error);
   return new ApiError("internal_error", `An internal error occurred. Quote request ID ${requestId} to support.`);
