@@ -16,6 +16,7 @@ import { createHash } from "node:crypto";
 import { isCurrencyCode } from "../billing/currencies.ts";
 import { config } from "../config.ts";
 import { query, sqlTransaction, ts } from "../db/sql.ts";
+import { storableJson } from "../db/storable.ts";
 import { checkLogo, type LogoImage } from "../documents/logo.ts";
 import { invalidField } from "../errors.ts";
 import {
@@ -137,7 +138,7 @@ export async function uploadLogo(input: UploadLogoInput): Promise<AccountSetting
   if (!check.ok) throw invalidField(check.field, check.message);
   const { image } = check;
   const version = createHash("sha256").update(image.bytes).digest("hex").slice(0, 16);
-  const stored = JSON.stringify({
+  const stored = storableJson({
     content_type: image.contentType,
     width: image.width,
     height: image.height,
