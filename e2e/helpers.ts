@@ -189,3 +189,25 @@ export async function createBuyer(page: Page, emailPrefix: string, name = "Grace
   });
   return { productName, priceId: price.id, customerId: customer.id, addressId: address.id, email };
 }
+
+export interface SentEmail {
+  to: string[];
+  subject: string;
+  text: string | null;
+  html: string | null;
+}
+
+/**
+ * The emails the app sent to `to` through SMTP, as the suite's loopback SMTP server received them
+ * (e2e/smtp-sink.ts), waiting until at least `count` have arrived (delivery runs in the worker).
+ */
+export async function sentEmails(to: string, count = 1): Promise<SentEmail[]> {
+  const { SMTP_MESSAGES_URL } = await import("./playwright.config");
+  let mine: SentEmail[] = [];
+  await expect(async () => {
+    const all = (await (await fetch(SMTP_MESSAGES_URL)).json()) as SentEmail[];
+    mine = all.filter((mail) => mail.to.includes(to));
+    expect(mine.length, `emails to ${to} received by the SMTP server`).toBeGreaterThanOrEqual(count);
+  }).toPass({ timeout: 30_000 });
+  return mine;
+}

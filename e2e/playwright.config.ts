@@ -5,6 +5,9 @@ import { defineConfig } from "@playwright/test";
 const root = path.resolve(import.meta.dirname, "..");
 const port = process.env.PORT ?? "3100";
 export const baseURL = `http://localhost:${port}`;
+/** The suite's loopback SMTP server (e2e/smtp-sink.ts): the app sends every email there. */
+export const SMTP_PORT = Number(port) + 2000;
+export const SMTP_MESSAGES_URL = `http://127.0.0.1:${SMTP_PORT + 1}/messages`;
 
 // Debian's Chromium (apt-get install chromium); Playwright cannot download its own browsers here.
 const executablePath = process.env.CHROMIUM_PATH ?? (existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : undefined);
@@ -38,21 +41,34 @@ export default defineConfig({
     { name: "api", testMatch: /api\/.*\.spec\.ts$/ },
     { name: "ui", testMatch: /ui\/.*\.spec\.ts$/, use: { browserName: "chromium" } },
   ],
-  webServer: {
-    command: `${root}/node_modules/.bin/tsx ${root}/lib/cli/main.ts start --port ${port}`,
-    cwd: root,
-    url: `${baseURL}/api/event-types`,
-    timeout: 300_000,
-    reuseExistingServer: false,
-    stdout: "pipe",
-    stderr: "pipe",
-    env: {
-      ...(process.env as Record<string, string>),
-      BILLING_OWNER_EMAIL: "owner@example.com",
-      BILLING_OWNER_PASSWORD: "e2e-owner-password",
-      // The suite sends thousands of requests a minute from one address: limits on, set out of reach.
-      BILLING_RATE_LIMIT: process.env.BILLING_RATE_LIMIT ?? "1000000",
-      BILLING_RATE_LIMIT_PREVIEW: process.env.BILLING_RATE_LIMIT_PREVIEW ?? "1000000",
+  webServer: [
+    {
+      command: `${root}/node_modules/.bin/tsx ${root}/e2e/smtp-sink.ts ${SMTP_PORT} ${SMTP_PORT + 1}`,
+      cwd: root,
+      url: SMTP_MESSAGES_URL,
+      timeout: 60_000,
+      reuseExistingServer: false,
+      stdout: "pipe",
+      stderr: "pipe",
     },
-  },
+    {
+      command: `${root}/node_modules/.bin/tsx ${root}/lib/cli/main.ts start --port ${port}`,
+      cwd: root,
+      url: `${baseURL}/api/event-types`,
+      timeout: 300_000,
+      reuseExistingServer: false,
+      stdout: "pipe",
+      stderr: "pipe",
+      env: {
+        ...(process.env as Record<string, string>),
+        BILLING_OWNER_EMAIL: "owner@example.com",
+        BILLING_OWNER_PASSWORD: "e2e-owner-password",
+        // The suite sends thousands of requests a minute from one address: limits on, set out of reach.
+        BILLING_RATE_LIMIT: process.env.BILLING_RATE_LIMIT ?? "1000000",
+        BILLING_RATE_LIMIT_PREVIEW: process.env.BILLING_RATE_LIMIT_PREVIEW ?? "1000000",
+        // Every email goes out through SMTP, to the suite's loopback server (what a real setup does).
+        SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
+      },
+    },
+  ],
 });

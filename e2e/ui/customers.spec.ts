@@ -5,6 +5,7 @@ import {
   createCustomerInUi,
   expectNoSeriousA11yViolations,
   screenshot,
+  sentEmails,
   shot,
   signIn,
   uniqueEmail,
@@ -254,8 +255,9 @@ test("search and cursor pagination: Next and Previous walk the pages", async ({ 
   await expect(table.getByRole("row").nth(1)).toContainText(`${tag}-26@`);
 });
 
-test("Email portal link: a confirmation names the recipient, a toast confirms, and the email carries the portal link", async ({
+test("Email portal link: a confirmation names the recipient, a toast confirms, and the email's link opens the portal", async ({
   page,
+  browser,
 }) => {
   const email = uniqueEmail("portal-link");
   const customerId = await createCustomerInUi(page, { email, name: "Ada Portal" });
@@ -272,7 +274,17 @@ test("Email portal link: a confirmation names the recipient, a toast confirms, a
   await shot(page, "customer-portal-link-phone");
   await page.setViewportSize({ width: 1280, height: 800 });
 
-  // The email, in the Emails log (no SMTP in this run: kept, not sent), with the portal link.
+  // The customer's mailbox (the suite's loopback SMTP server): the link opens their portal.
+  const [mail] = await sentEmails(email);
+  const link = /Open billing portal: (http:\/\/\S+\/portal\/overview\?token=\S+)/.exec(mail.text ?? "")?.[1];
+  expect(link, mail.text ?? "").toBeDefined();
+  const customer = await browser.newPage();
+  await customer.goto(link as string);
+  await expect(customer).toHaveURL(/\/portal\/overview$/);
+  await expect(customer.getByTestId("portal-merchant")).toBeVisible();
+  await customer.close();
+
+  // The email, in the Emails log too, with the portal link.
   const emails = await apiCall<{ id: string; template: string; entity_id: string }[]>(
     page,
     "GET",

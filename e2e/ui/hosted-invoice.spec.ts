@@ -5,7 +5,7 @@
  */
 import { expect, type Page, test } from "@playwright/test";
 import { pdfText } from "../../lib/dev/test/pdf";
-import { apiCall, createBuyer, shot, signIn } from "../helpers";
+import { apiCall, createBuyer, sentEmails, shot, signIn } from "../helpers";
 
 test.beforeEach(async ({ page }) => {
   await signIn(page);
@@ -134,11 +134,25 @@ test("pay an invoice from its hosted page, signed out; the dashboard then shows 
   await shot(page, "transaction-paid-from-hosted-invoice");
 });
 
-test("the Emails page lists the invoice-issued email, kept (not sent) without SMTP; one opens with its text and HTML", async ({
+test("the invoice-issued email goes out through SMTP with the hosted page's link, which opens the invoice; the Emails page lists it as sent", async ({
   page,
+  browser,
 }) => {
   const txn = await createReadyInvoice(page);
   const invoiceNumber = await issue(page, txn.id);
+
+  // What the customer's mailbox got (the suite's loopback SMTP server): the subject, and a link
+  // that opens the invoice, without any session, in a fresh browser.
+  const [mail] = await sentEmails(txn.email);
+  expect(mail.subject).toContain(`Invoice ${invoiceNumber} from`);
+  const link = /View and pay invoice: (http:\/\/localhost:\d+\/invoices\/\S+)/.exec(mail.text ?? "")?.[1];
+  expect(link, mail.text ?? "").toBeDefined();
+  expect(mail.html).toContain(`href="${link}"`);
+  const customer = await browser.newPage();
+  await customer.goto(link as string);
+  await expect(customer.getByRole("heading", { level: 1 })).toContainText(invoiceNumber);
+  await customer.close();
+
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Emails" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Emails" })).toBeVisible();
   const row = page.getByRole("row").filter({ hasText: txn.email });
@@ -148,7 +162,7 @@ test("the Emails page lists the invoice-issued email, kept (not sent) without SM
   }).toPass({ timeout: 30_000 });
   await expect(row).toContainText(`Invoice ${invoiceNumber} from`);
   await expect(row).toContainText("transaction.billed");
-  await expect(row).toContainText("logged (not sent)");
+  await expect(row).toContainText("sent");
   await shot(page, "emails-list");
 
   await row.getByRole("link", { name: new RegExp(`Invoice ${invoiceNumber}`) }).click();

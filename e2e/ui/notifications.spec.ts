@@ -7,6 +7,7 @@ import {
   createCustomerInUi,
   dismissToasts,
   expectNoSeriousA11yViolations,
+  sentEmails,
   shot,
   signIn,
   uniqueEmail,
@@ -420,7 +421,7 @@ test("the log shows a skeleton while loading, an error with a retry, and an unkn
   await shot(page, "notifications-not-found");
 });
 
-test("an email destination's notifications are in the log like a webhook's: delivered to the Emails log without SMTP", async ({
+test("an email destination's notifications are in the log like a webhook's: delivered through SMTP", async ({
   page,
 }) => {
   const description = `Ops inbox ${uniqueTag()}`;
@@ -475,9 +476,10 @@ test("an email destination's notifications are in the log like a webhook's: deli
     const attempts = page.getByRole("table", { name: "Attempts" });
     await expect(attempts.getByRole("columnheader", { name: "SMTP reply" })).toBeVisible();
     const attempt = attempts.getByRole("row").nth(1);
-    await expect(attempt.getByRole("cell").nth(1)).toHaveText("Kept in the Emails log");
+    // The SMTP server's reply: its code and its line (the suite's loopback server accepts every message).
+    await expect(attempt.getByRole("cell").nth(1)).toHaveText("250");
     await attempt.getByText("Show body").click();
-    await expect(attempt).toContainText("Kept in the Emails log as eml_");
+    await expect(attempt).toContainText("250");
     await shot(page, "notifications-email-notification");
     await expectNoSeriousA11yViolations(page, "an email destination's notification");
 
@@ -487,7 +489,10 @@ test("an email destination's notifications are in the log like a webhook's: deli
       "GET",
       `/api/emails?to=${encodeURIComponent(address)}`,
     );
-    expect(emails.map((e) => [e.template, e.entity_id, e.status])).toEqual([["notification", customer.id, "logged"]]);
+    expect(emails.map((e) => [e.template, e.entity_id, e.status])).toEqual([["notification", customer.id, "sent"]]);
+    // And the mailbox got it: the event in its subject.
+    const [mail] = await sentEmails(address);
+    expect(mail.subject).toContain(`customer.updated ${customer.id}`);
   } finally {
     await apiCall(page, "PATCH", `/api/notification-settings/${destinationId}`, { active: false });
   }

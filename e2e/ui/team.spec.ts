@@ -9,6 +9,7 @@ import {
   createCustomerInUi,
   expectNoSeriousA11yViolations,
   screenshot,
+  sentEmails,
   signIn,
   uniqueEmail,
 } from "../helpers";
@@ -86,8 +87,13 @@ test("an owner invites a teammate, who joins with the link in a fresh browser", 
   await screenshot(page, "team-invited");
   await expectNoSeriousA11yViolations(page, "team page, invitation sent");
 
-  // The invitation email, in the Emails log (no SMTP in this run): it names the role and the
-  // business, and hides the one-time token (anyone who reads the log could otherwise join).
+  // The invitation email reached the invitee's mailbox (the suite's loopback SMTP server) with
+  // the link; the Emails log keeps a copy that names the role and the business but hides the
+  // one-time token (anyone who reads the log could otherwise join).
+  const [mail] = await sentEmails(email);
+  const mailed = /(http:\/\/\S+\/invite\/[A-Za-z0-9_-]{43})/.exec(mail.text ?? "")?.[1];
+  expect(mailed).toBe(link);
+  expect(mail.html).toContain(`href="${link}"`);
   const token = link.split("/invite/")[1];
   const emails = await apiCall<{ id: string; template: string; subject: string }[]>(
     page,
@@ -106,7 +112,7 @@ test("an owner invites a teammate, who joins with the link in a fresh browser", 
 
   const fresh = await browser.newContext();
   const invitee = await fresh.newPage();
-  await invitee.goto(new URL(link).pathname);
+  await invitee.goto(new URL(mailed as string).pathname);
   await expect(invitee.getByText(`You were invited as ${email}`)).toBeVisible();
   await invitee.getByLabel("Password", { exact: true }).fill("short");
   await invitee.getByLabel("Password again").fill("short");

@@ -22,7 +22,8 @@ export interface SmtpSink {
   close: () => Promise<void>;
 }
 
-export async function startSmtpSink(): Promise<SmtpSink> {
+/** `port` 0 (default): any free port; the Playwright suite's sink (e2e/smtp-sink.ts) uses a known one. */
+export async function startSmtpSink(port = 0): Promise<SmtpSink> {
   const received: ReceivedMail[] = [];
   let refusing = false;
   const server = new SMTPServer({
@@ -49,10 +50,10 @@ export async function startSmtpSink(): Promise<SmtpSink> {
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.server.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  const listening = (server.server.address() as AddressInfo).port;
   return {
-    url: `smtp://127.0.0.1:${port}`,
+    url: `smtp://127.0.0.1:${listening}`,
     received,
     refuse: (on) => {
       refusing = on;
