@@ -135,7 +135,7 @@ export function ListFilters({
   return (
     <div className={`mb-4 flex flex-wrap items-center ${search ? "justify-between" : "justify-end"} gap-3`}>
       {search && <SearchInput {...search} />}
-      <div className="flex flex-wrap items-center gap-4">
+      <div className="flex min-w-0 max-w-full flex-wrap items-center gap-4">
         {filters}
         <StatusFilter value={status} options={options} onChange={onStatus} />
       </div>

@@ -27,8 +27,9 @@ export function StatusFilter({
 }) {
   const id = useId();
   return (
-    <div className="flex items-center gap-2">
-      <label htmlFor={id} className="text-sm font-medium text-slate-700">
+    // min-w-0/max-w-full: a long option (a destination's name) shrinks the select, never the page.
+    <div className="flex min-w-0 max-w-full items-center gap-2">
+      <label htmlFor={id} className="shrink-0 text-sm font-medium text-slate-700">
         {context && <span className="sr-only">{context} </span>}
         {label}
       </label>
@@ -36,7 +37,7 @@ export function StatusFilter({
         id={id}
         value={value}
         onChange={(event) => onChange(event.target.value)}
-        className={`rounded-md border border-slate-300 bg-white py-2 pr-8 pl-3 text-sm ${selectClassName}`}
+        className={`min-w-0 max-w-full rounded-md border border-slate-300 bg-white py-2 pr-8 pl-3 text-sm ${selectClassName}`}
       >
         {options.map((option) => (
           <option key={option.value} value={option.value}>

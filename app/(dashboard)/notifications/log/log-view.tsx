@@ -68,6 +68,7 @@ export function LogView() {
             value={destination}
             options={destinationOptions}
             onChange={setDestination}
+            selectClassName="sm:max-w-xs"
           />
         }
         status={status}
