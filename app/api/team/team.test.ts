@@ -1,6 +1,7 @@
 /** The Team API: owners only; last-owner and self rules; one-time invitation links. */
 import { describe, expect, it } from "vitest";
 import { verifyCredentials } from "@/lib/auth/next-auth";
+import { PERMISSIONS, rolePermissions } from "@/lib/auth/permissions";
 import { query } from "@/lib/db/sql";
 import { call, expectError, expectFieldError, expectNotFound, testKey } from "@/lib/dev/test/api";
 import { staffSession } from "@/lib/dev/test/staff";
@@ -92,6 +93,40 @@ describe("Team API permissions", () => {
 });
 
 describe("roles and removal", () => {
+  it("a key with user.write grants no role beyond its own permissions (no way up to owner)", async () => {
+    const owner = await staffSession("owner");
+    const target = await staffSession("viewer");
+    const narrow = await testKey(["user.write"]);
+    const inviteAs = (key: string, role: string) =>
+      call(invites.POST, "POST", "/team/invites", {
+        key,
+        body: { email: `k-${role}-${Date.now()}@example.com`, role },
+      });
+    const promote = (key: string, role: string) =>
+      call(member.PATCH, "PATCH", `/team/members/${target.userId}`, {
+        key,
+        params: { user_id: target.userId },
+        body: { role },
+      });
+    for (const role of ["owner", "admin", "viewer"]) {
+      const refused = expectError(await inviteAs(narrow, role), 403, "forbidden");
+      expect(refused.detail).toContain(role);
+      expectError(await promote(narrow, role), 403, "forbidden");
+    }
+    const member_ = await call(member.GET, "GET", `/team/members/${target.userId}`, {
+      headers: owner.headers,
+      params: { user_id: target.userId },
+    });
+    expect(member_.body.data.role).toBe("viewer");
+    // A key holding a developer's permissions (and user.write) may grant developer or viewer, nothing more.
+    const developerLike = await testKey([...rolePermissions("developer"), "user.write"]);
+    expect((await inviteAs(developerLike, "developer")).status).toBe(201);
+    expect((await promote(developerLike, "developer")).status).toBe(200);
+    expectError(await inviteAs(developerLike, "admin"), 403, "forbidden");
+    expectError(await promote(developerLike, "owner"), 403, "forbidden");
+    const full = await testKey(PERMISSIONS);
+    expect((await promote(full, "owner")).status).toBe(200);
+  });
   it("never leaves the team without an owner, and nobody removes themselves", async () => {
     await query(`DELETE FROM users`);
     const owner = await staffSession("owner");

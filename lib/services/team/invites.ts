@@ -36,6 +36,7 @@ import { absoluteLogoUrl, getAccountSettings } from "../account-settings.ts";
 import { queueDelivery, recordEmails } from "../emails/outbox.ts";
 import { teamInviteEmail } from "../emails/templates.ts";
 import { recordAudit } from "./audit-log.ts";
+import { assertRoleGrantable } from "./members.ts";
 
 /** What each role may do, in the invitation email's words (the Team page says the same). */
 const ROLE_HELP: Record<string, string> = {
@@ -79,7 +80,12 @@ export async function listInvites(options: { after?: string; per_page: number })
   });
 }
 
-export async function createInvite(input: CreateInviteInput, invitedBy: string | null): Promise<RawJson<TeamInvite>> {
+export async function createInvite(
+  input: CreateInviteInput,
+  invitedBy: string | null,
+  held?: ReadonlySet<string>,
+): Promise<RawJson<TeamInvite>> {
+  assertRoleGrantable(input.role, held);
   const token = randomBytes(32).toString("base64url");
   const id = newId("usrinv");
   const settings = await getAccountSettings();

@@ -4,6 +4,8 @@
  * it), and nobody removes themselves (an owner leaves by having another owner remove them).
  * Owners' rows are locked first, so two concurrent demotions cannot both pass the last-owner check.
  */
+
+import { type Role, rolePermissions, ungrantablePermissions } from "../../auth/permissions.ts";
 import {
   type EntityTable,
   getJson,
@@ -65,7 +67,29 @@ function lastOwner(action: string): ApiError {
   return new ApiError("conflict", `The last owner cannot be ${action}: make another member an owner first.`);
 }
 
-export async function updateMemberRole(id: string, input: UpdateMemberInput): Promise<RawJson<TeamMember>> {
+/**
+ * A role is granted (by an invitation or a role change) only by a caller who can do all it can: as
+ * with API keys (createApiKey), `user.write` on a narrower key is not a way up to owner. Staff with
+ * `user.write` are owners and hold everything; without `held` (the operator's tools) anything goes.
+ */
+export function assertRoleGrantable(role: Role, held: ReadonlySet<string> | undefined): void {
+  if (!held) return;
+  const missing = ungrantablePermissions(held, rolePermissions(role));
+  if (missing.length === 0) return;
+  const shown =
+    missing.length > 5 ? `${missing.slice(0, 5).join(", ")} and ${missing.length - 5} more` : missing.join(", ");
+  throw new ApiError(
+    "forbidden",
+    `You aren't permitted to grant the ${role} role: it has permissions you do not have yourself (${shown}).`,
+  );
+}
+
+export async function updateMemberRole(
+  id: string,
+  input: UpdateMemberInput,
+  held?: ReadonlySet<string>,
+): Promise<RawJson<TeamMember>> {
+  assertRoleGrantable(input.role, held);
   return sqlTransaction(async (client) => {
     const { role, owners } = await lockTeam(client, id);
     if (role === "owner" && input.role !== "owner" && owners <= 1) throw lastOwner("demoted");

@@ -22,7 +22,7 @@ export const POST = route(
     body: createInviteBody,
     status: 201,
   },
-  ({ input, auth }) => createInvite(input.body, auth.type === "session" ? auth.userId : null),
+  ({ input, auth }) => createInvite(input.body, auth.type === "session" ? auth.userId : null, auth.permissions),
 );
 
 export { methodNotAllowed as PUT, methodNotAllowed as PATCH, methodNotAllowed as DELETE } from "@/lib/http/route";

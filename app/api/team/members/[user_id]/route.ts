@@ -15,7 +15,7 @@ export const PATCH = route(
     params: memberParams,
     body: updateMemberBody,
   },
-  ({ input }) => updateMemberRole(input.params.user_id, input.body),
+  ({ input, auth }) => updateMemberRole(input.params.user_id, input.body, auth.permissions),
 );
 
 /** 204: the login is gone; its sessions are refused from the next request on. */
