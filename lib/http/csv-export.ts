@@ -2,10 +2,12 @@
  * CSV export of any list, with the filters the list page shows: the export calls the list's own
  * API route handler in-process, page after page (200 rows each, keyset `after`), with the
  * caller's own credentials, so the API's permission, validation and filters apply unchanged.
- * Rows are streamed as they come: a large list never sits whole in memory.
+ * Rows are streamed as they come: a large list never sits whole in memory. Cells are written by
+ * the reports' csvCell (RFC 4180, formula-safe).
  */
 import { randomUUID } from "node:crypto";
 import { ApiError } from "../errors.ts";
+import { csvLine } from "../services/reports/csv.ts";
 import { apiErrorResponse } from "./response.ts";
 
 type ListHandler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
@@ -28,19 +30,6 @@ function flatten(value: unknown, prefix: string, depth: number, out: Map<string,
     prefix,
     value === null || value === undefined ? "" : typeof value === "object" ? JSON.stringify(value) : String(value),
   );
-}
-
-/**
- * A cell as RFC 4180 writes it; a text that a spreadsheet would run as a formula (=, +, @, or - not
- * starting a number) gets a leading apostrophe (OWASP's CSV injection advice).
- */
-export function csvCell(text: string): string {
-  const safe = /^[=+@\t\r]/.test(text) || /^-(?![\d.])/.test(text) ? `'${text}` : text;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-
-function csvLine(cells: string[]): string {
-  return `${cells.map(csvCell).join(",")}\r\n`;
 }
 
 /**
