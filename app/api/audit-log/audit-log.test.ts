@@ -1,7 +1,10 @@
 /** The audit log: written by the route wrapper for successful changes only; read by owners and admins. */
 import { describe, expect, it } from "vitest";
+import * as apiKeys from "@/app/api/api-keys/route";
 import * as customer from "@/app/api/customers/[customer_id]/route";
 import * as customers from "@/app/api/customers/route";
+import * as accept from "@/app/api/team/invites/accept/route";
+import * as invites from "@/app/api/team/invites/route";
 import { query } from "@/lib/db/sql";
 import { call, expectError, expectFieldError, nextPath, testKey, testKeyWithId } from "@/lib/dev/test/api";
 import { staffSession } from "@/lib/dev/test/staff";
@@ -53,6 +56,33 @@ describe("audit log: what is recorded", () => {
     const entries = await entriesFor(id);
     expect(entries.map((e) => e.action)).toEqual(["POST /api/customers", `PATCH /api/customers/${id}`]);
     expect(entries[1]).toMatchObject({ actor_type: "api_key", actor_id: keyId, actor_label: "test", status: 200 });
+  });
+
+  it("records no secrets and takes the actor from the credentials, never from the request", async () => {
+    const owner = await staffSession("owner");
+    const created = await call(apiKeys.POST, "POST", "/api-keys", {
+      headers: { ...owner.headers, "x-actor-id": "usr_forged", "user-agent": "AuditTest/secret" },
+      body: { name: "audited key", permissions: ["customer.read"] },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const secret = created.body.data.key as string;
+    const invitation = await call(invites.POST, "POST", "/team/invites", {
+      headers: owner.headers,
+      body: { email: `audited-${Date.now()}@example.com`, role: "viewer" },
+    });
+    const token = (invitation.body.data.url as string).split("/invite/")[1];
+    const password = "correct horse battery staple 42";
+    const joined = await call(accept.POST, "POST", "/team/invites/accept", { body: { token, password } });
+    expect(joined.status, JSON.stringify(joined.body)).toBe(201);
+    const rows = await query<Record<string, unknown>>(
+      `SELECT * FROM audit_log WHERE entity_id IN ($1, $2) OR actor_id = $3`,
+      [created.body.data.id, invitation.body.data.id, joined.body.data.id],
+    );
+    expect(rows.length).toBeGreaterThanOrEqual(3);
+    const text = JSON.stringify(rows);
+    for (const leaked of [secret, secret.slice(-12), token, password]) expect(text).not.toContain(leaked);
+    const keyEntry = rows.find((r) => r.entity_id === created.body.data.id);
+    expect(keyEntry).toMatchObject({ actor_type: "user", actor_id: owner.userId, action: "POST /api/api-keys" });
   });
 
   it("records no GETs, no refusals and no failed changes", async () => {
