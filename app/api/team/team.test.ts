@@ -93,7 +93,7 @@ describe("Team API permissions", () => {
 });
 
 describe("roles and removal", () => {
-  it("a key with user.write grants no role beyond its own permissions (no way up to owner)", async () => {
+  it("a key with user.write grants, takes or removes no role beyond its own permissions (no way up to owner)", async () => {
     const owner = await staffSession("owner");
     const target = await staffSession("viewer");
     const narrow = await testKey(["user.write"]);
@@ -126,6 +126,18 @@ describe("roles and removal", () => {
     expectError(await promote(developerLike, "owner"), 403, "forbidden");
     const full = await testKey(PERMISSIONS);
     expect((await promote(full, "owner")).status).toBe(200);
+    // Nor does it demote or remove a member whose role is beyond it (the target is an owner now).
+    const owners = () => query(`SELECT 1 FROM users WHERE id = $1 AND role = 'owner'`, [target.userId]);
+    expectError(await promote(developerLike, "viewer"), 403, "forbidden");
+    expectError(
+      await call(member.DELETE, "DELETE", `/team/members/${target.userId}`, {
+        key: developerLike,
+        params: { user_id: target.userId },
+      }),
+      403,
+      "forbidden",
+    );
+    expect(await owners()).toHaveLength(1);
   });
   it("never leaves the team without an owner, and nobody removes themselves", async () => {
     await query(`DELETE FROM users`);

@@ -5,7 +5,7 @@
  * Owners' rows are locked first, so two concurrent demotions cannot both pass the last-owner check.
  */
 
-import { type Role, rolePermissions, ungrantablePermissions } from "../../auth/permissions.ts";
+import { isRole, rolePermissions, ungrantablePermissions } from "../../auth/permissions.ts";
 import {
   type EntityTable,
   getJson,
@@ -68,19 +68,26 @@ function lastOwner(action: string): ApiError {
 }
 
 /**
- * A role is granted (by an invitation or a role change) only by a caller who can do all it can: as
- * with API keys (createApiKey), `user.write` on a narrower key is not a way up to owner. Staff with
- * `user.write` are owners and hold everything; without `held` (the operator's tools) anything goes.
+ * A role is granted (by an invitation or a role change) only by a caller who can do all it can, and
+ * a member is demoted or removed only by one who can do all their role can: as with API keys
+ * (createApiKey), `user.write` on a narrower key is not a way up to owner, nor a way to push the
+ * owners out. Staff with `user.write` are owners and hold everything; without `held` (the
+ * operator's tools) anything goes.
  */
-export function assertRoleGrantable(role: Role, held: ReadonlySet<string> | undefined): void {
-  if (!held) return;
+export function assertRoleGrantable(
+  role: string,
+  held: ReadonlySet<string> | undefined,
+  what = `grant the ${role} role`,
+): void {
+  // A role no session can sign in with (not one of ROLES) carries no permissions to guard.
+  if (!held || !isRole(role)) return;
   const missing = ungrantablePermissions(held, rolePermissions(role));
   if (missing.length === 0) return;
   const shown =
     missing.length > 5 ? `${missing.slice(0, 5).join(", ")} and ${missing.length - 5} more` : missing.join(", ");
   throw new ApiError(
     "forbidden",
-    `You aren't permitted to grant the ${role} role: it has permissions you do not have yourself (${shown}).`,
+    `You aren't permitted to ${what}: the ${role} role has permissions you do not have yourself (${shown}).`,
   );
 }
 
@@ -92,6 +99,7 @@ export async function updateMemberRole(
   assertRoleGrantable(input.role, held);
   return sqlTransaction(async (client) => {
     const { role, owners } = await lockTeam(client, id);
+    if (role !== input.role) assertRoleGrantable(role, held, `change the role of a member with the ${role} role`);
     if (role === "owner" && input.role !== "owner" && owners <= 1) throw lastOwner("demoted");
     await query(`UPDATE users SET role = $2, updated_at = now() WHERE id = $1`, [id, input.role], client);
     const json = await getJson(TEAM_MEMBER, "t.id = $1", [id], client);
@@ -100,10 +108,15 @@ export async function updateMemberRole(
   });
 }
 
-export async function removeMember(id: string, actorUserId: string | null): Promise<RawJson<TeamMember>> {
+export async function removeMember(
+  id: string,
+  actorUserId: string | null,
+  held?: ReadonlySet<string>,
+): Promise<RawJson<TeamMember>> {
   if (id === actorUserId) throw new ApiError("conflict", "You cannot remove yourself: another owner can.");
   return sqlTransaction(async (client) => {
     const { role, owners } = await lockTeam(client, id);
+    assertRoleGrantable(role, held, `remove a member with the ${role} role`);
     if (role === "owner" && owners <= 1) throw lastOwner("removed");
     const json = await getJson(TEAM_MEMBER, "t.id = $1", [id], client);
     await query(`DELETE FROM users WHERE id = $1`, [id], client);

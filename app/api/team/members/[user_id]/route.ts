@@ -27,7 +27,7 @@ export const DELETE = route(
     params: memberParams,
   },
   async ({ input, auth }) => {
-    await removeMember(input.params.user_id, auth.type === "session" ? auth.userId : null);
+    await removeMember(input.params.user_id, auth.type === "session" ? auth.userId : null, auth.permissions);
     return new Response(null, { status: 204 });
   },
 );
