@@ -41,11 +41,12 @@ const securityHeaders = [
       { key: "X-Frame-Options", value: "DENY" },
     ],
   },
-  {
-    // The checkout's address holds the transaction ID, its capability: never sent as a referrer.
-    source: "/checkout",
+  // Pages whose address is their capability (the checkout's transaction ID, a hosted invoice's
+  // signed token, a one-time invitation token): never sent as a referrer.
+  ...["/checkout", "/invoices/:token", "/invite/:token"].map((source) => ({
+    source,
     headers: [{ key: "Referrer-Policy", value: "no-referrer" }],
-  },
+  })),
 ];
 
 /** @type {import('next').NextConfig} */

@@ -323,6 +323,13 @@ test.describe("links and headers", () => {
     expect(res.headers["content-security-policy"]).toContain("frame-ancestors 'none'");
   });
 
+  test("hosted invoice and invitation pages send no referrer (their address is their capability)", async () => {
+    for (const path of [`/invoices/${newId("txn")}-1-abc`, "/invite/not-a-real-token"]) {
+      const res = await raw("GET", path);
+      expect(res.headers["referrer-policy"], path).toBe("no-referrer");
+    }
+  });
+
   test("API responses: nosniff on answers, errors and next-auth's; static files too", async () => {
     expect((await raw("GET", "/api/event-types")).headers["x-content-type-options"]).toBe("nosniff");
     expect((await raw("GET", "/api/customers")).headers["x-content-type-options"]).toBe("nosniff");
