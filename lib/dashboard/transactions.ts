@@ -26,6 +26,7 @@ import {
   useList,
   useSave,
 } from "./hooks.ts";
+import { fractionToPercent } from "./settings.ts";
 
 export type { CollectionMode, Transaction, TransactionStatus };
 export { COLLECTION_MODES, TRANSACTION_STATUSES };
@@ -95,14 +96,12 @@ export function canCancel(transaction: Pick<Transaction, "status">): boolean {
   return canCancelStatus(transaction.status);
 }
 
-/** "0.2" → "20%", "0.0725" → "7.25%": a tax rate (a decimal fraction as a string) as a percentage. */
+/**
+ * "0.2" → "20%", "0.0725" → "7.25%": a tax rate (a decimal fraction as a string) as a percentage,
+ * exactly (settings.ts fractionToPercent); anything else is shown as it is.
+ */
 export function taxRateText(rate: string): string {
-  const match = /^(\d*)(?:\.(\d*))?$/.exec(rate);
-  if (!match) return rate;
-  const fraction = (match[2] ?? "").padEnd(2, "0");
-  const whole = `${match[1]}${fraction.slice(0, 2)}`.replace(/^0+(?=\d)/, "");
-  const rest = fraction.slice(2).replace(/0+$/, "");
-  return `${whole}${rest ? `.${rest}` : ""}%`;
+  return /^\d*(?:\.\d*)?$/.test(rate) ? `${fractionToPercent(rate)}%` : rate;
 }
 
 /** A date input's value (YYYY-MM-DD) → the first instant of that day in the viewer's time zone. */
