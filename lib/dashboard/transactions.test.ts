@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { taxRateText } from "./transactions.ts";
+import { refundLabel, taxRateText } from "./transactions.ts";
 
 describe("taxRateText", () => {
   it("writes a decimal fraction as a percentage, exactly", () => {
@@ -14,5 +14,26 @@ describe("taxRateText", () => {
 
   it("shows what is not a decimal as it is", () => {
     for (const text of ["abc", "-0.2", "1e-2", "0.2.3"]) expect(taxRateText(text)).toBe(text);
+  });
+});
+
+describe("refundLabel", () => {
+  const txn = (total: string, adjusted?: string) => ({
+    details: {
+      totals: { grand_total: total },
+      adjusted_totals: adjusted === undefined ? undefined : { grand_total: adjusted },
+    },
+  });
+
+  it("says nothing while nothing was taken back", () => {
+    expect(refundLabel(txn("1000"))).toBeNull();
+    expect(refundLabel(txn("1000", "1000"))).toBeNull();
+    expect(refundLabel(txn("1000", "1200"))).toBeNull();
+  });
+
+  it("tells a partial from a full refund", () => {
+    expect(refundLabel(txn("1000", "400"))).toBe("Partially refunded");
+    expect(refundLabel(txn("1000", "0"))).toBe("Refunded");
+    expect(refundLabel(txn("1000", "-5"))).toBe("Refunded");
   });
 });

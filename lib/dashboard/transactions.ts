@@ -104,6 +104,19 @@ export function taxRateText(rate: string): string {
   return /^\d*(?:\.\d*)?$/.test(rate) ? `${fractionToPercent(rate)}%` : rate;
 }
 
+/**
+ * "Refunded" or "Partially refunded" when adjustments took money back (the adjusted grand total
+ * below the grand total), else null.
+ */
+export function refundLabel(transaction: {
+  details: { totals: { grand_total: string }; adjusted_totals?: { grand_total: string } | null };
+}): "Refunded" | "Partially refunded" | null {
+  const adjusted = transaction.details.adjusted_totals?.grand_total;
+  const total = transaction.details.totals.grand_total;
+  if (adjusted === undefined || adjusted === total || BigInt(adjusted) >= BigInt(total)) return null;
+  return BigInt(adjusted) <= 0n ? "Refunded" : "Partially refunded";
+}
+
 /** A date input's value (YYYY-MM-DD) → the first instant of that day in the viewer's time zone. */
 export function startOfDayIso(date: string): string {
   return new Date(`${date}T00:00:00`).toISOString();
