@@ -5,7 +5,7 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { PageHeader } from "@/components/page-header";
 import { api, type ListResponse, query } from "@/lib/dashboard/api";
-import { formatDateTime } from "@/lib/dashboard/display";
+import { entityPath, formatDateTime } from "@/lib/dashboard/display";
 import { eventName } from "@/lib/dashboard/event-names";
 import { addDays, lastPoint, revenueTotals, useMetric, utcDay } from "@/lib/dashboard/metrics";
 import { settingsStepsDone, useAccountSettings } from "@/lib/dashboard/settings";
@@ -154,13 +154,7 @@ function Attention() {
 
 /** Where an event's entity lives in the dashboard, when it has a page. */
 function entityHref(data: Record<string, unknown> | undefined): string | null {
-  const id = typeof data?.id === "string" ? data.id : "";
-  if (id.startsWith("ctm_")) return `/customers/${id}`;
-  if (id.startsWith("txn_")) return `/transactions/${id}`;
-  if (id.startsWith("sub_")) return `/subscriptions/${id}`;
-  if (id.startsWith("pro_")) return `/catalogue/products/${id}`;
-  if (id.startsWith("dsc_")) return `/catalogue/discounts/${id}`;
-  return null;
+  return typeof data?.id === "string" ? entityPath(data.id) : null;
 }
 
 function RecentActivity() {
