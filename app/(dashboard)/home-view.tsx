@@ -5,10 +5,11 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { PageHeader } from "@/components/page-header";
 import { api, type ListResponse, query } from "@/lib/dashboard/api";
-import { formatDateTime } from "@/lib/dashboard/display";
+import { entityPath, formatDateTime } from "@/lib/dashboard/display";
 import { eventName } from "@/lib/dashboard/event-names";
 import { addDays, lastPoint, revenueTotals, useMetric, utcDay } from "@/lib/dashboard/metrics";
-import { useAccountSettings } from "@/lib/dashboard/settings";
+import { settingsStepsDone, useAccountSettings } from "@/lib/dashboard/settings";
+import { DEFAULT_CURRENCY_CODE } from "@/lib/schemas/account-settings";
 import { Amount } from "./transactions/transaction-parts";
 
 type Row = Record<string, unknown> & { id: string };
@@ -62,7 +63,7 @@ function RevenueCards() {
   const month = revenue.data ? revenueTotals(revenue.data) : null;
   const mrrNow = mrr.data ? lastPoint(mrr.data) : null;
   const subscribersNow = subscribers.data ? lastPoint(subscribers.data) : null;
-  const currency = revenue.data?.currency_code ?? "USD";
+  const currency = revenue.data?.currency_code ?? DEFAULT_CURRENCY_CODE;
   // Metrics count UTC days (decision: they stay so; every chart and export agrees): when the
   // merchant's zone is another, the cards say which day and month they mean.
   const zone = useAccountSettings().data?.timezone;
@@ -153,13 +154,7 @@ function Attention() {
 
 /** Where an event's entity lives in the dashboard, when it has a page. */
 function entityHref(data: Record<string, unknown> | undefined): string | null {
-  const id = typeof data?.id === "string" ? data.id : "";
-  if (id.startsWith("ctm_")) return `/customers/${id}`;
-  if (id.startsWith("txn_")) return `/transactions/${id}`;
-  if (id.startsWith("sub_")) return `/subscriptions/${id}`;
-  if (id.startsWith("pro_")) return `/catalogue/products/${id}`;
-  if (id.startsWith("dsc_")) return `/catalogue/discounts/${id}`;
-  return null;
+  return typeof data?.id === "string" ? entityPath(data.id) : null;
 }
 
 function RecentActivity() {
@@ -210,25 +205,24 @@ function RecentActivity() {
 /** The first steps of a new account, each done when the API says so. */
 function Checklist() {
   const settings = useAccountSettings();
+  const settingsDone = settings.data ? settingsStepsDone(settings.data) : undefined;
   const products = useCount("/products", { per_page: 1 });
   const keys = useCount("/api-keys", { per_page: 1, status: "active" });
   const destinations = useCount("/notification-settings", { per_page: 1 });
   const steps = [
     {
       label: "Add your business details (name, address, tax number), currency and time zone",
-      done: settings.data
-        ? settings.data.merchant_name !== "Your company" && settings.data.merchant_address !== null
-        : undefined,
+      done: settingsDone?.details,
       href: "/settings",
     },
     {
       label: "Upload your logo for invoices, checkout and emails",
-      done: settings.data ? settings.data.logo_url !== null : undefined,
+      done: settingsDone?.logo,
       href: "/settings",
     },
     {
       label: "Choose how tax is charged",
-      done: settings.data ? settings.data.updated_at !== null : undefined,
+      done: settingsDone?.taxMode,
       href: "/settings",
     },
     {

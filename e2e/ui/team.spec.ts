@@ -114,6 +114,8 @@ test("an owner invites a teammate, who joins with the link in a fresh browser", 
   const invitee = await fresh.newPage();
   await invitee.goto(new URL(mailed as string).pathname);
   await expect(invitee.getByText(`You were invited as ${email}`)).toBeVisible();
+  // The link is a capability, like the hosted invoice's: not for search engines.
+  await expect(invitee.locator('meta[name="robots"]')).toHaveAttribute("content", "noindex, nofollow");
   await invitee.getByLabel("Password", { exact: true }).fill("short");
   await invitee.getByLabel("Password again").fill("short");
   await invitee.getByRole("button", { name: "Join and sign in" }).click();

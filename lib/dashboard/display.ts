@@ -74,3 +74,18 @@ export function todayInputValue(): string {
 export function endOfDayIso(date: string): string {
   return new Date(`${date}T23:59:59.999`).toISOString();
 }
+
+const ENTITY_PAGES = new Map([
+  ["ctm", "/customers"],
+  ["txn", "/transactions"],
+  ["sub", "/subscriptions"],
+  ["pro", "/catalogue/products"],
+  ["dsc", "/catalogue/discounts"],
+]);
+
+/** The dashboard page of an entity, found by its ID's prefix (`ctm_…` → `/customers/ctm_…`); null when it has none. */
+export function entityPath(id: string): string | null {
+  const underscore = id.indexOf("_");
+  const base = underscore > 0 ? ENTITY_PAGES.get(id.slice(0, underscore)) : undefined;
+  return base ? `${base}/${id}` : null;
+}

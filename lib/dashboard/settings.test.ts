@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fractionToPercent, percentToFraction } from "./settings.ts";
+import { type AccountSettings, fractionToPercent, percentToFraction, settingsStepsDone } from "./settings.ts";
 
 describe("percentToFraction", () => {
   it("moves the decimal point two places, exactly", () => {
@@ -27,5 +27,29 @@ describe("fractionToPercent", () => {
     expect(fractionToPercent("1")).toBe("100");
     expect(fractionToPercent("0.081")).toBe("8.1");
     expect(fractionToPercent("0.255")).toBe("25.5");
+  });
+});
+
+describe("settingsStepsDone", () => {
+  const fresh = {
+    merchant_name: "Your company",
+    merchant_address: null,
+    logo_url: null,
+    updated_at: null,
+  } as unknown as AccountSettings;
+
+  it("counts nothing done on a new account", () => {
+    expect(settingsStepsDone(fresh)).toEqual({ details: false, logo: false, taxMode: false });
+  });
+
+  it("wants both a name of the merchant's own and an address for the details", () => {
+    expect(settingsStepsDone({ ...fresh, merchant_name: "Acme" }).details).toBe(false);
+    expect(settingsStepsDone({ ...fresh, merchant_address: "1 Main St" }).details).toBe(false);
+    expect(settingsStepsDone({ ...fresh, merchant_name: "Acme", merchant_address: "1 Main St" }).details).toBe(true);
+  });
+
+  it("sees a logo and a saved tax mode", () => {
+    const done = settingsStepsDone({ ...fresh, logo_url: "https://x/logo.png", updated_at: "2026-11-24T06:00:00Z" });
+    expect(done).toEqual({ details: false, logo: true, taxMode: true });
   });
 });

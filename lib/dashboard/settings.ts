@@ -4,7 +4,12 @@
  */
 import { useEffect, useRef } from "react";
 import type { CurrencyCode } from "../billing/currencies.ts";
-import type { AccountSettings, UpdateAccountSettingsInput, UploadLogoInput } from "../schemas/account-settings.ts";
+import {
+  type AccountSettings,
+  DEFAULT_MERCHANT_NAME,
+  type UpdateAccountSettingsInput,
+  type UploadLogoInput,
+} from "../schemas/account-settings.ts";
 import type { TaxRateEntry } from "../schemas/tax-rate.ts";
 import { api, type ListResponse } from "./api.ts";
 import { type EntityResponse, enc, useEntity, useList, useSave } from "./hooks.ts";
@@ -61,6 +66,18 @@ export function useRemoveLogo() {
     () => [],
     () => settingsKeys.account,
   );
+}
+
+/**
+ * Which of Home's first steps the settings show done: business details (a name other than the
+ * default, and an address), a logo, and a tax mode chosen (the settings saved at least once).
+ */
+export function settingsStepsDone(settings: AccountSettings): { details: boolean; logo: boolean; taxMode: boolean } {
+  return {
+    details: settings.merchant_name !== DEFAULT_MERCHANT_NAME && settings.merchant_address !== null,
+    logo: settings.logo_url !== null,
+    taxMode: settings.updated_at !== null,
+  };
 }
 
 /** A file's bytes as base64 (the API takes JSON bodies: the logo travels as base64). */

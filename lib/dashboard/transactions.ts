@@ -26,6 +26,7 @@ import {
   useList,
   useSave,
 } from "./hooks.ts";
+import { fractionToPercent } from "./settings.ts";
 
 export type { CollectionMode, Transaction, TransactionStatus };
 export { COLLECTION_MODES, TRANSACTION_STATUSES };
@@ -95,14 +96,25 @@ export function canCancel(transaction: Pick<Transaction, "status">): boolean {
   return canCancelStatus(transaction.status);
 }
 
-/** "0.2" → "20%", "0.0725" → "7.25%": a tax rate (a decimal fraction as a string) as a percentage. */
+/**
+ * "0.2" → "20%", "0.0725" → "7.25%": a tax rate (a decimal fraction as a string) as a percentage,
+ * exactly (settings.ts fractionToPercent); anything else is shown as it is.
+ */
 export function taxRateText(rate: string): string {
-  const match = /^(\d*)(?:\.(\d*))?$/.exec(rate);
-  if (!match) return rate;
-  const fraction = (match[2] ?? "").padEnd(2, "0");
-  const whole = `${match[1]}${fraction.slice(0, 2)}`.replace(/^0+(?=\d)/, "");
-  const rest = fraction.slice(2).replace(/0+$/, "");
-  return `${whole}${rest ? `.${rest}` : ""}%`;
+  return /^\d*(?:\.\d*)?$/.test(rate) ? `${fractionToPercent(rate)}%` : rate;
+}
+
+/**
+ * "Refunded" or "Partially refunded" when adjustments took money back (the adjusted grand total
+ * below the grand total), else null.
+ */
+export function refundLabel(transaction: {
+  details: { totals: { grand_total: string }; adjusted_totals?: { grand_total: string } | null };
+}): "Refunded" | "Partially refunded" | null {
+  const adjusted = transaction.details.adjusted_totals?.grand_total;
+  const total = transaction.details.totals.grand_total;
+  if (adjusted === undefined || adjusted === total || BigInt(adjusted) >= BigInt(total)) return null;
+  return BigInt(adjusted) <= 0n ? "Refunded" : "Partially refunded";
 }
 
 /** A date input's value (YYYY-MM-DD) → the first instant of that day in the viewer's time zone. */

@@ -12,6 +12,7 @@ import { PageHeader, Section } from "@/components/page-header";
 import { EmptyState } from "@/components/states";
 import { StatusBadge } from "@/components/status-badge";
 import { useToast } from "@/components/toast";
+import { ROLES, type Role } from "@/lib/auth/permissions";
 import { ApiClientError, type FieldError } from "@/lib/dashboard/api";
 import { usePermissions } from "@/lib/dashboard/permissions";
 import {
@@ -25,9 +26,7 @@ import {
   useRevokeInvite,
 } from "@/lib/dashboard/team";
 
-const ROLES = ["owner", "admin", "developer", "viewer"] as const;
-
-const ROLE_HELP: Record<(typeof ROLES)[number], string> = {
+const ROLE_HELP: Record<Role, string> = {
   owner: "everything, including the team",
   admin: "everything but the team",
   developer: "reads everything; manages API keys, tokens and notifications",

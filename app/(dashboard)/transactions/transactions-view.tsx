@@ -14,6 +14,7 @@ import { Allowed } from "@/lib/dashboard/permissions";
 import {
   COLLECTION_MODE_OPTIONS,
   isCustomerId,
+  refundLabel,
   startOfDayIso,
   startOfNextDayIso,
   TRANSACTION_STATUSES,
@@ -29,14 +30,6 @@ const STATUS_OPTIONS = [
 ];
 
 const dash = <span className="text-slate-500">—</span>;
-
-/** "Refunded" or "Partially refunded" when adjustments took money back (adjusted below the total). */
-function refundLabel(t: TransactionWithIncludes): string | null {
-  const adjusted = t.details.adjusted_totals?.grand_total;
-  const total = t.details.totals.grand_total;
-  if (adjusted === undefined || adjusted === total || BigInt(adjusted) >= BigInt(total)) return null;
-  return BigInt(adjusted) <= 0n ? "Refunded" : "Partially refunded";
-}
 
 const COLUMNS: Column<TransactionWithIncludes>[] = [
   {

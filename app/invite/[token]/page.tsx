@@ -1,3 +1,4 @@
+import type { Metadata } from "next";
 import Link from "next/link";
 import { PASSWORD_MIN_LENGTH } from "@/lib/auth/passwords";
 import { ApiError } from "@/lib/errors";
@@ -5,7 +6,7 @@ import { inviteToken, PASSWORD_MAX_LENGTH } from "@/lib/schemas/team";
 import { describeInvite } from "@/lib/services/team/invites";
 import { AcceptInviteForm } from "./accept-invite-form";
 
-export const metadata = { title: "Join the team" };
+export const metadata: Metadata = { title: "Join the team", robots: { index: false, follow: false } };
 export const dynamic = "force-dynamic";
 
 /** The page an invitation link opens: who it is for, and a password to set (the link works once). */

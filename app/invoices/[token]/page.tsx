@@ -8,6 +8,7 @@ import type { ReactNode } from "react";
 import { CheckoutShell, Notice } from "@/app/checkout/checkout-form";
 import { MerchantLogo } from "@/app/checkout/merchant-logo";
 import { formatMoney } from "@/lib/dashboard/money";
+import { percentText } from "@/lib/documents/print-format";
 import { type HostedInvoiceView, loadHostedInvoice } from "@/lib/services/hosted-invoices";
 
 export const metadata: Metadata = { title: "Invoice", robots: { index: false, follow: false } };
@@ -53,7 +54,6 @@ function date(value: string, timeZone = "UTC"): string {
   }
   return format.format(new Date(value));
 }
-const percent = (rate: string) => `${Number((Number(rate) * 100).toFixed(4))}%`;
 
 const STATE_TEXT = {
   open: { label: "Open", className: "bg-sky-100 text-sky-900" },
@@ -137,7 +137,7 @@ function InvoiceView({ view }: { view: HostedInvoiceView }) {
                     </td>
                     <td className="whitespace-nowrap py-2 pl-3 text-right tabular-nums">{line.quantity}</td>
                     <td className="whitespace-nowrap py-2 pl-3 text-right tabular-nums">{money(line.unitPrice)}</td>
-                    <td className="whitespace-nowrap py-2 pl-3 text-right tabular-nums">{percent(line.taxRate)}</td>
+                    <td className="whitespace-nowrap py-2 pl-3 text-right tabular-nums">{percentText(line.taxRate)}</td>
                     <td className="whitespace-nowrap py-2 pl-3 text-right tabular-nums">{money(line.amount)}</td>
                   </tr>
                 ))}
@@ -158,7 +158,7 @@ function InvoiceView({ view }: { view: HostedInvoiceView }) {
               data.taxRates.map((rate) => (
                 <Row
                   key={rate.rate}
-                  label={`Tax ${percent(rate.rate)} on ${money(rate.taxable)}`}
+                  label={`Tax ${percentText(rate.rate)} on ${money(rate.taxable)}`}
                   value={money(rate.tax)}
                 />
               ))

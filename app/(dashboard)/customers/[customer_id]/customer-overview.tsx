@@ -1,41 +1,10 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { Section } from "@/components/page-header";
-import { api, type ListResponse, query } from "@/lib/dashboard/api";
+import { customerTimeline, openInvoices, useCustomerOverview } from "@/lib/dashboard/customer-overview";
 import { formatDateTime } from "@/lib/dashboard/display";
-import { formatMoney } from "@/lib/dashboard/money";
-import type { CustomerSummary } from "@/lib/schemas/customer";
 import { Amount } from "../../transactions/transaction-parts";
-
-interface Txn {
-  id: string;
-  status: string;
-  origin: string;
-  invoice_number: string | null;
-  currency_code: string;
-  created_at: string;
-  billed_at: string | null;
-  details: { totals: { grand_total: string; balance: string }; adjusted_totals?: { grand_total: string } };
-  payments: { status?: string; captured_at?: string | null; amount?: string }[];
-}
-
-interface Sub {
-  id: string;
-  status: string;
-  started_at: string | null;
-  canceled_at: string | null;
-  paused_at: string | null;
-  created_at: string;
-}
-
-/** The timeline is made of the customer's latest transactions and subscriptions (one page each). */
-const TIMELINE_PAGE = 50;
-
-async function latest<T>(path: string, params: Record<string, string>): Promise<T[]> {
-  return (await api<ListResponse<T>>(`${path}${query({ ...params, per_page: TIMELINE_PAGE })}`)).data;
-}
 
 type Sum = { currency_code: string; amount: string };
 
@@ -51,57 +20,15 @@ function Sums({ sums, empty }: { sums: Sum[]; empty: string }) {
   );
 }
 
-interface Moment {
-  at: string;
-  text: string;
-  href?: string;
-}
-
-/** What happened to the customer, newest first, in words: from their transactions and subscriptions. */
-function timeline(created: string, txns: Txn[], subs: Sub[]): Moment[] {
-  const moments: Moment[] = [{ at: created, text: "Became a customer" }];
-  for (const t of txns) {
-    const name = t.invoice_number ? `Invoice ${t.invoice_number}` : "Transaction";
-    const href = `/transactions/${t.id}`;
-    const total = formatMoney(t.details.totals.grand_total, t.currency_code);
-    if (t.billed_at) moments.push({ at: t.billed_at, text: `${name} issued for ${total}`, href });
-    else moments.push({ at: t.created_at, text: `${name} created for ${total}`, href });
-    for (const payment of t.payments) {
-      if (payment.status === "captured" && payment.captured_at) {
-        moments.push({ at: payment.captured_at, text: `Paid ${total} (${name.toLowerCase()})`, href });
-      }
-    }
-    if (t.status === "past_due") moments.push({ at: t.billed_at ?? t.created_at, text: `${name} is past due`, href });
-  }
-  for (const s of subs) {
-    const href = `/subscriptions/${s.id}`;
-    moments.push({ at: s.started_at ?? s.created_at, text: "Subscription started", href });
-    if (s.paused_at) moments.push({ at: s.paused_at, text: "Subscription paused", href });
-    if (s.canceled_at) moments.push({ at: s.canceled_at, text: "Subscription canceled", href });
-  }
-  return moments.sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
-}
-
 /**
  * The customer at a glance: lifetime spend (completed transactions, after refunds), what they owe
  * (issued invoices not yet paid), and a timeline of what happened.
  */
 export function CustomerOverview({ customerId, createdAt }: { customerId: string; createdAt: string }) {
-  const data = useQuery({
-    queryKey: ["transactions", "list", "customer-overview", customerId],
-    queryFn: async () => {
-      const [summary, txns, subs] = await Promise.all([
-        api<{ data: CustomerSummary }>(`/customers/${customerId}/summary`),
-        latest<Txn>("/transactions", { customer_id: customerId, order_by: "id[DESC]" }),
-        latest<Sub>("/subscriptions", { customer_id: customerId, order_by: "id[DESC]" }).catch(() => [] as Sub[]),
-      ]);
-      return { summary: summary.data, txns, subs };
-    },
-  });
+  const data = useCustomerOverview(customerId);
   const summary = data.data?.summary;
-  const open = summary?.amount_due.reduce((count, due) => count + due.transactions, 0) ?? 0;
-  const pastDue = summary?.amount_due.some((due) => due.past_due > 0) ?? false;
-  const moments = data.data ? timeline(createdAt, data.data.txns, data.data.subs).slice(0, 20) : [];
+  const { open, pastDue } = openInvoices(summary);
+  const moments = data.data ? customerTimeline(createdAt, data.data.txns, data.data.subs).slice(0, 20) : [];
 
   return (
     <Section title="Overview" description="Lifetime spend, what the customer owes, and what happened lately.">
