@@ -45,7 +45,7 @@ export default async function HostedInvoicePage({ params }: { params: Promise<{ 
 }
 
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
-/** A day in the merchant's time zone (Settings), as on the PDF: "24 November 2026". */
+/** A day in the merchant's time zone (Settings), the same day as on the PDF, written in full: "24 November 2026". */
 function date(value: string, timeZone = "UTC"): string {
   let format = dateFormats.get(timeZone);
   if (!format) {
