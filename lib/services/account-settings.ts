@@ -30,6 +30,7 @@ import {
   type UpdateAccountSettingsInput,
   type UploadLogoInput,
 } from "../schemas/account-settings.ts";
+import { putSetting } from "./settings.ts";
 import { ACCOUNT_TAX_MODE_SETTING } from "./transactions/details.ts";
 
 /** API field → settings key. */
@@ -103,12 +104,7 @@ export async function updateAccountSettings(input: UpdateAccountSettingsInput): 
       if (text === null || text === "") {
         await query("DELETE FROM settings WHERE key = $1", [key], client);
       } else {
-        await query(
-          `INSERT INTO settings (key, value, updated_at) VALUES ($1, $2, now())
-           ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`,
-          [key, text],
-          client,
-        );
+        await putSetting(key, text, client);
       }
     }
   });
@@ -121,14 +117,7 @@ async function setLogoRows(rows: [string, string][] | null): Promise<void> {
       await query("DELETE FROM settings WHERE key = ANY($1)", [[LOGO_KEY, LOGO_VERSION_KEY]], client);
       return;
     }
-    for (const [key, value] of rows) {
-      await query(
-        `INSERT INTO settings (key, value, updated_at) VALUES ($1, $2, now())
-         ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`,
-        [key, value],
-        client,
-      );
-    }
+    for (const [key, value] of rows) await putSetting(key, value, client);
   });
 }
 
