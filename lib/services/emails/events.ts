@@ -245,7 +245,8 @@ export async function sendEventEmails(eventId: string): Promise<void> {
   if (!event) return;
   if (event.event_type === "subscription.trialing") await scheduleTrialEnding(event);
   const settings = await getAccountSettings();
-  await deliverEmails(await recordEmails(await customerEmails(event, settings.merchant_name, branding(settings))));
+  const ids = await recordEmails(await customerEmails(event, settings.merchant_name, branding(settings)));
+  await deliverEmails(ids, settings);
 }
 
 /**
@@ -296,7 +297,7 @@ async function trialReminder(
     }),
   };
   if (deliver === "now") {
-    await deliverEmails(await recordEmails([email]));
+    await deliverEmails(await recordEmails([email]), settings);
   } else {
     await sqlTransaction(async (client) => queueDelivery(client, await recordEmails([email], client)));
   }
