@@ -169,3 +169,34 @@ export async function getLogo(): Promise<(LogoImage & { version: string }) | nul
     return null;
   }
 }
+
+/**
+ * The answer of the public `/logo?v=<version>` route (app/logo/route.ts): the current logo, cached
+ * for a year when `requested` is its version (a changed logo gets a new URL), briefly otherwise (an
+ * old link still gets the current logo); 404 without one.
+ */
+export async function logoResponse(requested: string | null): Promise<Response> {
+  const logo = await getLogo();
+  if (!logo) {
+    return new Response("No logo", {
+      status: 404,
+      headers: {
+        "content-type": "text/plain; charset=utf-8",
+        "cache-control": "no-store",
+        "x-content-type-options": "nosniff",
+      },
+    });
+  }
+  return new Response(Buffer.from(logo.bytes), {
+    status: 200,
+    headers: {
+      "content-type": logo.contentType,
+      "content-length": String(logo.bytes.byteLength),
+      "cache-control": requested === logo.version ? "public, max-age=31536000, immutable" : "public, max-age=300",
+      etag: `"${logo.version}"`,
+      "x-content-type-options": "nosniff",
+      "content-security-policy": "default-src 'none'; sandbox",
+      "cross-origin-resource-policy": "cross-origin",
+    },
+  });
+}
