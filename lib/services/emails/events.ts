@@ -20,7 +20,7 @@
  * (the entity as it was when the event was written), so a late job still describes that moment.
  */
 import { addInterval, type CalendarInterval } from "../../billing/billing-dates.ts";
-import { query, sqlTransaction } from "../../db/sql.ts";
+import { query, sqlTransaction, ts } from "../../db/sql.ts";
 import { invoiceUnavailableReason } from "../../documents/invoice-data.ts";
 import { documentDate, documentMoney } from "../../documents/print-format.ts";
 import { ApiError } from "../../errors.ts";
@@ -237,9 +237,7 @@ async function scheduleTrialEnding(event: EventRow): Promise<void> {
 /** The `send_event_emails` job: writes the event's emails (once) and delivers them. */
 export async function sendEventEmails(eventId: string): Promise<void> {
   const [event] = await query<EventRow>(
-    `SELECT id, event_type, entity_id, data,
-            to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS occurred_at
-       FROM events WHERE id = $1`,
+    `SELECT id, event_type, entity_id, data, ${ts("occurred_at")} AS occurred_at FROM events WHERE id = $1`,
     [eventId],
   );
   if (!event) return;
