@@ -20,10 +20,12 @@
  * (the entity as it was when the event was written), so a late job still describes that moment.
  */
 import { addInterval, type CalendarInterval } from "../../billing/billing-dates.ts";
+import { pool } from "../../db/connection.ts";
 import { query, sqlTransaction, ts } from "../../db/sql.ts";
 import { invoiceUnavailableReason } from "../../documents/invoice-data.ts";
 import { documentDate, documentMoney } from "../../documents/print-format.ts";
 import { ApiError } from "../../errors.ts";
+import { queueJob } from "../../events/jobs/job.ts";
 import { sendTrialEndingEmailJob } from "../../events/jobs/send-trial-ending-email.ts";
 import type { AccountSettings } from "../../schemas/account-settings.ts";
 import type { Transaction } from "../../schemas/transaction.ts";
@@ -199,10 +201,11 @@ async function scheduleTrialReminder(
   endsAt: string,
   runAt: Date,
 ): Promise<void> {
-  await query(
-    `SELECT graphile_worker.add_job($1, json_build_object('event_id', $2::text, 'subscription_id', $3::text, 'trial_ends_at', $4::text),
-       run_at := greatest(now(), $5::timestamptz), job_key := $6, max_attempts := 25)`,
-    [sendTrialEndingEmailJob.id, eventId, subscriptionId, endsAt, runAt, `trial_ending:${subscriptionId}`],
+  await queueJob(
+    pool(),
+    sendTrialEndingEmailJob,
+    { event_id: eventId, subscription_id: subscriptionId, trial_ends_at: endsAt },
+    { runAt, jobKey: `trial_ending:${subscriptionId}` },
   );
 }
 

@@ -5,6 +5,7 @@
  */
 import { type Queryable, query } from "../../db/sql.ts";
 import { deliverEmailsJob } from "../../events/jobs/deliver-emails.ts";
+import { queueJob } from "../../events/jobs/job.ts";
 import { newId } from "../../ids.ts";
 import type { AccountSettings } from "../../schemas/account-settings.ts";
 import { getAccountSettings } from "../account-settings.ts";
@@ -81,11 +82,7 @@ export async function recordEmails(emails: readonly OutgoingEmail[], on?: Querya
 /** Queues the delivery of emails written in the caller's transaction. */
 export async function queueDelivery(on: Queryable, ids: readonly string[]): Promise<void> {
   if (ids.length === 0) return;
-  await query(
-    `SELECT graphile_worker.add_job('${deliverEmailsJob.id}', json_build_object('ids', $1::text[]), max_attempts := 25)`,
-    [ids],
-    on,
-  );
+  await queueJob(on, deliverEmailsJob, { ids: [...ids] });
 }
 
 /**
