@@ -80,6 +80,17 @@ describe("the OpenAPI document", () => {
     }
   });
 
+  it("names the team's, the emails' and the audit log's schemas after their exports, not after a route", () => {
+    const names = Object.keys(document.components.schemas);
+    for (const name of ["TeamMember", "TeamInvite", "CreateInviteBody", "UpdateMemberBody", "Email", "AuditLogEntry"]) {
+      expect(names).toContain(name);
+    }
+    expect(names.filter((name) => /^(Get|Post|Patch|Put|Delete)(Team|Emails|AuditLog)/.test(name))).toEqual([]);
+    expect(document.paths["/team/members"].get.responses["200"].content["application/json"].schema).toMatchObject({
+      properties: { data: { items: { $ref: "#/components/schemas/TeamMember" } } },
+    });
+  });
+
   it("is served at GET /api/openapi.json without a key", async () => {
     const res = await call(openApiRoute.GET, "GET", "/openapi.json", { key: null });
     expect(res.status).toBe(200);

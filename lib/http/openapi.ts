@@ -9,12 +9,14 @@ import * as accountSettings from "../schemas/account-settings.ts";
 import * as address from "../schemas/address.ts";
 import * as adjustment from "../schemas/adjustment.ts";
 import * as apiKey from "../schemas/api-key.ts";
+import * as auditLog from "../schemas/audit-log.ts";
 import * as business from "../schemas/business.ts";
 import * as clientToken from "../schemas/client-token.ts";
 import * as customer from "../schemas/customer.ts";
 import * as discount from "../schemas/discount.ts";
 import * as discountGroup from "../schemas/discount-group.ts";
 import * as document from "../schemas/document.ts";
+import * as email from "../schemas/email.ts";
 import * as envelopes from "../schemas/envelope.ts";
 import * as event from "../schemas/event.ts";
 import * as health from "../schemas/health.ts";
@@ -30,6 +32,7 @@ import * as report from "../schemas/report.ts";
 import * as simulation from "../schemas/simulation.ts";
 import * as subscription from "../schemas/subscription.ts";
 import * as taxRate from "../schemas/tax-rate.ts";
+import * as team from "../schemas/team.ts";
 import * as transaction from "../schemas/transaction.ts";
 import { CURRENT_VERSION } from "../versions.ts";
 import { PaginatedList, type RouteDeclaration } from "./route.ts";
@@ -49,12 +52,14 @@ const SCHEMA_MODULES = [
   address,
   adjustment,
   apiKey,
+  auditLog,
   business,
   clientToken,
   customer,
   discount,
   discountGroup,
   document,
+  email,
   envelopes,
   event,
   health,
@@ -70,6 +75,7 @@ const SCHEMA_MODULES = [
   simulation,
   subscription,
   taxRate,
+  team,
   transaction,
 ];
 

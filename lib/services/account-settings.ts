@@ -30,6 +30,7 @@ import {
   type UpdateAccountSettingsInput,
   type UploadLogoInput,
 } from "../schemas/account-settings.ts";
+import { putSetting } from "./settings.ts";
 import { ACCOUNT_TAX_MODE_SETTING } from "./transactions/details.ts";
 
 /** API field → settings key. */
@@ -103,12 +104,7 @@ export async function updateAccountSettings(input: UpdateAccountSettingsInput): 
       if (text === null || text === "") {
         await query("DELETE FROM settings WHERE key = $1", [key], client);
       } else {
-        await query(
-          `INSERT INTO settings (key, value, updated_at) VALUES ($1, $2, now())
-           ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`,
-          [key, text],
-          client,
-        );
+        await putSetting(key, text, client);
       }
     }
   });
@@ -121,14 +117,7 @@ async function setLogoRows(rows: [string, string][] | null): Promise<void> {
       await query("DELETE FROM settings WHERE key = ANY($1)", [[LOGO_KEY, LOGO_VERSION_KEY]], client);
       return;
     }
-    for (const [key, value] of rows) {
-      await query(
-        `INSERT INTO settings (key, value, updated_at) VALUES ($1, $2, now())
-         ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`,
-        [key, value],
-        client,
-      );
-    }
+    for (const [key, value] of rows) await putSetting(key, value, client);
   });
 }
 
@@ -179,4 +168,35 @@ export async function getLogo(): Promise<(LogoImage & { version: string }) | nul
   } catch {
     return null;
   }
+}
+
+/**
+ * The answer of the public `/logo?v=<version>` route (app/logo/route.ts): the current logo, cached
+ * for a year when `requested` is its version (a changed logo gets a new URL), briefly otherwise (an
+ * old link still gets the current logo); 404 without one.
+ */
+export async function logoResponse(requested: string | null): Promise<Response> {
+  const logo = await getLogo();
+  if (!logo) {
+    return new Response("No logo", {
+      status: 404,
+      headers: {
+        "content-type": "text/plain; charset=utf-8",
+        "cache-control": "no-store",
+        "x-content-type-options": "nosniff",
+      },
+    });
+  }
+  return new Response(Buffer.from(logo.bytes), {
+    status: 200,
+    headers: {
+      "content-type": logo.contentType,
+      "content-length": String(logo.bytes.byteLength),
+      "cache-control": requested === logo.version ? "public, max-age=31536000, immutable" : "public, max-age=300",
+      etag: `"${logo.version}"`,
+      "x-content-type-options": "nosniff",
+      "content-security-policy": "default-src 'none'; sandbox",
+      "cross-origin-resource-policy": "cross-origin",
+    },
+  });
 }

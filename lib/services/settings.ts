@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { query } from "../db/sql.ts";
+import { type Queryable, query } from "../db/sql.ts";
 
 /** Reads a deployment setting, creating it with `initial()` the first time (race-safe). */
 export async function getOrCreateSetting(key: string, initial: () => string): Promise<string> {
@@ -19,6 +19,16 @@ export async function claimSetting(key: string, value: string): Promise<boolean>
     [key, value],
   );
   return rows.length > 0;
+}
+
+/** Sets `key` to `value`, creating or replacing it (with `client`: inside that transaction). */
+export async function putSetting(key: string, value: string, client?: Queryable): Promise<void> {
+  await query(
+    `INSERT INTO settings (key, value, updated_at) VALUES ($1, $2, now())
+     ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`,
+    [key, value],
+    client,
+  );
 }
 
 /** The secret that signs dashboard sessions: NEXTAUTH_SECRET, or one generated once and kept in the database. */

@@ -5,6 +5,7 @@ import { defineJob } from "./job.ts";
 export const deliverEmailsJob = defineJob({
   id: "deliver_emails",
   payload: z.object({ ids: z.array(z.string()) }),
+  maxAttempts: 25,
   async run({ ids }) {
     const { deliverEmails } = await import("../../services/emails/outbox.ts");
     await deliverEmails(ids);

@@ -43,15 +43,21 @@ export function defineJob<Schema extends z.ZodType>(declaration: {
   };
 }
 
-/** Queues `job` with `payload` (call inside the transaction whose change needs it). */
+/**
+ * Queues `job` with `payload` (call inside the transaction whose change needs it). `runAt`: not
+ * before then (a past time: at once); `jobKey`: the queue's job key, so queuing the same key again
+ * replaces the job still waiting.
+ */
 export async function queueJob<Schema extends z.ZodType>(
   on: Queryable,
   job: Job<Schema>,
   payload: z.input<Schema>,
+  options: { runAt?: Date; jobKey?: string } = {},
 ): Promise<void> {
   await query(
-    "SELECT graphile_worker.add_job($1, $2::json, max_attempts := $3::int)",
-    [job.id, storableJson(payload), job.maxAttempts ?? null],
+    `SELECT graphile_worker.add_job($1, $2::json, max_attempts := $3::int,
+       run_at := greatest(now(), $4::timestamptz), job_key := $5::text)`,
+    [job.id, storableJson(payload), job.maxAttempts ?? null, options.runAt ?? null, options.jobKey ?? null],
     on,
   );
 }

@@ -20,10 +20,12 @@
  * (the entity as it was when the event was written), so a late job still describes that moment.
  */
 import { addInterval, type CalendarInterval } from "../../billing/billing-dates.ts";
-import { query, sqlTransaction } from "../../db/sql.ts";
+import { pool } from "../../db/connection.ts";
+import { query, sqlTransaction, ts } from "../../db/sql.ts";
 import { invoiceUnavailableReason } from "../../documents/invoice-data.ts";
 import { documentDate, documentMoney } from "../../documents/print-format.ts";
 import { ApiError } from "../../errors.ts";
+import { queueJob } from "../../events/jobs/job.ts";
 import { sendTrialEndingEmailJob } from "../../events/jobs/send-trial-ending-email.ts";
 import type { AccountSettings } from "../../schemas/account-settings.ts";
 import type { Transaction } from "../../schemas/transaction.ts";
@@ -199,10 +201,11 @@ async function scheduleTrialReminder(
   endsAt: string,
   runAt: Date,
 ): Promise<void> {
-  await query(
-    `SELECT graphile_worker.add_job($1, json_build_object('event_id', $2::text, 'subscription_id', $3::text, 'trial_ends_at', $4::text),
-       run_at := greatest(now(), $5::timestamptz), job_key := $6, max_attempts := 25)`,
-    [sendTrialEndingEmailJob.id, eventId, subscriptionId, endsAt, runAt, `trial_ending:${subscriptionId}`],
+  await queueJob(
+    pool(),
+    sendTrialEndingEmailJob,
+    { event_id: eventId, subscription_id: subscriptionId, trial_ends_at: endsAt },
+    { runAt, jobKey: `trial_ending:${subscriptionId}` },
   );
 }
 
@@ -237,15 +240,14 @@ async function scheduleTrialEnding(event: EventRow): Promise<void> {
 /** The `send_event_emails` job: writes the event's emails (once) and delivers them. */
 export async function sendEventEmails(eventId: string): Promise<void> {
   const [event] = await query<EventRow>(
-    `SELECT id, event_type, entity_id, data,
-            to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS occurred_at
-       FROM events WHERE id = $1`,
+    `SELECT id, event_type, entity_id, data, ${ts("occurred_at")} AS occurred_at FROM events WHERE id = $1`,
     [eventId],
   );
   if (!event) return;
   if (event.event_type === "subscription.trialing") await scheduleTrialEnding(event);
   const settings = await getAccountSettings();
-  await deliverEmails(await recordEmails(await customerEmails(event, settings.merchant_name, branding(settings))));
+  const ids = await recordEmails(await customerEmails(event, settings.merchant_name, branding(settings)));
+  await deliverEmails(ids, settings);
 }
 
 /**
@@ -296,7 +298,7 @@ async function trialReminder(
     }),
   };
   if (deliver === "now") {
-    await deliverEmails(await recordEmails([email]));
+    await deliverEmails(await recordEmails([email]), settings);
   } else {
     await sqlTransaction(async (client) => queueDelivery(client, await recordEmails([email], client)));
   }

@@ -16,7 +16,7 @@
  *   `delivered`, its attempt saying so in `response_body` (no code: no server answered).
  */
 import { config } from "../../config.ts";
-import { query } from "../../db/sql.ts";
+import { query, ts } from "../../db/sql.ts";
 import { EVENT_TYPES } from "../../events/catalogue.ts";
 import type { SendOutcome } from "../../events/send.ts";
 import { newId } from "../../ids.ts";
@@ -46,7 +46,7 @@ async function emailOf(notificationId: string): Promise<string | null> {
   if (existing) return existing.id;
   const [n] = await query<NotificationFacts>(
     `SELECT e.id AS event_id, e.event_type, e.entity_id,
-            to_char(e.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS occurred_at,
+            ${ts("e.occurred_at")} AS occurred_at,
             s.id AS setting_id, s.description, s.destination AS address
        FROM notifications n JOIN events e ON e.id = n.event_id
        JOIN notification_settings s ON s.id = n.notification_setting_id

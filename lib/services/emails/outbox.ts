@@ -5,7 +5,9 @@
  */
 import { type Queryable, query } from "../../db/sql.ts";
 import { deliverEmailsJob } from "../../events/jobs/deliver-emails.ts";
+import { queueJob } from "../../events/jobs/job.ts";
 import { newId } from "../../ids.ts";
+import type { AccountSettings } from "../../schemas/account-settings.ts";
 import { getAccountSettings } from "../account-settings.ts";
 import type { EmailContent, EmailTemplate } from "./templates.ts";
 import { fromAddress, smtpUrl, transportFor } from "./transport.ts";
@@ -80,18 +82,16 @@ export async function recordEmails(emails: readonly OutgoingEmail[], on?: Querya
 /** Queues the delivery of emails written in the caller's transaction. */
 export async function queueDelivery(on: Queryable, ids: readonly string[]): Promise<void> {
   if (ids.length === 0) return;
-  await query(
-    `SELECT graphile_worker.add_job('${deliverEmailsJob.id}', json_build_object('ids', $1::text[]), max_attempts := 25)`,
-    [ids],
-    on,
-  );
+  await queueJob(on, deliverEmailsJob, { ids: [...ids] });
 }
 
 /**
  * Delivers the emails `ids` that are still to deliver. Throws after trying them all if any SMTP
  * send failed, so the job queue tries again later (with its backoff); a sent one is not resent.
+ * `settings`: the account settings the caller already read (the sender's name and address), so a
+ * job that wrote the emails reads them once.
  */
-export async function deliverEmails(ids: readonly string[]): Promise<void> {
+export async function deliverEmails(ids: readonly string[], settings?: AccountSettings): Promise<void> {
   if (ids.length === 0) return;
   const url = smtpUrl();
   if (!url) {
@@ -102,8 +102,8 @@ export async function deliverEmails(ids: readonly string[]): Promise<void> {
     );
     return;
   }
-  const settings = await getAccountSettings();
-  const from = fromAddress(settings.merchant_name, settings.merchant_email);
+  const { merchant_name, merchant_email } = settings ?? (await getAccountSettings());
+  const from = fromAddress(merchant_name, merchant_email);
   const failures: string[] = [];
   for (const id of ids) {
     const [email] = await query<{ to_address: string; subject: string; text_body: string; html_body: string }>(
@@ -116,7 +116,7 @@ export async function deliverEmails(ids: readonly string[]): Promise<void> {
       await transportFor(url).sendMail({
         from,
         to: email.to_address,
-        replyTo: settings.merchant_email ?? undefined,
+        replyTo: merchant_email ?? undefined,
         subject: email.subject,
         text: email.text_body,
         html: email.html_body,
