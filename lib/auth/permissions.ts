@@ -73,6 +73,14 @@ export function ungrantablePermissions(held: ReadonlySet<string>, requested: Ite
 export const ROLES = ["owner", "admin", "developer", "viewer"] as const;
 export type Role = (typeof ROLES)[number];
 
+/** What each role may do, in a sentence's words: the Team page and the invitation email say it. */
+export const ROLE_HELP: Record<Role, string> = {
+  owner: "everything, including the team",
+  admin: "everything but the team",
+  developer: "reads everything; manages API keys, tokens and notifications",
+  viewer: "reads everything but API keys",
+};
+
 const DEVELOPER_WRITES = new Set([
   "api_key.write",
   "client_token.write",

@@ -12,7 +12,7 @@ import { PageHeader, Section } from "@/components/page-header";
 import { EmptyState } from "@/components/states";
 import { StatusBadge } from "@/components/status-badge";
 import { useToast } from "@/components/toast";
-import { ROLES, type Role } from "@/lib/auth/permissions";
+import { ROLE_HELP, ROLES, type Role } from "@/lib/auth/permissions";
 import { ApiClientError, type FieldError } from "@/lib/dashboard/api";
 import { usePermissions } from "@/lib/dashboard/permissions";
 import {
@@ -25,13 +25,6 @@ import {
   useRemoveMember,
   useRevokeInvite,
 } from "@/lib/dashboard/team";
-
-const ROLE_HELP: Record<Role, string> = {
-  owner: "everything, including the team",
-  admin: "everything but the team",
-  developer: "reads everything; manages API keys, tokens and notifications",
-  viewer: "reads everything but API keys",
-};
 
 function InviteForm() {
   const create = useCreateInvite();

@@ -11,6 +11,7 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { hashPassword } from "../../auth/passwords.ts";
+import { ROLE_HELP } from "../../auth/permissions.ts";
 import { config } from "../../config.ts";
 import {
   type EntityTable,
@@ -39,13 +40,6 @@ import { recordAudit } from "./audit-log.ts";
 import { assertRoleGrantable } from "./members.ts";
 
 /** What each role may do, in the invitation email's words (the Team page says the same). */
-const ROLE_HELP: Record<string, string> = {
-  owner: "everything, including the team",
-  admin: "everything but the team",
-  developer: "reads everything; manages API keys, tokens and notifications",
-  viewer: "reads everything but API keys",
-};
-
 export const TEAM_INVITE: EntityTable<TeamInvite> = {
   table: "user_invites",
   fields: [
@@ -123,7 +117,7 @@ export async function createInvite(
             business: settings.merchant_name,
             inviter: row.inviter,
             role: input.role,
-            roleHelp: ROLE_HELP[input.role] ?? input.role,
+            roleHelp: ROLE_HELP[input.role],
             link: inviteUrl(token),
             expiresOn: documentDate(row.expires_at, settings.timezone),
             days: INVITE_LIFETIME_DAYS,
