@@ -164,6 +164,14 @@ export function amountProblem(type: DiscountType, amount: string): string | null
   return null;
 }
 
+/** The currency a discount keeps: none for a percentage discount, whatever the body sent. */
+export function storedCurrencyCode(
+  type: DiscountType,
+  currencyCode: string | null | undefined,
+): string | null | undefined {
+  return type === "percentage" ? null : currencyCode;
+}
+
 /**
  * The rules that tie a discount's fields together. Each rule runs only when every field it reads
  * is known (not undefined) and well-formed, so it can check a whole discount (a create with its
@@ -175,12 +183,10 @@ export function discountRuleProblems(d: DiscountRuleValues): FieldProblem[] {
     const problem = amountProblem(d.type, d.amount);
     if (problem) problems.push({ field: "amount", message: problem });
   }
-  if (isType(d.type) && d.currency_code !== undefined) {
-    if (d.type === "percentage" && d.currency_code !== null) {
-      problems.push({ field: "currency_code", message: "must be null for percentage discounts" });
-    } else if (d.type !== "percentage" && d.currency_code === null) {
-      problems.push({ field: "currency_code", message: `is required for ${d.type} discounts` });
-    }
+  // A percentage discount has no currency, but one sent with it is accepted and not kept
+  // (storedCurrencyCode): the family's Python SDK sends `currency_code` with every discount.
+  if (isType(d.type) && d.type !== "percentage" && d.currency_code === null) {
+    problems.push({ field: "currency_code", message: `is required for ${d.type} discounts` });
   }
   if (d.recur === false && typeof d.maximum_recurring_intervals === "number") {
     problems.push({

@@ -21,8 +21,10 @@ import {
   type CreateDiscountInput,
   DISCOUNT_DEFAULTS,
   type Discount,
+  type DiscountType,
   discountRuleProblems,
   type ListDiscountsQuery,
+  storedCurrencyCode,
   type UpdateDiscountInput,
 } from "../schemas/discount.ts";
 import { assertChangeable } from "./archived.ts";
@@ -126,7 +128,7 @@ export async function createDiscount(input: CreateDiscountInput): Promise<RawJso
           type: input.type,
           mode: input.mode ?? DISCOUNT_DEFAULTS.mode,
           amount: input.amount,
-          currency_code: input.currency_code ?? null,
+          currency_code: storedCurrencyCode(input.type, input.currency_code) ?? null,
           recur: input.recur ?? DISCOUNT_DEFAULTS.recur,
           maximum_recurring_intervals: input.maximum_recurring_intervals ?? null,
           usage_limit: input.usage_limit ?? null,
@@ -237,7 +239,7 @@ export async function updateDiscount(
             type: input.type,
             mode: input.mode,
             amount: input.amount,
-            currency_code: input.currency_code,
+            currency_code: storedCurrencyCode((input.type ?? current.type) as DiscountType, input.currency_code),
             recur: input.recur,
             maximum_recurring_intervals: input.maximum_recurring_intervals,
             usage_limit: input.usage_limit,

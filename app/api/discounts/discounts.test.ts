@@ -287,9 +287,19 @@ describe("POST /discounts", () => {
       }
     });
 
-    it("must be null or absent for percentage discounts", async () => {
-      expectFields(await create({ ...PERCENT, currency_code: "USD" }), ["currency_code"]);
+    it("is accepted and not kept for percentage discounts (the family's Python SDK always sends it)", async () => {
+      expect((await createOk({ ...PERCENT, currency_code: "USD" })).currency_code).toBeNull();
       expect((await createOk({ currency_code: null })).currency_code).toBeNull();
+      expectFields(await create({ ...PERCENT, currency_code: "XXX" }), ["currency_code"]);
+    });
+
+    it("is dropped when a PATCH makes a flat discount a percentage one", async () => {
+      const flat = await createOk({ ...FLAT, currency_code: "EUR" });
+      const res = await update(flat.id, { type: "percentage", amount: "10", currency_code: "EUR" });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.data.currency_code).toBeNull();
+      const back = await update(flat.id, { type: "flat", amount: "100" });
+      expectFields(back, ["currency_code"]);
     });
 
     it("must be a supported currency", async () => {
@@ -694,12 +704,11 @@ describe("PATCH /discounts/{discount_id}", () => {
       expect(ok.body.data).toMatchObject({ type: "flat", amount: "50", currency_code: "USD" });
     });
 
-    it("changing the type to percentage needs the currency cleared and a percentage amount", async () => {
+    it("changing the type to percentage needs a percentage amount and drops the currency", async () => {
       const d = await createOk({ ...FLAT, amount: "5000" });
-      expectFields(await update(d.id, { type: "percentage" }), ["currency_code", "amount"]);
+      expectFields(await update(d.id, { type: "percentage" }), ["amount"]);
       expectFields(await update(d.id, { type: "percentage", currency_code: null }), ["amount"]);
-      expectFields(await update(d.id, { type: "percentage", amount: "20" }), ["currency_code"]);
-      const ok = await update(d.id, { type: "percentage", amount: "20", currency_code: null });
+      const ok = await update(d.id, { type: "percentage", amount: "20" });
       expect(ok.body.data).toMatchObject({ type: "percentage", amount: "20", currency_code: null });
     });
 
@@ -715,9 +724,9 @@ describe("PATCH /discounts/{discount_id}", () => {
       expectFields(await update(flat.id, { amount: "1000000000000000000" }), ["amount"]);
     });
 
-    it("refuses a currency on a percentage discount and clearing the currency of a flat one", async () => {
+    it("ignores a currency on a percentage discount and refuses clearing the currency of a flat one", async () => {
       const pct = await createOk();
-      expectFields(await update(pct.id, { currency_code: "USD" }), ["currency_code"]);
+      expect((await update(pct.id, { currency_code: "USD" })).body.data.currency_code).toBeNull();
       const flat = await createOk(FLAT);
       expectFields(await update(flat.id, { currency_code: null }), ["currency_code"]);
       expect((await update(flat.id, { currency_code: "JPY" })).body.data.currency_code).toBe("JPY");
