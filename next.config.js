@@ -1,3 +1,5 @@
+import { rootApiRewrites } from "./lib/http/root-api.js";
+
 /**
  * Content-Security-Policy of the pages (dashboard, sign-in, hosted checkout). `frame-ancestors
  * 'none'` (and X-Frame-Options for older browsers): no other site may frame the card form or the
@@ -53,6 +55,10 @@ const securityHeaders = [
 const nextConfig = {
   async headers() {
     return securityHeaders;
+  },
+  // The API at the host root too, for API clients only (the rule and why: lib/http/root-api.js).
+  async rewrites() {
+    return { beforeFiles: rootApiRewrites, afterFiles: [], fallback: [] };
   },
   reactStrictMode: true,
   // A separate build folder lets the benchmark build and serve without touching the usual one.

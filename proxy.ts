@@ -6,7 +6,7 @@ import type { NextRequest } from "next/server";
 import { proxy as handle } from "@/lib/http/proxy";
 
 export function proxy(request: NextRequest): Response {
-  return handle(request.nextUrl.pathname);
+  return handle(request.nextUrl.pathname, request.headers);
 }
 
 export const config = {

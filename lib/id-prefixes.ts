@@ -22,6 +22,7 @@ export const ID_PREFIX = {
   adjustment: "adj",
   adjustmentItem: "adjitm",
   clientToken: "ctkn",
+  checkoutDomain: "chedom",
   notification: "ntf",
   notificationLog: "ntflog",
   notificationSetting: "ntfset",

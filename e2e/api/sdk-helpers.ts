@@ -5,9 +5,12 @@ import { pdfText } from "../../lib/dev/test/pdf";
 import { cliApiKey } from "../cli";
 import { baseURL } from "../playwright.config";
 
-/** An SDK client on a key (by default a new one with every permission). */
-export function sdk(key = cliApiKey()): Paddle {
-  return new Paddle(key, { environment: `${baseURL}/api` as Environment });
+/**
+ * An SDK client on a key (by default a new one with every permission), at `base`: /api by default,
+ * or the host root, where the API answers API clients too (README, API notes).
+ */
+export function sdk(key = cliApiKey(), base: string = `${baseURL}/api`): Paddle {
+  return new Paddle(key, { environment: base as Environment });
 }
 
 /**

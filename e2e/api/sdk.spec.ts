@@ -3,6 +3,7 @@
  */
 import { expect, test } from "@playwright/test";
 import { cliApiKey } from "../cli";
+import { baseURL } from "../playwright.config";
 import { sdk } from "./sdk-helpers";
 
 test("the Node SDK manages customers, addresses and businesses", async () => {
@@ -51,6 +52,25 @@ test("the Node SDK pages through a list with `next`", async () => {
   }
   expect(seen.sort()).toEqual([0, 1, 2, 3, 4].map((i) => `${prefix}-${i}@example.com`));
 });
+
+for (const [where, base] of [
+  ["under /api", `${baseURL}/api`],
+  ["at the host root", baseURL],
+] as const) {
+  test(`the Node SDK iterates a list across pages with its iterator, ${where}`, async () => {
+    const paddle = sdk(cliApiKey(), base);
+    const prefix = `iter-${Date.now()}-${where.length}`;
+    const emails = [0, 1, 2, 3, 4, 5, 6].map((i) => `${prefix}-${i}@example.com`);
+    for (const email of emails) await paddle.customers.create({ email });
+    const collection = paddle.customers.list({ perPage: 2, search: prefix });
+    const seen: string[] = [];
+    for await (const customer of collection) seen.push(customer.email);
+    // Seven customers, two a page: four pages, every customer once, newest-last order kept.
+    expect(seen).toEqual(emails);
+    expect(collection.hasMore).toBe(false);
+    expect(collection.estimatedTotal).toBe(7);
+  });
+}
 
 test("the Node SDK surfaces our errors", async () => {
   const paddle = sdk(cliApiKey(["customer.read"]));

@@ -16,6 +16,7 @@ export const PERMISSION_ENTITIES = [
   "customer_auth_token",
   "adjustment",
   "client_token",
+  "checkout_domain",
   "customer_portal_session",
   "event",
   "notification",
@@ -77,13 +78,15 @@ export type Role = (typeof ROLES)[number];
 export const ROLE_HELP: Record<Role, string> = {
   owner: "everything, including the team",
   admin: "everything but the team",
-  developer: "reads everything; manages API keys, tokens and notifications",
+  developer: "reads everything; manages API keys, tokens, checkout domains and notifications",
   viewer: "reads everything but API keys",
 };
 
 const DEVELOPER_WRITES = new Set([
   "api_key.write",
   "client_token.write",
+  // Where client-side tokens may be used (lib/services/checkout-domains.ts): the same integration.
+  "checkout_domain.write",
   "notification_setting.write",
   "notification_simulation.write",
   "notification.write",
@@ -98,7 +101,7 @@ const STAFF_ONLY = (p: string) => !OWNER_ONLY.has(p) && !ADMIN_AND_UP.has(p);
 /**
  * Staff roles map onto the same permissions as keys. Owners can do everything; admins everything
  * but the team; developers read everything (but the team and the audit log) and manage the
- * integration (keys, tokens, notifications); viewers read the same but API keys.
+ * integration (keys, tokens, checkout domains, notifications); viewers read the same but API keys.
  */
 export function rolePermissions(role: Role): Set<string> {
   switch (role) {

@@ -11,7 +11,16 @@ export class ListResult<T = unknown> {
   ) {}
 }
 
-/** `next`: the original query with `after` set to the last ID of this page (always present). */
+/**
+ * `next`: the original query with `after` set to the last ID of this page (always present), under
+ * PUBLIC_URL. The path is the one the client called: a rewrite leaves a request's URL as it came,
+ * so a list read at the host root (lib/http/root-api.js) links to the root and one read under /api
+ * to /api. Both SDKs follow it whichever base URL they were given: the Node SDK calls `next` as
+ * it is when it contains its base URL (the root's links contain a root base URL, /api's links an
+ * /api one), and the Python SDK calls urljoin(base_url, next), which is `next` itself, an absolute
+ * URL. (A client whose base URL is not PUBLIC_URL's host gets links it cannot follow: PUBLIC_URL
+ * must be the address clients use, see README.)
+ */
 export function nextUrl(requestUrl: URL, lastId: string | null): string {
   const url = new URL(requestUrl.toString());
   if (lastId) url.searchParams.set("after", lastId);

@@ -19,17 +19,21 @@
  *   written in one database transaction, so a refusal by the transaction's own rules (e.g. prices of
  *   different billing cycles) leaves no customer or address behind. A concurrent request creating
  *   the same customer makes this one fail with `customer_already_exists` (409); the page retries.
+ * - Both take the request's `Origin`: once the account has approved checkout domains, only their
+ *   pages may use the library (lib/services/checkout-origins.ts), checked before anything is read.
  */
 import type pg from "pg";
 import { type Queryable, query, sqlTransaction } from "../db/sql.ts";
 import { ApiError, invalidField } from "../errors.ts";
 import type { JsCheckout, JsCheckoutInput, JsPricingPreviewInput } from "../schemas/client-token.ts";
 import { createAddress } from "./addresses.ts";
+import { assertCheckoutOrigin } from "./checkout-origins.ts";
 import { createCustomer } from "./customers.ts";
 import { createTransaction } from "./transactions/create.ts";
 import { pricingPreview } from "./transactions/pricing-preview.ts";
 
-export function jsPricingPreview(input: JsPricingPreviewInput) {
+export async function jsPricingPreview(input: JsPricingPreviewInput, origin: string | null) {
+  await assertCheckoutOrigin(origin);
   return pricingPreview({
     items: input.items,
     address: input.address ?? null,
@@ -82,7 +86,8 @@ async function checkoutAddress(
   return created.parse().id;
 }
 
-export async function jsOpenCheckout(input: JsCheckoutInput): Promise<JsCheckout> {
+export async function jsOpenCheckout(input: JsCheckoutInput, origin: string | null): Promise<JsCheckout> {
+  await assertCheckoutOrigin(origin);
   await pricingPreview({ items: input.items, address: input.address, currency_code: input.currency_code ?? null });
   const written = await sqlTransaction(async (client) => {
     const customerId = await checkoutCustomer(input.customer, client);

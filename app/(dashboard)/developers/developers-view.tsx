@@ -14,6 +14,7 @@ import { useToast } from "@/components/toast";
 import { pluralize } from "@/lib/dashboard/display";
 import { type ApiKey, useApiKeys, useUpdateApiKey } from "@/lib/dashboard/hooks";
 import { Allowed } from "@/lib/dashboard/permissions";
+import { CheckoutDomainsSection } from "./checkout-domains-section";
 import { ClientTokensSection } from "./client-tokens-section";
 import { CreateApiKeyForm } from "./create-api-key-form";
 import { NewKeyPanel } from "./new-key-panel";
@@ -135,7 +136,7 @@ export function DevelopersView({ grantable }: { grantable: readonly string[] }) 
             API keys authenticate your backend&apos;s requests to <code className="font-mono">/api</code>. Send one as{" "}
             <code className="font-mono">Authorization: Bearer &lt;API key&gt;</code>. Give each integration its own key
             with only the permissions it needs. Client-side tokens let your web pages show prices and open checkouts
-            with <code className="font-mono">billing.js</code>.
+            with <code className="font-mono">billing.js</code>, from the checkout domains you approve.
           </>
         }
       />
@@ -208,6 +209,11 @@ export function DevelopersView({ grantable }: { grantable: readonly string[] }) 
       </Section>
 
       <ClientTokensSection canWrite={grantable.includes("client_token.write")} />
+
+      <CheckoutDomainsSection
+        canRead={grantable.includes("checkout_domain.read")}
+        canWrite={grantable.includes("checkout_domain.write")}
+      />
 
       <ConfirmDialog
         open={revoking !== null}

@@ -7,91 +7,95 @@ import * as r3 from "../adjustments/route";
 import * as r4 from "../api-keys/[api_key_id]/route";
 import * as r5 from "../api-keys/route";
 import * as r6 from "../audit-log/route";
-import * as r7 from "../checkout/[transaction_id]/payments/route";
-import * as r8 from "../checkout/[transaction_id]/route";
-import * as r9 from "../client-tokens/[client_token_id]/route";
-import * as r10 from "../client-tokens/route";
-import * as r11 from "../customers/[customer_id]/addresses/[address_id]/route";
-import * as r12 from "../customers/[customer_id]/addresses/route";
-import * as r13 from "../customers/[customer_id]/auth-token/route";
-import * as r14 from "../customers/[customer_id]/businesses/[business_id]/route";
-import * as r15 from "../customers/[customer_id]/businesses/route";
-import * as r16 from "../customers/[customer_id]/credit-balances/route";
-import * as r17 from "../customers/[customer_id]/payment-methods/[payment_method_id]/route";
-import * as r18 from "../customers/[customer_id]/payment-methods/route";
-import * as r19 from "../customers/[customer_id]/portal-link-email/route";
-import * as r20 from "../customers/[customer_id]/portal-sessions/route";
-import * as r21 from "../customers/[customer_id]/route";
-import * as r22 from "../customers/[customer_id]/summary/route";
-import * as r23 from "../customers/route";
-import * as r24 from "../discount-groups/[discount_group_id]/route";
-import * as r25 from "../discount-groups/route";
-import * as r26 from "../discounts/[discount_id]/route";
-import * as r27 from "../discounts/route";
-import * as r28 from "../documents/credit-notes/[adjustment_id]/route";
-import * as r29 from "../documents/invoices/[transaction_id]/route";
-import * as r30 from "../documents/reports/[report_id]/route";
-import * as r31 from "../emails/[email_id]/route";
-import * as r32 from "../emails/route";
-import * as r33 from "../event-types/route";
-import * as r34 from "../events/route";
-import * as r35 from "../health/route";
-import * as r36 from "../metrics/active-subscribers/route";
-import * as r37 from "../metrics/chargebacks/route";
-import * as r38 from "../metrics/checkout-conversion/route";
-import * as r39 from "../metrics/monthly-recurring-revenue-change/route";
-import * as r40 from "../metrics/monthly-recurring-revenue-movements/route";
-import * as r41 from "../metrics/monthly-recurring-revenue/route";
-import * as r42 from "../metrics/refunds/route";
-import * as r43 from "../metrics/revenue/route";
-import * as r44 from "../notification-settings/[notification_setting_id]/route";
-import * as r45 from "../notification-settings/route";
-import * as r46 from "../notifications/[notification_id]/logs/route";
-import * as r47 from "../notifications/[notification_id]/replay/route";
-import * as r48 from "../notifications/[notification_id]/route";
-import * as r49 from "../notifications/route";
-import * as r50 from "../prices/[price_id]/route";
-import * as r51 from "../prices/route";
-import * as r52 from "../pricing-preview/route";
-import * as r53 from "../products/[product_id]/route";
-import * as r54 from "../products/route";
-import * as r55 from "../reports/[report_id]/download-url/route";
-import * as r56 from "../reports/[report_id]/route";
-import * as r57 from "../reports/route";
-import * as r58 from "../simulation-types/route";
-import * as r59 from "../simulations/[simulation_id]/route";
-import * as r60 from "../simulations/[simulation_id]/runs/[simulation_run_id]/events/[simulation_event_id]/replay/route";
-import * as r61 from "../simulations/[simulation_id]/runs/[simulation_run_id]/events/[simulation_event_id]/route";
-import * as r62 from "../simulations/[simulation_id]/runs/[simulation_run_id]/events/route";
-import * as r63 from "../simulations/[simulation_id]/runs/[simulation_run_id]/route";
-import * as r64 from "../simulations/[simulation_id]/runs/route";
-import * as r65 from "../simulations/route";
-import * as r66 from "../subscriptions/[subscription_id]/activate/route";
-import * as r67 from "../subscriptions/[subscription_id]/cancel/route";
-import * as r68 from "../subscriptions/[subscription_id]/charge/preview/route";
-import * as r69 from "../subscriptions/[subscription_id]/charge/route";
-import * as r70 from "../subscriptions/[subscription_id]/pause/route";
-import * as r71 from "../subscriptions/[subscription_id]/preview/route";
-import * as r72 from "../subscriptions/[subscription_id]/resume/route";
-import * as r73 from "../subscriptions/[subscription_id]/route";
-import * as r74 from "../subscriptions/[subscription_id]/test-clock/advance/route";
-import * as r75 from "../subscriptions/[subscription_id]/update-payment-method-transaction/route";
-import * as r76 from "../subscriptions/route";
-import * as r77 from "../tax-rates/[country_code]/route";
-import * as r78 from "../tax-rates/route";
-import * as r79 from "../team/invites/[invite_id]/route";
-import * as r80 from "../team/invites/accept/route";
-import * as r81 from "../team/invites/route";
-import * as r82 from "../team/members/[user_id]/route";
-import * as r83 from "../team/members/route";
-import * as r84 from "../transactions/[transaction_id]/invoice-link/route";
-import * as r85 from "../transactions/[transaction_id]/invoice-preview/route";
-import * as r86 from "../transactions/[transaction_id]/invoice/route";
-import * as r87 from "../transactions/[transaction_id]/mark-paid/route";
-import * as r88 from "../transactions/[transaction_id]/revise/route";
-import * as r89 from "../transactions/[transaction_id]/route";
-import * as r90 from "../transactions/preview/route";
-import * as r91 from "../transactions/route";
+import * as r7 from "../checkout-domains/[checkout_domain_id]/route";
+import * as r8 from "../checkout-domains/[checkout_domain_id]/verify-payment-method/route";
+import * as r9 from "../checkout-domains/route";
+import * as r10 from "../checkout/[transaction_id]/payments/route";
+import * as r11 from "../checkout/[transaction_id]/route";
+import * as r12 from "../client-tokens/[client_token_id]/route";
+import * as r13 from "../client-tokens/route";
+import * as r14 from "../customers/[customer_id]/addresses/[address_id]/route";
+import * as r15 from "../customers/[customer_id]/addresses/route";
+import * as r16 from "../customers/[customer_id]/auth-token/route";
+import * as r17 from "../customers/[customer_id]/businesses/[business_id]/route";
+import * as r18 from "../customers/[customer_id]/businesses/route";
+import * as r19 from "../customers/[customer_id]/credit-balances/route";
+import * as r20 from "../customers/[customer_id]/payment-methods/[payment_method_id]/route";
+import * as r21 from "../customers/[customer_id]/payment-methods/route";
+import * as r22 from "../customers/[customer_id]/portal-link-email/route";
+import * as r23 from "../customers/[customer_id]/portal-sessions/route";
+import * as r24 from "../customers/[customer_id]/route";
+import * as r25 from "../customers/[customer_id]/summary/route";
+import * as r26 from "../customers/route";
+import * as r27 from "../discount-groups/[discount_group_id]/route";
+import * as r28 from "../discount-groups/route";
+import * as r29 from "../discounts/[discount_id]/route";
+import * as r30 from "../discounts/route";
+import * as r31 from "../documents/credit-notes/[adjustment_id]/route";
+import * as r32 from "../documents/invoices/[transaction_id]/route";
+import * as r33 from "../documents/reports/[report_id]/route";
+import * as r34 from "../emails/[email_id]/route";
+import * as r35 from "../emails/route";
+import * as r36 from "../event-types/route";
+import * as r37 from "../events/route";
+import * as r38 from "../health/route";
+import * as r39 from "../ips/route";
+import * as r40 from "../metrics/active-subscribers/route";
+import * as r41 from "../metrics/chargebacks/route";
+import * as r42 from "../metrics/checkout-conversion/route";
+import * as r43 from "../metrics/monthly-recurring-revenue-change/route";
+import * as r44 from "../metrics/monthly-recurring-revenue-movements/route";
+import * as r45 from "../metrics/monthly-recurring-revenue/route";
+import * as r46 from "../metrics/refunds/route";
+import * as r47 from "../metrics/revenue/route";
+import * as r48 from "../notification-settings/[notification_setting_id]/route";
+import * as r49 from "../notification-settings/route";
+import * as r50 from "../notifications/[notification_id]/logs/route";
+import * as r51 from "../notifications/[notification_id]/replay/route";
+import * as r52 from "../notifications/[notification_id]/route";
+import * as r53 from "../notifications/route";
+import * as r54 from "../prices/[price_id]/route";
+import * as r55 from "../prices/route";
+import * as r56 from "../pricing-preview/route";
+import * as r57 from "../products/[product_id]/route";
+import * as r58 from "../products/route";
+import * as r59 from "../reports/[report_id]/download-url/route";
+import * as r60 from "../reports/[report_id]/route";
+import * as r61 from "../reports/route";
+import * as r62 from "../simulation-types/route";
+import * as r63 from "../simulations/[simulation_id]/route";
+import * as r64 from "../simulations/[simulation_id]/runs/[simulation_run_id]/events/[simulation_event_id]/replay/route";
+import * as r65 from "../simulations/[simulation_id]/runs/[simulation_run_id]/events/[simulation_event_id]/route";
+import * as r66 from "../simulations/[simulation_id]/runs/[simulation_run_id]/events/route";
+import * as r67 from "../simulations/[simulation_id]/runs/[simulation_run_id]/route";
+import * as r68 from "../simulations/[simulation_id]/runs/route";
+import * as r69 from "../simulations/route";
+import * as r70 from "../subscriptions/[subscription_id]/activate/route";
+import * as r71 from "../subscriptions/[subscription_id]/cancel/route";
+import * as r72 from "../subscriptions/[subscription_id]/charge/preview/route";
+import * as r73 from "../subscriptions/[subscription_id]/charge/route";
+import * as r74 from "../subscriptions/[subscription_id]/pause/route";
+import * as r75 from "../subscriptions/[subscription_id]/preview/route";
+import * as r76 from "../subscriptions/[subscription_id]/resume/route";
+import * as r77 from "../subscriptions/[subscription_id]/route";
+import * as r78 from "../subscriptions/[subscription_id]/test-clock/advance/route";
+import * as r79 from "../subscriptions/[subscription_id]/update-payment-method-transaction/route";
+import * as r80 from "../subscriptions/route";
+import * as r81 from "../tax-rates/[country_code]/route";
+import * as r82 from "../tax-rates/route";
+import * as r83 from "../team/invites/[invite_id]/route";
+import * as r84 from "../team/invites/accept/route";
+import * as r85 from "../team/invites/route";
+import * as r86 from "../team/members/[user_id]/route";
+import * as r87 from "../team/members/route";
+import * as r88 from "../transactions/[transaction_id]/invoice-link/route";
+import * as r89 from "../transactions/[transaction_id]/invoice-preview/route";
+import * as r90 from "../transactions/[transaction_id]/invoice/route";
+import * as r91 from "../transactions/[transaction_id]/mark-paid/route";
+import * as r92 from "../transactions/[transaction_id]/revise/route";
+import * as r93 from "../transactions/[transaction_id]/route";
+import * as r94 from "../transactions/preview/route";
+import * as r95 from "../transactions/route";
 
 export const ROUTES = [
   { path: "/account-settings/logo", module: r0 },
@@ -101,89 +105,93 @@ export const ROUTES = [
   { path: "/api-keys/{api_key_id}", module: r4 },
   { path: "/api-keys", module: r5 },
   { path: "/audit-log", module: r6 },
-  { path: "/checkout/{transaction_id}/payments", module: r7 },
-  { path: "/checkout/{transaction_id}", module: r8 },
-  { path: "/client-tokens/{client_token_id}", module: r9 },
-  { path: "/client-tokens", module: r10 },
-  { path: "/customers/{customer_id}/addresses/{address_id}", module: r11 },
-  { path: "/customers/{customer_id}/addresses", module: r12 },
-  { path: "/customers/{customer_id}/auth-token", module: r13 },
-  { path: "/customers/{customer_id}/businesses/{business_id}", module: r14 },
-  { path: "/customers/{customer_id}/businesses", module: r15 },
-  { path: "/customers/{customer_id}/credit-balances", module: r16 },
-  { path: "/customers/{customer_id}/payment-methods/{payment_method_id}", module: r17 },
-  { path: "/customers/{customer_id}/payment-methods", module: r18 },
-  { path: "/customers/{customer_id}/portal-link-email", module: r19 },
-  { path: "/customers/{customer_id}/portal-sessions", module: r20 },
-  { path: "/customers/{customer_id}", module: r21 },
-  { path: "/customers/{customer_id}/summary", module: r22 },
-  { path: "/customers", module: r23 },
-  { path: "/discount-groups/{discount_group_id}", module: r24 },
-  { path: "/discount-groups", module: r25 },
-  { path: "/discounts/{discount_id}", module: r26 },
-  { path: "/discounts", module: r27 },
-  { path: "/documents/credit-notes/{adjustment_id}", module: r28 },
-  { path: "/documents/invoices/{transaction_id}", module: r29 },
-  { path: "/documents/reports/{report_id}", module: r30 },
-  { path: "/emails/{email_id}", module: r31 },
-  { path: "/emails", module: r32 },
-  { path: "/event-types", module: r33 },
-  { path: "/events", module: r34 },
-  { path: "/health", module: r35 },
-  { path: "/metrics/active-subscribers", module: r36 },
-  { path: "/metrics/chargebacks", module: r37 },
-  { path: "/metrics/checkout-conversion", module: r38 },
-  { path: "/metrics/monthly-recurring-revenue-change", module: r39 },
-  { path: "/metrics/monthly-recurring-revenue-movements", module: r40 },
-  { path: "/metrics/monthly-recurring-revenue", module: r41 },
-  { path: "/metrics/refunds", module: r42 },
-  { path: "/metrics/revenue", module: r43 },
-  { path: "/notification-settings/{notification_setting_id}", module: r44 },
-  { path: "/notification-settings", module: r45 },
-  { path: "/notifications/{notification_id}/logs", module: r46 },
-  { path: "/notifications/{notification_id}/replay", module: r47 },
-  { path: "/notifications/{notification_id}", module: r48 },
-  { path: "/notifications", module: r49 },
-  { path: "/prices/{price_id}", module: r50 },
-  { path: "/prices", module: r51 },
-  { path: "/pricing-preview", module: r52 },
-  { path: "/products/{product_id}", module: r53 },
-  { path: "/products", module: r54 },
-  { path: "/reports/{report_id}/download-url", module: r55 },
-  { path: "/reports/{report_id}", module: r56 },
-  { path: "/reports", module: r57 },
-  { path: "/simulation-types", module: r58 },
-  { path: "/simulations/{simulation_id}", module: r59 },
-  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}/events/{simulation_event_id}/replay", module: r60 },
-  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}/events/{simulation_event_id}", module: r61 },
-  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}/events", module: r62 },
-  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}", module: r63 },
-  { path: "/simulations/{simulation_id}/runs", module: r64 },
-  { path: "/simulations", module: r65 },
-  { path: "/subscriptions/{subscription_id}/activate", module: r66 },
-  { path: "/subscriptions/{subscription_id}/cancel", module: r67 },
-  { path: "/subscriptions/{subscription_id}/charge/preview", module: r68 },
-  { path: "/subscriptions/{subscription_id}/charge", module: r69 },
-  { path: "/subscriptions/{subscription_id}/pause", module: r70 },
-  { path: "/subscriptions/{subscription_id}/preview", module: r71 },
-  { path: "/subscriptions/{subscription_id}/resume", module: r72 },
-  { path: "/subscriptions/{subscription_id}", module: r73 },
-  { path: "/subscriptions/{subscription_id}/test-clock/advance", module: r74 },
-  { path: "/subscriptions/{subscription_id}/update-payment-method-transaction", module: r75 },
-  { path: "/subscriptions", module: r76 },
-  { path: "/tax-rates/{country_code}", module: r77 },
-  { path: "/tax-rates", module: r78 },
-  { path: "/team/invites/{invite_id}", module: r79 },
-  { path: "/team/invites/accept", module: r80 },
-  { path: "/team/invites", module: r81 },
-  { path: "/team/members/{user_id}", module: r82 },
-  { path: "/team/members", module: r83 },
-  { path: "/transactions/{transaction_id}/invoice-link", module: r84 },
-  { path: "/transactions/{transaction_id}/invoice-preview", module: r85 },
-  { path: "/transactions/{transaction_id}/invoice", module: r86 },
-  { path: "/transactions/{transaction_id}/mark-paid", module: r87 },
-  { path: "/transactions/{transaction_id}/revise", module: r88 },
-  { path: "/transactions/{transaction_id}", module: r89 },
-  { path: "/transactions/preview", module: r90 },
-  { path: "/transactions", module: r91 },
+  { path: "/checkout-domains/{checkout_domain_id}", module: r7 },
+  { path: "/checkout-domains/{checkout_domain_id}/verify-payment-method", module: r8 },
+  { path: "/checkout-domains", module: r9 },
+  { path: "/checkout/{transaction_id}/payments", module: r10 },
+  { path: "/checkout/{transaction_id}", module: r11 },
+  { path: "/client-tokens/{client_token_id}", module: r12 },
+  { path: "/client-tokens", module: r13 },
+  { path: "/customers/{customer_id}/addresses/{address_id}", module: r14 },
+  { path: "/customers/{customer_id}/addresses", module: r15 },
+  { path: "/customers/{customer_id}/auth-token", module: r16 },
+  { path: "/customers/{customer_id}/businesses/{business_id}", module: r17 },
+  { path: "/customers/{customer_id}/businesses", module: r18 },
+  { path: "/customers/{customer_id}/credit-balances", module: r19 },
+  { path: "/customers/{customer_id}/payment-methods/{payment_method_id}", module: r20 },
+  { path: "/customers/{customer_id}/payment-methods", module: r21 },
+  { path: "/customers/{customer_id}/portal-link-email", module: r22 },
+  { path: "/customers/{customer_id}/portal-sessions", module: r23 },
+  { path: "/customers/{customer_id}", module: r24 },
+  { path: "/customers/{customer_id}/summary", module: r25 },
+  { path: "/customers", module: r26 },
+  { path: "/discount-groups/{discount_group_id}", module: r27 },
+  { path: "/discount-groups", module: r28 },
+  { path: "/discounts/{discount_id}", module: r29 },
+  { path: "/discounts", module: r30 },
+  { path: "/documents/credit-notes/{adjustment_id}", module: r31 },
+  { path: "/documents/invoices/{transaction_id}", module: r32 },
+  { path: "/documents/reports/{report_id}", module: r33 },
+  { path: "/emails/{email_id}", module: r34 },
+  { path: "/emails", module: r35 },
+  { path: "/event-types", module: r36 },
+  { path: "/events", module: r37 },
+  { path: "/health", module: r38 },
+  { path: "/ips", module: r39 },
+  { path: "/metrics/active-subscribers", module: r40 },
+  { path: "/metrics/chargebacks", module: r41 },
+  { path: "/metrics/checkout-conversion", module: r42 },
+  { path: "/metrics/monthly-recurring-revenue-change", module: r43 },
+  { path: "/metrics/monthly-recurring-revenue-movements", module: r44 },
+  { path: "/metrics/monthly-recurring-revenue", module: r45 },
+  { path: "/metrics/refunds", module: r46 },
+  { path: "/metrics/revenue", module: r47 },
+  { path: "/notification-settings/{notification_setting_id}", module: r48 },
+  { path: "/notification-settings", module: r49 },
+  { path: "/notifications/{notification_id}/logs", module: r50 },
+  { path: "/notifications/{notification_id}/replay", module: r51 },
+  { path: "/notifications/{notification_id}", module: r52 },
+  { path: "/notifications", module: r53 },
+  { path: "/prices/{price_id}", module: r54 },
+  { path: "/prices", module: r55 },
+  { path: "/pricing-preview", module: r56 },
+  { path: "/products/{product_id}", module: r57 },
+  { path: "/products", module: r58 },
+  { path: "/reports/{report_id}/download-url", module: r59 },
+  { path: "/reports/{report_id}", module: r60 },
+  { path: "/reports", module: r61 },
+  { path: "/simulation-types", module: r62 },
+  { path: "/simulations/{simulation_id}", module: r63 },
+  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}/events/{simulation_event_id}/replay", module: r64 },
+  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}/events/{simulation_event_id}", module: r65 },
+  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}/events", module: r66 },
+  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}", module: r67 },
+  { path: "/simulations/{simulation_id}/runs", module: r68 },
+  { path: "/simulations", module: r69 },
+  { path: "/subscriptions/{subscription_id}/activate", module: r70 },
+  { path: "/subscriptions/{subscription_id}/cancel", module: r71 },
+  { path: "/subscriptions/{subscription_id}/charge/preview", module: r72 },
+  { path: "/subscriptions/{subscription_id}/charge", module: r73 },
+  { path: "/subscriptions/{subscription_id}/pause", module: r74 },
+  { path: "/subscriptions/{subscription_id}/preview", module: r75 },
+  { path: "/subscriptions/{subscription_id}/resume", module: r76 },
+  { path: "/subscriptions/{subscription_id}", module: r77 },
+  { path: "/subscriptions/{subscription_id}/test-clock/advance", module: r78 },
+  { path: "/subscriptions/{subscription_id}/update-payment-method-transaction", module: r79 },
+  { path: "/subscriptions", module: r80 },
+  { path: "/tax-rates/{country_code}", module: r81 },
+  { path: "/tax-rates", module: r82 },
+  { path: "/team/invites/{invite_id}", module: r83 },
+  { path: "/team/invites/accept", module: r84 },
+  { path: "/team/invites", module: r85 },
+  { path: "/team/members/{user_id}", module: r86 },
+  { path: "/team/members", module: r87 },
+  { path: "/transactions/{transaction_id}/invoice-link", module: r88 },
+  { path: "/transactions/{transaction_id}/invoice-preview", module: r89 },
+  { path: "/transactions/{transaction_id}/invoice", module: r90 },
+  { path: "/transactions/{transaction_id}/mark-paid", module: r91 },
+  { path: "/transactions/{transaction_id}/revise", module: r92 },
+  { path: "/transactions/{transaction_id}", module: r93 },
+  { path: "/transactions/preview", module: r94 },
+  { path: "/transactions", module: r95 },
 ];

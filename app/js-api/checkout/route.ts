@@ -3,7 +3,9 @@ import { clientMethodNotAllowed, clientPreflight, clientRoute } from "@/lib/http
 import { jsCheckoutBody } from "@/lib/schemas/client-token";
 import { jsOpenCheckout } from "@/lib/services/client-library";
 
-export const POST = clientRoute({ body: jsCheckoutBody, status: 201 }, ({ input }) => jsOpenCheckout(input.body));
+export const POST = clientRoute({ body: jsCheckoutBody, status: 201 }, ({ input, request }) =>
+  jsOpenCheckout(input.body, request.headers.get("origin")),
+);
 export const OPTIONS = clientPreflight;
 export {
   clientMethodNotAllowed as GET,

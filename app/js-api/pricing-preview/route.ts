@@ -3,7 +3,9 @@ import { clientMethodNotAllowed, clientPreflight, clientRoute } from "@/lib/http
 import { jsPricingPreviewBody } from "@/lib/schemas/client-token";
 import { jsPricingPreview } from "@/lib/services/client-library";
 
-export const POST = clientRoute({ body: jsPricingPreviewBody }, ({ input }) => jsPricingPreview(input.body));
+export const POST = clientRoute({ body: jsPricingPreviewBody }, ({ input, request }) =>
+  jsPricingPreview(input.body, request.headers.get("origin")),
+);
 export const OPTIONS = clientPreflight;
 export {
   clientMethodNotAllowed as GET,
