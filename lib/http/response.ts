@@ -44,8 +44,9 @@ export function apiErrorResponse(error: unknown, requestId: string = randomUUID(
   const apiError = toApiError(error, requestId);
   const body = {
     error: {
-      // 429 is an api_error in the API family, as 5xx are.
-      type: apiError.status >= 500 || apiError.status === 429 ? "api_error" : "request_error",
+      // The API family's rule: `api_error` for 5xx (a problem on our side), `request_error` for
+      // every 4xx, 429 included (the request is refused for now; nothing is wrong with the API).
+      type: apiError.status >= 500 ? "api_error" : "request_error",
       code: apiError.code,
       detail: apiError.detail,
       documentation_url: `${config.publicUrl}/docs/errors/${apiError.code}`,
