@@ -370,12 +370,14 @@ const UNAVAILABLE_NETWORK_CODES = new Set([
 
 /**
  * pg's own errors, which carry no code: its pool's `connectionTimeoutMillis` (no connection free
- * in time, lib/db/connection.ts), a client's connect timeout, and a connection the server closed.
+ * in time, lib/db/connection.ts), a client's connect timeout, and a connection the server closed
+ * (during a statement, or between two: the client is then "not queryable").
  */
 const UNAVAILABLE_MESSAGES = [
   "timeout exceeded when trying to connect",
   "Connection terminated due to connection timeout",
   "Connection terminated unexpectedly",
+  "Client has encountered a connection error and is not queryable",
 ];
 
 type PgError = { code?: unknown; constraint?: unknown; table?: unknown; detail?: unknown; message?: unknown };
