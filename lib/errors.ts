@@ -77,6 +77,7 @@ export const ERROR_STATUS = {
   subscription_immediate_charge_hour_limit_exceeded: 429,
   subscription_immediate_charge_24_hour_limit_exceeded: 429,
   internal_error: 500,
+  service_unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -205,6 +206,8 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   subscription_immediate_charge_24_hour_limit_exceeded:
     "The subscription was charged immediately 100 times in the last 24 hours (changes billed now and one-time charges). Wait (see `Retry-After`), or bill on the next billing period.",
   internal_error: "Something went wrong on our side. The request ID identifies it in our logs.",
+  service_unavailable:
+    "The database could not take the request for the moment: it has no free connection (too many clients), is starting up or shutting down, or cannot be reached. The request was not carried out; retry after the seconds in `Retry-After`.",
 };
 
 export interface FieldError {
@@ -317,4 +320,145 @@ export function fromZodError(error: z.ZodError, prefix = ""): ApiError {
       : [{ field: fieldPath(issue.path, prefix), message: issue.message }],
   );
   return invalidFields(errors);
+}
+
+/**
+ * The request field a unique or foreign-key constraint guards, where it is not what PostgreSQL's
+ * error says: a unique index on an expression (`lower(email)`) names no column. Constraints not
+ * listed are a conflict without a field (unique: a row made twice by a race, an invoice number) or
+ * name the column of the foreign key, which is the request's field of the same name
+ * (`notification_setting_id`, `customer_id`, `discount_group_id`, …).
+ */
+const CONSTRAINT_FIELDS: Record<string, string> = {
+  customers_active_email_key: "email",
+  discounts_code_key: "code",
+  users_email_key: "email",
+};
+
+/** Seconds a client is told to wait (`Retry-After`) when the database is unavailable for the moment. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * SQLSTATEs of a database that refuses or drops connections for a while: too_many_connections
+ * (the server's max_connections, or a role's or database's CONNECTION LIMIT), cannot_connect_now
+ * (starting up, shutting down, in recovery), admin_shutdown (the server stops: `pg_ctl stop`, a
+ * restart, pg_terminate_backend) and crash_shutdown, and class 08 (connection exceptions).
+ */
+const UNAVAILABLE_SQLSTATES = new Set([
+  "53300",
+  "57P01",
+  "57P02",
+  "57P03",
+  "08000",
+  "08001",
+  "08003",
+  "08004",
+  "08006",
+]);
+
+/** Node's network errors while reaching the server: refused, reset, timed out, unreachable, name not resolved. */
+const UNAVAILABLE_NETWORK_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EAI_AGAIN",
+  "ENOTFOUND",
+]);
+
+/**
+ * pg's own errors, which carry no code: its pool's `connectionTimeoutMillis` (no connection free
+ * in time, lib/db/connection.ts), a client's connect timeout, and a connection the server closed
+ * (during a statement, or between two: the client is then "not queryable").
+ */
+const UNAVAILABLE_MESSAGES = [
+  "timeout exceeded when trying to connect",
+  "Connection terminated due to connection timeout",
+  "Connection terminated unexpectedly",
+  "Client has encountered a connection error and is not queryable",
+];
+
+type PgError = { code?: unknown; constraint?: unknown; table?: unknown; detail?: unknown; message?: unknown };
+
+/**
+ * Whether `error` is the database being unavailable for the moment (see the sets above), rather
+ * than a fault of the request or of our code. Looks through `errors` (Node's AggregateError when
+ * every address of a host refused) and `cause`.
+ */
+export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
+  if (error === null || typeof error !== "object" || depth > 3) return false;
+  const { code, message } = error as PgError;
+  if (typeof code === "string" && (UNAVAILABLE_SQLSTATES.has(code) || UNAVAILABLE_NETWORK_CODES.has(code))) {
+    return true;
+  }
+  if (typeof message === "string" && UNAVAILABLE_MESSAGES.some((text) => message.startsWith(text))) return true;
+  const nested = (error as { errors?: unknown }).errors;
+  if (Array.isArray(nested) && nested.some((e) => isDatabaseUnavailable(e, depth + 1))) return true;
+  return isDatabaseUnavailable((error as { cause?: unknown }).cause, depth + 1);
+}
+
+/** `Key (customer_id)=(ctm_…) is not present in table "customers".` → ["customer_id", "ctm_…"]. */
+function keyOf(detail: unknown): [string, string] | null {
+  const match =
+    typeof detail === "string" ? /^Key \((.+?)\)=\((.*)\) (?:is not present|is still referenced)/.exec(detail) : null;
+  return match ? [match[1], match[2]] : null;
+}
+
+/** "customer" for `ctm_…`, else "entity". */
+function nounOf(id: string): string {
+  const prefix = /^([a-z]+)_/.exec(id)?.[1];
+  return (prefix === undefined ? undefined : NOUN_BY_PREFIX.get(prefix)) ?? "entity";
+}
+
+/**
+ * The one mapping of the database's errors to the API's (rendered by lib/http, whatever layer let
+ * them through), so that no hand-written catch is needed for the common cases:
+ * - 23505 unique_violation: 409 `conflict`, with a field error when the constraint guards a field
+ *   a request sets (CONSTRAINT_FIELDS). Services that can say more keep their own (a customer's
+ *   email: `customer_already_exists` naming the customer; a discount code: the discount holding it).
+ * - 23503 foreign_key_violation on a write that references a row (gone since it was checked: a
+ *   race): 400 `invalid_field` on the referencing field, "no notification setting has the ID …".
+ *   On a delete of a row still referenced: 409 `conflict`.
+ * - The database unavailable for the moment (isDatabaseUnavailable): 503 `service_unavailable` with
+ *   `Retry-After`. Such a request was refused before it changed anything (no connection, or the
+ *   server aborted its transaction). The one case we cannot tell apart is a connection cut while a
+ *   COMMIT was under way, which a client cannot tell from any network failure either.
+ * Null for anything else (an unknown error stays a 500).
+ */
+export function fromDatabaseError(error: unknown): ApiError | null {
+  if (isDatabaseUnavailable(error)) {
+    return new ApiError(
+      "service_unavailable",
+      `The database is unavailable for the moment; nothing was changed. Retry in ${DATABASE_RETRY_AFTER_SECONDS} seconds.`,
+      { headers: { "Retry-After": String(DATABASE_RETRY_AFTER_SECONDS) } },
+    );
+  }
+  if (error === null || typeof error !== "object") return null;
+  const { code, constraint, table, detail } = error as PgError;
+  const name = typeof constraint === "string" ? constraint : "";
+  if (code === "23505") {
+    const field = CONSTRAINT_FIELDS[name];
+    if (!field) return new ApiError("conflict", "A unique value is already in use by another entity.");
+    return new ApiError("conflict", `${field} is already in use by another entity; it must be unique.`, {
+      errors: [{ field, message: "is already in use by another entity" }],
+    });
+  }
+  if (code === "23503") {
+    const key = keyOf(detail);
+    if (typeof detail === "string" && detail.includes("is still referenced")) {
+      const what = key && !key[0].includes(",") ? `${nounOf(key[1])} ${key[1]}` : "The entity";
+      return new ApiError("conflict", `${what} is still used by other entities, so it cannot be removed.`);
+    }
+    // The column, from the detail or else from the constraint's name (`<table>_<column>_fkey`).
+    let field = CONSTRAINT_FIELDS[name] ?? key?.[0];
+    if (!field && typeof table === "string" && name.startsWith(`${table}_`) && name.endsWith("_fkey")) {
+      field = name.slice(table.length + 1, -"_fkey".length);
+    }
+    const message =
+      key && !key[0].includes(",") ? `no ${nounOf(key[1])} has the ID ${key[1]}` : "names nothing that exists";
+    return invalidField(field ?? "(root)", message);
+  }
+  return null;
 }

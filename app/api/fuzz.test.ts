@@ -798,8 +798,8 @@ function errorShapeProblem(text: string, status: number): string | null {
   }
   const error = parsed?.error;
   if (!error || typeof error !== "object") return "no error object";
-  // 429 is an api_error in the API family, every other 4xx a request_error.
-  const expected = status === 429 ? "api_error" : "request_error";
+  // Every 4xx is a request_error in the API family (429 included); api_error is for 5xx.
+  const expected = status >= 500 ? "api_error" : "request_error";
   if (error.type !== expected) return `error.type is not ${expected}`;
   if (typeof error.code !== "string" || error.code === "") return "no error.code";
   if (typeof error.detail !== "string" || error.detail === "") return "no error.detail";

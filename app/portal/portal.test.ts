@@ -8,6 +8,7 @@ import * as businessRoute from "@/app/portal/api/businesses/[business_id]/route"
 import * as invoiceRoute from "@/app/portal/api/invoices/[transaction_id]/route";
 import * as cancelRoute from "@/app/portal/api/subscriptions/[subscription_id]/cancel/route";
 import * as checkoutRoute from "@/app/portal/api/subscriptions/[subscription_id]/payment-method-checkout/route";
+import * as linkRoute from "@/app/portal/link/route";
 import * as sessionRoute from "@/app/portal/session/route";
 import { TEST_CARD } from "@/lib/dev/test/adjustments";
 import {
@@ -22,6 +23,7 @@ import { events } from "@/lib/dev/test/checks";
 import { advanceTo, lastTransaction, MINUTE } from "@/lib/dev/test/subscription-updates";
 import { DECLINES_LATER_CARD, getSubscriptionJson, subscribeAtCheckout } from "@/lib/dev/test/subscriptions";
 import { makeBusiness, makeReady } from "@/lib/dev/test/transactions";
+import { updateAccountSettings } from "@/lib/services/account-settings";
 import { payAtCheckout } from "@/lib/services/payments";
 import { PORTAL_COOKIE } from "@/lib/services/portal/access";
 import { issueToken } from "@/lib/services/portal/tokens";
@@ -91,6 +93,47 @@ describe("GET /portal/session (opening a link)", () => {
       expect(res.cookie).toBeNull();
     }
     expect((await open(`token=${"x".repeat(20_000)}&next=%00`)).location).toBe("/portal/link?reason=invalid");
+  });
+});
+
+describe("GET /portal/link (the page a link that does not hold leads to)", () => {
+  async function page(query: string) {
+    const response = await linkRoute.GET(new Request(`http://localhost:3000/portal/link${query}`));
+    return { status: response.status, headers: response.headers, html: await response.text() };
+  }
+
+  it("answers 410 for an expired link and 403 for an invalid or missing one, each saying what to do", async () => {
+    const cases: [string, number, string, RegExp][] = [
+      [
+        "?reason=expired",
+        410,
+        "This link has expired",
+        /valid for 24 hours.*open the billing link again to get a new one/s,
+      ],
+      ["?reason=invalid", 403, "This link is not valid", /cut short or changed.*exactly as it was sent/s],
+      ["?reason=missing", 403, "Open this page from your account", /opens only from a secure link/],
+      // Anything else (no reason, a made-up one) is an invalid link.
+      ["", 403, "This link is not valid", /exactly as it was sent/],
+      ["?reason=%3Cscript%3E", 403, "This link is not valid", /exactly as it was sent/],
+    ];
+    for (const [query, status, title, text] of cases) {
+      const res = await page(query);
+      expect(res.status, query).toBe(status);
+      expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
+      expect(res.headers.get("cache-control")).toBe("no-store");
+      expect(res.html).toContain(`<h1 id="problem-heading">${title}</h1>`);
+      expect(res.html).toMatch(text);
+      expect(res.html).toContain("Nothing about your subscriptions or payments has changed.");
+      expect(res.html).not.toContain("<script");
+    }
+  });
+
+  it("in the merchant's name, escaped, with their email to write to", async () => {
+    await updateAccountSettings({ merchant_name: `Acme <b>"&'</b>`, merchant_email: "help@acme.example" });
+    const res = await page("?reason=expired");
+    expect(res.html).toContain("Acme &lt;b&gt;&quot;&amp;&#39;&lt;/b&gt;");
+    expect(res.html).not.toContain("<b>");
+    expect(res.html).toContain('<a href="mailto:help@acme.example">help@acme.example</a>');
   });
 });
 

@@ -115,11 +115,12 @@ test("pay an invoice from its hosted page, signed out; the dashboard then shows 
   await expect(hosted.getByRole("region", { name: "Pay by bank transfer" })).toHaveCount(0);
   await shot(hosted, "hosted-invoice-paid");
 
-  // A tampered link: a clear page, not an error.
+  // A tampered link: a clear page in words, answered 403 (app/invoices/link/route.ts).
   const tampered = link.replace(/[0-9a-f]$/, (c) => (c === "0" ? "1" : "0"));
   const response = await hosted.goto(tampered);
-  expect(response?.status()).toBe(200);
-  await expect(hosted.getByText("This invoice link is not valid")).toBeVisible();
+  expect(response?.status()).toBe(403);
+  await expect(hosted.getByRole("heading", { level: 1, name: "This invoice link is not valid" })).toBeVisible();
+  await expect(hosted.getByRole("alert")).toContainText("ask the seller for a new one");
   await shot(hosted, "hosted-invoice-tampered");
   for (const hostile of ["%25zz", "%3Cscript%3E", `${txn.id}-1-${"0".repeat(64)}`, "x".repeat(3000)]) {
     const answer = await hosted.goto(`/invoices/${hostile}`);

@@ -189,7 +189,8 @@ test("a past-due customer updates the card in the portal, downloads an invoice a
   await shots(page, "billing-details");
 });
 
-test("expired, tampered and plain links each get a page that says what to do", async ({ browser }) => {
+test("expired, tampered and plain links each get a 4xx page that says what to do", async ({ browser }) => {
+  test.setTimeout(120_000);
   const { paddle, customer, txn } = await planTransaction(14);
   const page = await customerPage(browser);
 
@@ -199,15 +200,26 @@ test("expired, tampered and plain links each get a page that says what to do", a
   await shots(page, "checkout-trial");
 
   // Expired: made 25 hours ago with the server's own signing key (the same database).
+  // Statuses: app/portal/link/problem-page.ts (410 expired, 403 otherwise).
   const expired = await issueToken("portal", customer.id, { now: Date.now() - 25 * 3_600_000 });
-  await page.goto(`/portal/overview?token=${encodeURIComponent(expired.token)}`);
+  const gone = await page.goto(`/portal/overview?token=${encodeURIComponent(expired.token)}`);
+  expect(gone?.status()).toBe(410);
   await expect(page).toHaveURL(`${baseURL}/portal/link?reason=expired`);
   await expect(page.getByRole("heading", { level: 1, name: "This link has expired" })).toBeVisible();
+  await expect(page.getByRole("main")).toContainText("open the billing link again to get a new one");
   await shots(page, "link-expired");
 
   const session = await paddle.customerPortalSessions.create(customer.id, []);
-  await page.goto(`${session.urls.general.overview.slice(0, -4)}AAAA`);
+  const tampered = await page.goto(`${session.urls.general.overview.slice(0, -4)}AAAA`);
+  expect(tampered?.status()).toBe(403);
   await expect(page.getByRole("heading", { level: 1, name: "This link is not valid" })).toBeVisible();
+  await expect(page.getByRole("main")).toContainText("exactly as it was sent");
+  // Cut short, and garbage.
+  for (const token of [session.urls.general.overview.split("token=")[1].slice(0, 30), "garbage%00%F0%9F%92%A9"]) {
+    const refused = await page.goto(`/portal/overview?token=${token}`);
+    expect(refused?.status(), token).toBe(403);
+    await expect(page.getByRole("heading", { level: 1, name: "This link is not valid" })).toBeVisible();
+  }
   await shots(page, "link-invalid");
 
   // A plain management URL (a key without customer_portal_session.write) opened with no session.
@@ -224,8 +236,10 @@ test("expired, tampered and plain links each get a page that says what to do", a
   const plain = await api(plainKey, "GET", `/subscriptions/${subscriptionId}`);
   expect(plain.management_urls.cancel).toBe(`${baseURL}/portal/subscriptions/${subscriptionId}/cancel`);
   const fresh = await customerPage(browser);
-  await fresh.goto(plain.management_urls.cancel);
+  const plainPage = await fresh.goto(plain.management_urls.cancel);
+  expect(plainPage?.status()).toBe(403);
   await expect(fresh.getByRole("heading", { level: 1, name: "Open this page from your account" })).toBeVisible();
+  await expect(fresh.getByTestId("portal-merchant")).toBeVisible();
   await shots(fresh, "link-plain");
 
   // The session's link opens the trialing subscription's overview.

@@ -127,9 +127,11 @@ test("an owner invites a teammate, who joins with the link in a fresh browser", 
   await invitee.waitForURL((url) => url.pathname === "/");
   await expect(invitee.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
   await expect(invitee.getByText(email).first()).toBeVisible();
-  // The link worked once.
-  await invitee.goto(new URL(link).pathname);
+  // The link worked once: then 410 (app/invite/link/route.ts), with the way to sign in.
+  const used = await invitee.goto(new URL(link).pathname);
+  expect(used?.status()).toBe(410);
   await expect(invitee.getByRole("main").getByRole("alert")).toContainText("already been used");
+  await expect(invitee.getByRole("link", { name: "Go to sign-in" })).toBeVisible();
   await fresh.close();
 
   await page.goto("/team");

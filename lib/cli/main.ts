@@ -36,8 +36,17 @@ const USAGE = `Usage: npm run --silent cli -- <command>
 DATABASE_URL selects the PostgreSQL server; without it an embedded one keeps its data in .data/
 (as root in a folder the postgres user cannot reach, in /var/lib/billing-service: see README).`;
 
+/**
+ * DATABASE_DIRECT_URL: PostgreSQL itself, when DATABASE_URL goes through a pooler in transaction
+ * mode (README, "Running several processes"). Migrations and worker processes need a session of
+ * their own (the migration lock, LISTEN, session advisory locks), so they use it when it is set.
+ */
+function directUrl(url: string): string {
+  return process.env.DATABASE_DIRECT_URL || url;
+}
+
 async function migrate(url: string): Promise<void> {
-  const applied = await applyMigrations(url);
+  const applied = await applyMigrations(directUrl(url));
   if (applied.length > 0) console.error(`Applied ${applied.length} migration(s): ${applied.join(", ")}`);
 }
 
@@ -226,7 +235,8 @@ async function workerCommand(argv: string[]): Promise<number> {
   const { url, embedded } = await database();
   try {
     await migrate(url);
-    process.env.DATABASE_URL = url;
+    // All of a worker process's connections go straight to PostgreSQL when a direct URL is set.
+    process.env.DATABASE_URL = directUrl(url);
     // lib/db/embedded.ts installs exit-on-signal handlers while an embedded server runs; the
     // worker stops gracefully on a signal instead (its jobs finish or are handed back), and the
     // `finally` below stops an embedded server after it.
@@ -234,7 +244,7 @@ async function workerCommand(argv: string[]): Promise<number> {
     process.removeAllListeners("SIGTERM");
     const { startWorker } = await import("../events/worker.ts");
     const worker = await startWorker({
-      connectionString: url,
+      connectionString: process.env.DATABASE_URL,
       concurrency: values.concurrency ? Number(values.concurrency) : undefined,
       handleSignals: true,
     });
@@ -247,8 +257,24 @@ async function workerCommand(argv: string[]): Promise<number> {
   }
 }
 
+/**
+ * The `application_name` of each kind of process's connections (pg reads PGAPPNAME; see
+ * lib/db/connection.ts), so that pg_stat_activity shows who holds them. One the operator set wins.
+ */
+const APPLICATION_NAMES = new Map([
+  ["start", "billing-web"],
+  ["dev", "billing-web"],
+  ["worker", "billing-worker"],
+  ["migrate", "billing-cli"],
+  ["users", "billing-cli"],
+  ["api-keys", "billing-cli"],
+  ["seed", "billing-cli"],
+]);
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  const applicationName = command === undefined ? undefined : APPLICATION_NAMES.get(command);
+  if (applicationName) process.env.PGAPPNAME ||= applicationName;
   switch (command) {
     case "start":
     case "dev":

@@ -8,13 +8,20 @@
  * Crashed workers: graphile-worker frees a dead pool's locked jobs only after 4 hours. Each pool
  * here writes a heartbeat every few seconds, and every pool sweeps: jobs locked by a pool whose
  * heartbeat is older than `staleAfterMs` are unlocked (forceUnlockWorkers) and run again elsewhere.
+ *
+ * Connections: graphile-worker runs on the process's one pool (lib/db/connection.ts), the pool our
+ * jobs' SQL uses too, so DATABASE_POOL_SIZE bounds everything a process opens, web and worker
+ * alike. Of that pool graphile-worker keeps one connection for good, for LISTEN (new jobs wake the
+ * worker at once); the rest it takes for a statement at a time (fetch a job, complete a batch),
+ * never across a job's run, and our jobs hold none while they wait on the network (a webhook's
+ * POST). So concurrency may exceed the pool: jobs in flight mostly wait on the network.
  */
 import { EventEmitter } from "node:events";
-import { makeWorkerUtils, type Runner, run, type TaskList, type WorkerUtils } from "graphile-worker";
-import pg from "pg";
+import { Logger, makeWorkerUtils, type Runner, run, type TaskList, type WorkerUtils } from "graphile-worker";
+import type pg from "pg";
 import { config } from "../config.ts";
+import { newPool, pool as processPool } from "../db/connection.ts";
 import { JOBS } from "./jobs/all.ts";
-import { quietLogger } from "./logger.ts";
 
 export interface WorkerHandle {
   /** The worker pool's ID (what it locks jobs with). */
@@ -25,6 +32,7 @@ export interface WorkerHandle {
 }
 
 export interface WorkerOptions {
+  /** Another database than DATABASE_URL's (a pool of its own then, of the same size). */
   connectionString?: string;
   concurrency?: number;
   /** Stop gracefully on SIGINT/SIGTERM. */
@@ -33,6 +41,25 @@ export interface WorkerOptions {
   staleAfterMs?: number;
   maxJobMs?: number;
 }
+
+/**
+ * graphile-worker's logger without its info chatter (warnings and errors still print), nor its
+ * warning that the pool is smaller than the concurrency: by design here (see the top).
+ */
+function workerLogger(): Logger {
+  return new Logger(() => (level, message) => {
+    if (level !== "error" && level !== "warning") return;
+    if (message.includes("smaller than concurrency")) return;
+    console.error(`[worker] ${message}`);
+  });
+}
+
+/**
+ * The fewest connections a worker can run with: the one graphile-worker keeps for LISTEN and one
+ * for everything else (a simulation run holds a session lock on one and writes on another: give
+ * workers that run many at once more).
+ */
+export const MIN_WORKER_POOL_SIZE = 2;
 
 /** Each job's task, by its id. */
 const taskList: TaskList = Object.fromEntries(JOBS.map((job) => [job.id, job.task]));
@@ -78,12 +105,23 @@ export async function sweepDeadWorkers(
 }
 
 export async function startWorker(options: WorkerOptions = {}): Promise<WorkerHandle> {
-  const connectionString = options.connectionString ?? config.databaseUrl;
+  // DATABASE_DIRECT_URL, when set, is PostgreSQL itself while DATABASE_URL goes through a pooler
+  // in transaction mode, where LISTEN and session locks do not work (README, "Running several
+  // processes"): a worker in a web process then opens a pool of its own on it.
+  const connectionString = options.connectionString ?? (process.env.DATABASE_DIRECT_URL || config.databaseUrl);
   const concurrency = options.concurrency ?? config.worker.concurrency;
   const heartbeatMs = options.heartbeatMs ?? config.worker.heartbeatMs;
   const staleAfterMs = options.staleAfterMs ?? config.worker.staleAfterMs;
   const maxJobMs = options.maxJobMs ?? config.worker.maxJobMs;
-  const pool = new pg.Pool({ connectionString, max: concurrency + 4 });
+  // The process's pool (see the top), unless another database is asked for. Ours to end only then.
+  const ownPool = connectionString !== process.env.DATABASE_URL;
+  const pool = ownPool ? newPool(connectionString) : processPool();
+  if (pool.options.max < MIN_WORKER_POOL_SIZE) {
+    if (ownPool) await pool.end();
+    throw new Error(
+      `DATABASE_POOL_SIZE is ${pool.options.max}: a process that runs the worker needs at least ${MIN_WORKER_POOL_SIZE} connections (one stays on LISTEN for new jobs).`,
+    );
+  }
   // A dropped connection (database restart) must not crash the process: the pool reconnects.
   let poolId: string | undefined;
   let runner: Runner | undefined;
@@ -107,9 +145,26 @@ export async function startWorker(options: WorkerOptions = {}): Promise<WorkerHa
     console.error(`[worker] database connection lost: ${error.message}`);
     recycle();
   };
+  // The listeners come off the pool when the worker stops (a shared pool lives on).
+  const watched = new Set<pg.PoolClient>();
+  const watch = (client: pg.PoolClient) => {
+    watched.add(client);
+    client.on("error", lost);
+    client.once("end", () => watched.delete(client));
+  };
   pool.on("error", lost);
-  pool.on("connect", (client) => client.on("error", lost));
-  const utils = await makeWorkerUtils({ pgPool: pool, logger: quietLogger() });
+  pool.on("connect", watch);
+  const unwatch = () => {
+    pool.removeListener("error", lost);
+    pool.removeListener("connect", watch);
+    for (const client of watched) client.removeListener("error", lost);
+    watched.clear();
+  };
+  const utils = await makeWorkerUtils({ pgPool: pool, logger: workerLogger() }).catch(async (error: unknown) => {
+    unwatch();
+    if (ownPool) await pool.end().catch(() => {});
+    throw error;
+  });
 
   const beat = async () => {
     if (!poolId) return;
@@ -133,7 +188,7 @@ export async function startWorker(options: WorkerOptions = {}): Promise<WorkerHa
       pgPool: pool,
       taskList,
       crontab: CRONTAB,
-      logger: quietLogger(),
+      logger: workerLogger(),
       // Signals are ours (below): a runner stopped by a signal must not be restarted.
       noHandleSignals: true,
       events,
@@ -200,8 +255,9 @@ export async function startWorker(options: WorkerOptions = {}): Promise<WorkerHa
     clearInterval(sweep);
     if (poolId) await pool.query("DELETE FROM worker_heartbeats WHERE id = $1", [poolId]).catch(() => {});
     await Promise.resolve(utils.release()).catch(() => {});
+    unwatch();
     // (A stuck runner may hold a client for ever: don't wait for it.)
-    await Promise.race([pool.end().catch(() => {}), new Promise((r) => setTimeout(r, 5_000).unref())]);
+    if (ownPool) await Promise.race([pool.end().catch(() => {}), new Promise((r) => setTimeout(r, 5_000).unref())]);
   });
   const stop = async () => {
     stopped = true;

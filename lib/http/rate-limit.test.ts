@@ -55,7 +55,7 @@ describe("through the route wrapper", () => {
     }
     const refused = await get(from);
     const error = expectError(refused, 429, "too_many_requests");
-    expect(error.type).toBe("api_error");
+    expect(error.type).toBe("request_error");
     expect(error.detail).toContain("240 requests a minute");
     const retryAfter = Number(refused.headers.get("retry-after"));
     expect(retryAfter).toBeGreaterThanOrEqual(1);

@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { config } from "../config.ts";
-import { ApiError, fromZodError } from "../errors.ts";
+import { ApiError, fromDatabaseError, fromZodError } from "../errors.ts";
 
 /**
  * Strict-Transport-Security when the server is reached over https (PUBLIC_URL), read at each call:
@@ -44,8 +44,9 @@ export function apiErrorResponse(error: unknown, requestId: string = randomUUID(
   const apiError = toApiError(error, requestId);
   const body = {
     error: {
-      // 429 is an api_error in the API family, as 5xx are.
-      type: apiError.status >= 500 || apiError.status === 429 ? "api_error" : "request_error",
+      // The API family's rule: `api_error` for 5xx (a problem on our side), `request_error` for
+      // every 4xx, 429 included (the request is refused for now; nothing is wrong with the API).
+      type: apiError.status >= 500 ? "api_error" : "request_error",
       code: apiError.code,
       detail: apiError.detail,
       documentation_url: `${config.publicUrl}/docs/errors/${apiError.code}`,
@@ -56,13 +57,23 @@ export function apiErrorResponse(error: unknown, requestId: string = randomUUID(
   return jsonText(JSON.stringify(body), apiError.status, requestId, apiError.headers);
 }
 
-/** Maps whatever was thrown to an ApiError. Unknown errors are logged and never leak. */
+/**
+ * Maps whatever was thrown to an ApiError. PostgreSQL's unique and foreign-key violations and a
+ * database unavailable for the moment are mapped once, here, by fromDatabaseError (lib/errors.ts).
+ * Unknown errors are logged and never leak.
+ */
 export function toApiError(error: unknown, requestId: string): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof z.ZodError) return fromZodError(error);
   const code = (error as { code?: unknown })?.code;
   if (code === "P2025") return new ApiError("not_found", "Nothing with that ID.");
   if (code === "P2002") return new ApiError("conflict", "A unique value is already in use by another entity.");
+  const mapped = fromDatabaseError(error);
+  if (mapped) {
+    // What the operator needs to see (too many clients, a restart), once per refused request.
+    if (mapped.status >= 500) console.error(`[${requestId}] database unavailable: ${(error as Error)?.message}`);
+    return mapped;
+  }
   console.error(`[${requestId}] internal error`, error);
   return new ApiError("internal_error", `An internal error occurred. Quote request ID ${requestId} to support.`);
 }

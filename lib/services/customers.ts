@@ -32,7 +32,8 @@ export async function customerExists(id: string, on?: Queryable): Promise<boolea
 /**
  * Emails are unique among active customers, without regard to case: the partial unique index
  * `customers_active_email_key` enforces it, also under concurrency. When a write hits it, the
- * error names the customer that holds the email, as the API family does.
+ * error names the customer that holds the email, as the API family does (`customer_already_exists`:
+ * more than the central mapping's 409 `conflict` on `email`, lib/errors.ts fromDatabaseError).
  */
 async function emailConflict(error: unknown, email: string | undefined): Promise<never> {
   if (uniqueViolation(error) === "customers_active_email_key" && email !== undefined) {
@@ -133,7 +134,8 @@ export async function insertForCustomer<T>(
   try {
     return await insertJson(entity, { ...columns, customer_id: customerId }, eventType, on);
   } catch (error) {
-    // Customers are never deleted (the foreign key restricts it); this only covers a race.
+    // Customers are never deleted (the foreign key restricts it); this only covers a race. The
+    // customer is in the path, so 404 rather than the central mapping's invalid_field on customer_id.
     if (foreignKeyViolation(error)) throw notFound(customerId);
     throw error;
   }

@@ -92,7 +92,9 @@ function generatedCode(): string {
 /**
  * Codes are unique without regard to case: the unique index `discounts_code_key` on lower(code)
  * enforces it, also under concurrency. A write that hits it gets 409 `conflict` naming the discount
- * holding the code (with a field error on `code`, so a form can show it beside the field).
+ * holding the code (with a field error on `code`, so a form can show it beside the field). Kept
+ * beside the central mapping of database errors (lib/errors.ts, fromDatabaseError), which would
+ * say the same without naming the discount.
  */
 async function codeConflict(error: unknown, code: string | null | undefined): Promise<never> {
   if (uniqueViolation(error) === "discounts_code_key" && code) {

@@ -36,7 +36,9 @@ export async function createUser(input: CreateUserInput): Promise<User> {
     );
     return user;
   } catch (error) {
-    if (uniqueViolation(error) !== null) throw exists(); // created meanwhile by another process
+    // Created meanwhile by another process. The CLI's and the first start's words (a plain Error):
+    // no API route creates users here (the team's invitations have their own, lib/services/team).
+    if (uniqueViolation(error) !== null) throw exists();
     throw error;
   }
 }

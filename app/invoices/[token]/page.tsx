@@ -1,9 +1,10 @@
 /**
  * The hosted invoice page: public, outside the dashboard (no sign-in). The signed link in the URL
  * is the capability (lib/documents/hosted-invoice-links.ts); a tampered, expired or unknown link
- * shows what went wrong, never an error page.
+ * is sent to the page that says what went wrong, with a 4xx status (app/invoices/link/route.ts).
  */
 import type { Metadata } from "next";
+import { redirect } from "next/navigation";
 import type { ReactNode } from "react";
 import { CheckoutShell, Notice } from "@/app/checkout/checkout-form";
 import { MerchantLogo } from "@/app/checkout/merchant-logo";
@@ -14,29 +15,11 @@ import { type HostedInvoiceView, loadHostedInvoice } from "@/lib/services/hosted
 export const metadata: Metadata = { title: "Invoice", robots: { index: false, follow: false } };
 export const dynamic = "force-dynamic";
 
-const PROBLEMS = {
-  invalid: {
-    title: "This invoice link is not valid",
-    text: "The link was changed or is incomplete. Open it exactly as you received it, or ask the seller for a new one.",
-  },
-  expired: { title: "This invoice link has expired", text: "Ask the seller for a new link to this invoice." },
-  not_found: { title: "Invoice not found", text: "This invoice no longer exists. Ask the seller for a new link." },
-  no_invoice: { title: "No invoice to show", text: "This transaction has no invoice. Ask the seller for a new link." },
-} as const;
-
 export default async function HostedInvoicePage({ params }: { params: Promise<{ token: string }> }) {
   // Next.js hands the segment over decoded; anything malformed is refused by the token check.
   const result = await loadHostedInvoice((await params).token);
-  if (!result.ok) {
-    const problem = PROBLEMS[result.problem];
-    return (
-      <CheckoutShell>
-        <Notice tone="error" title={problem.title}>
-          {problem.text}
-        </Notice>
-      </CheckoutShell>
-    );
-  }
+  // A page answers 200 whatever it shows: the problem's page is a route of its own, with its status.
+  if (!result.ok) redirect(`/invoices/link?reason=${result.problem}`);
   return (
     <CheckoutShell>
       <InvoiceView view={result.view} />

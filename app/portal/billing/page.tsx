@@ -1,5 +1,5 @@
 import { portalBillingDetails, portalCustomer } from "@/lib/services/portal/data";
-import { AccessProblem, portalGate, type SearchParams } from "../access";
+import { portalGate, type SearchParams } from "../access";
 import { Card, PortalNav } from "../ui";
 import { AddressForm, BusinessForm } from "./billing-forms";
 
@@ -7,7 +7,6 @@ export const metadata = { title: "Billing details" };
 
 export default async function BillingPage({ searchParams }: { searchParams: SearchParams }) {
   const gate = await portalGate("/portal/billing", searchParams);
-  if ("problem" in gate) return <AccessProblem reason={gate.problem} />;
   const [customer, details] = await Promise.all([
     portalCustomer(gate.customerId),
     portalBillingDetails(gate.customerId),

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { portalCustomer, portalSubscriptions, portalTransactions } from "@/lib/services/portal/data";
-import { AccessProblem, portalGate, type SearchParams } from "../access";
+import { portalGate, type SearchParams } from "../access";
 import { PaymentsTable } from "../payments-table";
 import { SubscriptionCard } from "../subscription-card";
 import { Card, PortalNav } from "../ui";
@@ -9,7 +9,6 @@ export const metadata = { title: "Your subscriptions" };
 
 export default async function OverviewPage({ searchParams }: { searchParams: SearchParams }) {
   const gate = await portalGate("/portal/overview", searchParams);
-  if ("problem" in gate) return <AccessProblem reason={gate.problem} />;
   const [customer, subscriptions, payments] = await Promise.all([
     portalCustomer(gate.customerId),
     portalSubscriptions(gate.customerId),

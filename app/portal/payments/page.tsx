@@ -1,5 +1,5 @@
 import { portalCustomer, portalTransactions } from "@/lib/services/portal/data";
-import { AccessProblem, portalGate, type SearchParams } from "../access";
+import { portalGate, type SearchParams } from "../access";
 import { PaymentsTable } from "../payments-table";
 import { Card, PortalNav } from "../ui";
 
@@ -7,7 +7,6 @@ export const metadata = { title: "Payments" };
 
 export default async function PaymentsPage({ searchParams }: { searchParams: SearchParams }) {
   const gate = await portalGate("/portal/payments", searchParams);
-  if ("problem" in gate) return <AccessProblem reason={gate.problem} />;
   const [customer, payments] = await Promise.all([
     portalCustomer(gate.customerId),
     portalTransactions(gate.customerId),

@@ -125,7 +125,7 @@ export function expectError(result: ApiResult, status: number, code: string): Er
   assertStrict(errorSchema, result.body, "the error body");
   const body = result.body as ErrorBody;
   expect(body.error.code).toBe(code);
-  expect(body.error.type).toBe(status >= 500 || status === 429 ? "api_error" : "request_error");
+  expect(body.error.type).toBe(status >= 500 ? "api_error" : "request_error");
   expect(body.error.detail.length).toBeGreaterThan(0);
   expect(body.meta.request_id.length).toBeGreaterThan(0);
   expect(result.headers.get("x-request-id")).toBe(body.meta.request_id);

@@ -1,5 +1,5 @@
 import { SIMULATION } from "../../db/entities/simulation.ts";
-import { foreignKeyViolation, forgetTotals, jsonObject, query, RawJson } from "../../db/sql.ts";
+import { forgetTotals, jsonObject, query, RawJson } from "../../db/sql.ts";
 import { invalidFields } from "../../errors.ts";
 import { newId } from "../../ids.ts";
 import type { CreateSimulationInput, Simulation } from "../../schemas/simulation.ts";
@@ -22,18 +22,14 @@ export async function createSimulation(
   ];
   if (problems.length > 0) throw invalidFields(problems);
   const payload = isScenario(input.type) ? null : (input.payload ?? null);
-  try {
-    const [row] = await query<{ j: string }>(
-      `WITH t AS (INSERT INTO simulations (id, notification_setting_id, name, type, payload, config)
-                  VALUES ($1, $2, $3, $4, $5::json, $6::json) RETURNING *)
-       SELECT ${jsonObject(SIMULATION)}::text AS j FROM t`,
-      [newId("ntfsim"), input.notification_setting_id, input.name, input.type, jsonText(payload), jsonText(config)],
-    );
-    forgetTotals(SIMULATION.table);
-    return new RawJson<Simulation>(row.j);
-  } catch (error) {
-    // The destination was deleted since it was checked.
-    if (foreignKeyViolation(error)) throw invalidFields(await settingProblems(input.notification_setting_id));
-    throw error;
-  }
+  // A destination deleted since it was checked fails the foreign key: 400 invalid_field on
+  // notification_setting_id, by the central mapping of database errors (lib/errors.ts).
+  const [row] = await query<{ j: string }>(
+    `WITH t AS (INSERT INTO simulations (id, notification_setting_id, name, type, payload, config)
+                VALUES ($1, $2, $3, $4, $5::json, $6::json) RETURNING *)
+     SELECT ${jsonObject(SIMULATION)}::text AS j FROM t`,
+    [newId("ntfsim"), input.notification_setting_id, input.name, input.type, jsonText(payload), jsonText(config)],
+  );
+  forgetTotals(SIMULATION.table);
+  return new RawJson<Simulation>(row.j);
 }

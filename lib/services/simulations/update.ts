@@ -1,5 +1,5 @@
 import { SIMULATION } from "../../db/entities/simulation.ts";
-import { foreignKeyViolation, forgetTotals, jsonObject, Params, query, RawJson, sqlTransaction } from "../../db/sql.ts";
+import { forgetTotals, jsonObject, Params, query, RawJson, sqlTransaction } from "../../db/sql.ts";
 import { invalidFields, notFound } from "../../errors.ts";
 import {
   type Simulation,
@@ -58,27 +58,14 @@ export async function updateSimulation(
     params.values.push(id);
     const sets = ["updated_at = now()"];
     for (const [name, value, cast] of columns) sets.push(`${name} = ${params.add(value)}${cast ? `::${cast}` : ""}`);
-    let rows: { j: string }[];
-    try {
-      rows = await query<{ j: string }>(
-        `WITH t AS (UPDATE simulations t SET ${sets.join(", ")} WHERE t.id = $1 RETURNING t.*)
-         SELECT ${jsonObject(SIMULATION)}::text AS j FROM t`,
-        params.values,
-        client,
-      );
-    } catch (error) {
-      // The new destination was deleted since it was checked.
-      if (foreignKeyViolation(error) && input.notification_setting_id !== undefined) {
-        throw invalidFields([
-          {
-            field: "notification_setting_id",
-            message: `no notification setting has the ID ${input.notification_setting_id}`,
-          },
-        ]);
-      }
-      throw error;
-    }
-    const [row] = rows;
+    // A new destination deleted since it was checked fails the foreign key: 400 invalid_field on
+    // notification_setting_id, by the central mapping of database errors (lib/errors.ts).
+    const [row] = await query<{ j: string }>(
+      `WITH t AS (UPDATE simulations t SET ${sets.join(", ")} WHERE t.id = $1 RETURNING t.*)
+       SELECT ${jsonObject(SIMULATION)}::text AS j FROM t`,
+      params.values,
+      client,
+    );
     forgetTotals(SIMULATION.table);
     return new RawJson<Simulation>(row.j);
   });

@@ -1,6 +1,6 @@
 import { ApiError } from "@/lib/errors";
 import { portalCustomer, portalSubscription } from "@/lib/services/portal/data";
-import { AccessProblem, portalGate, type SearchParams } from "../../../access";
+import { portalGate, type SearchParams } from "../../../access";
 import { StatusPill, subscriptionName } from "../../../subscription-card";
 import { Card, dateText, NotFound, PortalNav } from "../../../ui";
 import { CancelForm } from "./cancel-form";
@@ -16,7 +16,6 @@ export default async function CancelPage({
 }) {
   const { subscription_id: id } = await params;
   const gate = await portalGate(`/portal/subscriptions/${encodeURIComponent(id)}/cancel`, searchParams);
-  if ("problem" in gate) return <AccessProblem reason={gate.problem} />;
   const customer = await portalCustomer(gate.customerId);
   const row = await portalSubscription(gate.customerId, id).catch((error) => {
     if (error instanceof ApiError && error.code === "not_found") return null;

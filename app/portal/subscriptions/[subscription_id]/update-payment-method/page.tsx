@@ -1,7 +1,7 @@
 import { formatMoney } from "@/lib/dashboard/money";
 import { ApiError } from "@/lib/errors";
 import { portalCustomer, portalSubscription } from "@/lib/services/portal/data";
-import { AccessProblem, portalGate, type SearchParams } from "../../../access";
+import { portalGate, type SearchParams } from "../../../access";
 import { StatusPill, subscriptionName } from "../../../subscription-card";
 import { Card, cardText, NotFound, PortalNav } from "../../../ui";
 import { UpdateCardButton } from "./update-card-button";
@@ -17,7 +17,6 @@ export default async function UpdatePaymentMethodPage({
 }) {
   const { subscription_id: id } = await params;
   const gate = await portalGate(`/portal/subscriptions/${encodeURIComponent(id)}/update-payment-method`, searchParams);
-  if ("problem" in gate) return <AccessProblem reason={gate.problem} />;
   const customer = await portalCustomer(gate.customerId);
   const row = await portalSubscription(gate.customerId, id).catch((error) => {
     if (error instanceof ApiError && error.code === "not_found") return null;
