@@ -70,6 +70,8 @@ test("a viewer is offered no write action, and each refused one says why", async
 });
 
 test("an owner invites a teammate, who joins with the link in a fresh browser", async ({ page, browser }) => {
+  // Two browsers, an email and a sign-in: past the default 60 s on a busy machine.
+  test.setTimeout(120_000);
   await signIn(page, staff("owner"));
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Team" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Team" })).toBeVisible();
