@@ -219,6 +219,8 @@ const ERROR_RESPONSES = {
   NotFound: "No such entity (`not_found`).",
   TooManyRequests: "Rate limited (`too_many_requests`); retry after `Retry-After` seconds.",
   InternalError: "An unexpected error (`internal_error`); never a stack or SQL.",
+  ServiceUnavailable:
+    "The database is unavailable for the moment (`service_unavailable`); nothing was changed, retry after `Retry-After` seconds.",
 } as const;
 
 function operation(method: string, path: string, declaration: RouteDeclaration, components: Components): JsonSchema {
@@ -236,6 +238,7 @@ function operation(method: string, path: string, declaration: RouteDeclaration, 
     ...(declaration.params ? { "404": { $ref: "#/components/responses/NotFound" } } : {}),
     "429": { $ref: "#/components/responses/TooManyRequests" },
     "500": { $ref: "#/components/responses/InternalError" },
+    "503": { $ref: "#/components/responses/ServiceUnavailable" },
   };
   const op: JsonSchema = {
     operationId: id,

@@ -21,7 +21,7 @@ export const paginatedMetaSchema = z.object({
 
 export const errorSchema = z.object({
   error: z.object({
-    /** `api_error` for 5xx and 429, `request_error` otherwise. */
+    /** `api_error` for 5xx, `request_error` for every 4xx (429 included), as the API family does. */
     type: z.enum(["request_error", "api_error"]),
     code: z.string(),
     detail: z.string(),

@@ -12,7 +12,7 @@ import { PageHeader, Section } from "@/components/page-header";
 import { EmptyState } from "@/components/states";
 import { StatusBadge } from "@/components/status-badge";
 import { useToast } from "@/components/toast";
-import { ROLE_HELP, ROLES, type Role } from "@/lib/auth/permissions";
+import { ROLE_HELP, ROLES } from "@/lib/auth/permissions";
 import { ApiClientError, type FieldError } from "@/lib/dashboard/api";
 import { usePermissions } from "@/lib/dashboard/permissions";
 import {
