@@ -53,13 +53,13 @@ describe.skipIf(!document)("the family's OpenAPI document as a validator", () =>
       operation: "GET /discounts/{discount_id}",
       problems: [],
     });
-    const bad = { ...familyDiscount(), revision_id: "dscrev_01", times_used: "0" } as Record<string, unknown>;
+    const bad = { ...familyDiscount(), coupon_note: "ours", times_used: "0" } as Record<string, unknown>;
     delete bad.description;
     const result = validator.check("GET", path, 200, { data: bad, meta });
     expect(result?.operation).toBe("GET /discounts/{discount_id}");
     expect(result?.problems).toEqual(
       expect.arrayContaining([
-        '/data: has "revision_id", which the family\'s Discount does not allow',
+        '/data: has "coupon_note", which the family\'s Discount does not allow',
         expect.stringMatching(/^\/data\/times_used: must be integer/),
       ]),
     );

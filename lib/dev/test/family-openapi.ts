@@ -65,6 +65,12 @@ export const FAMILY_EXTENSIONS: readonly FamilyExtension[] = [
   { at: EVENT_TYPE, value: "client_token.revoked", why: "client-side tokens' events (family, July 2025)" },
   { at: EVENT_TYPE, value: "discount_group.created", why: "discount groups' events (family, June 2025)" },
   { at: EVENT_TYPE, value: "discount_group.updated", why: "discount groups' events (family, June 2025)" },
+  // Ours (documented extensions: the family's SDKs ignore them):
+  {
+    at: DISCOUNT,
+    field: "revision_id",
+    why: "ours, only with include=revision: the revision PATCH /discounts/dsc_…@dscrev_… names (README: Discounts)",
+  },
 ];
 
 /** Our renaming of the family's names (DESIGN.md, "Where the spec is silent"). */
