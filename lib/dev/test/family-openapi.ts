@@ -384,7 +384,8 @@ export function expectFamilyConformance(method: string, url: string, status: num
     appendFileSync(log, `${JSON.stringify({ ...result, status, testPath, test: currentTestName })}\n`);
     return;
   }
+  const text = JSON.stringify(body);
   throw new Error(
-    `${result.operation} answered ${status}, which the family's OpenAPI document (${path.relative(ROOT, FAMILY_DOCUMENT)}) does not accept:\n  ${result.problems.join("\n  ")}\n${JSON.stringify(body)}`,
+    `${result.operation} answered ${status}, which the family's OpenAPI document (${path.relative(ROOT, FAMILY_DOCUMENT)}) does not accept:\n  ${result.problems.join("\n  ")}\n${text.length > 3000 ? `${text.slice(0, 3000)}…` : text}`,
   );
 }
