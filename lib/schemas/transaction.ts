@@ -125,12 +125,9 @@ export const transactionLineItemSchema = z.object({
   tax_rate: z.string(),
   unit_totals: amountTotals,
   totals: amountTotals,
-  // id and timestamps are null for a non-catalogue product a preview shows before it is created.
-  product: productSchema.extend({
-    id: z.string().nullable(),
-    created_at: z.string().nullable(),
-    updated_at: z.string().nullable(),
-  }),
+  // The id is null for a non-catalogue product a preview shows before it is created (its timestamps
+  // are the preview's moment, lib/services/transactions/items.ts unsavedAt).
+  product: productSchema.extend({ id: z.string().nullable() }),
 });
 
 export const transactionDetailsSchema = z.object({
@@ -254,12 +251,10 @@ export const transactionResponseSchema = transactionSchema.extend({
   discount: discountSchema.omit({ discount_group: true, revision_id: true }).optional(),
 });
 
-/** A price or product in a preview: a non-catalogue one not (yet) saved has null ID and timestamps. */
+/** A price or product in a preview: a non-catalogue one not (yet) saved has a null ID. */
 const previewPrice = priceSchema.extend({
   id: z.string().nullable(),
   product_id: z.string().nullable(),
-  created_at: z.string().nullable(),
-  updated_at: z.string().nullable(),
 });
 const previewProduct = transactionLineItemSchema.shape.product;
 const previewAddressSchema = z.object({ postal_code: z.string().nullable(), country_code: z.string() }).nullable();

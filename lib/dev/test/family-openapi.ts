@@ -30,13 +30,17 @@ export const FAMILY_DOCUMENT = path.resolve(ROOT, "../shared/reference/paddle-op
 
 /**
  * Something we send that the family's schema (at `at`, a JSON pointer into the document) does not
- * allow: a `field` its object schema does not name (`additionalProperties: false`), or a `value`
- * its enum does not list. Either the family added it after the document's date (2025-05-27; its
+ * allow: a `field` its object schema does not name (`additionalProperties: false`), a `value` its
+ * enum does not list, or null where it has none (`nullable`). Either the family added it after the document's date (2025-05-27; its
  * SDKs read it), or it is one of our documented extensions (new optional fields and values, which
  * the family's SDKs ignore: DESIGN.md "Beyond the family"). Every entry says why. An entry the
  * document has caught up with fails the check (remove it then), so the list never outlives its use.
  */
-export type FamilyExtension = { at: string; why: string } & ({ field: string } | { value: string });
+export type FamilyExtension = { at: string; why: string } & (
+  | { field: string }
+  | { value: string }
+  | { nullable: true }
+);
 
 const DISCOUNT = "/components/schemas/discount";
 const EVENT_TYPE = "/components/schemas/event_type_name";
@@ -65,6 +69,12 @@ export const FAMILY_EXTENSIONS: readonly FamilyExtension[] = [
   { at: EVENT_TYPE, value: "client_token.revoked", why: "client-side tokens' events (family, July 2025)" },
   { at: EVENT_TYPE, value: "discount_group.created", why: "discount groups' events (family, June 2025)" },
   { at: EVENT_TYPE, value: "discount_group.updated", why: "discount groups' events (family, June 2025)" },
+  // Where the document is silent:
+  {
+    at: "/components/schemas/price/properties/id",
+    nullable: true,
+    why: "a non-catalogue price in PATCH /subscriptions/{id}/preview is not created yet: its id is null, as in the family's transaction previews (price-preview); our own price schema still requires an ID in every other answer",
+  },
   // Ours (documented extensions: the family's SDKs ignore them):
   {
     at: DISCOUNT,
@@ -184,6 +194,10 @@ function applyExtensions(document: Json, extensions: readonly FamilyExtension[])
         throw new Error(`FAMILY_EXTENSIONS: ${at} has ${extension.field} now: remove the entry`);
       }
       schema.properties = { ...schema.properties, [extension.field]: true };
+    } else if ("nullable" in extension) {
+      const copy = { ...schema };
+      for (const key of Object.keys(schema)) delete schema[key];
+      schema.oneOf = [copy, { type: "null" }];
     } else {
       if (!Array.isArray(schema.enum)) throw new Error(`FAMILY_EXTENSIONS: ${at} is not an enum`);
       if (schema.enum.includes(extension.value)) {
