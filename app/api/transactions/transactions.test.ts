@@ -361,7 +361,7 @@ describe("POST /transactions", () => {
 
     it("names the problems of a non-catalogue price by their field", async () => {
       const product = await makeProduct();
-      const base = { description: "X", unit_price: { amount: "100", currency_code: "USD" } };
+      const base = { description: "Xx", unit_price: { amount: "100", currency_code: "USD" } };
       expectFields(await create({ items: [{ price: base, quantity: 1 }] }), ["items[0].price.product_id"]);
       expectFields(
         await create({
@@ -485,7 +485,7 @@ describe("POST /transactions", () => {
             {
               price_id: price.id,
               price: {
-                description: "X",
+                description: "Xx",
                 product_id: price.product_id,
                 unit_price: { amount: "1", currency_code: "USD" },
               },
