@@ -143,8 +143,15 @@ describe("adjusted totals", () => {
       fee: "0",
       earnings: "0",
     });
-    expect(adjustedPayoutTotals(payout, amounts)).toMatchObject({ total: "0", fee: "0", earnings: "0" });
+    expect(adjustedPayoutTotals(payout, amounts)).toMatchObject({
+      total: "0",
+      fee: "0",
+      earnings: "0",
+      exchange_rate: "1",
+    });
+    // Null before completion (no payout), and without an approved adjustment.
     expect(adjustedPayoutTotals(null, amounts)).toBeNull();
+    expect(adjustedPayoutTotals(payout, null)).toBeNull();
   });
 
   it("fee and earnings stay null before completion", () => {

@@ -268,6 +268,8 @@ export interface AdjustedPayoutTotals {
   chargeback_fee: { amount: string; original: null };
   earnings: string;
   currency_code: string;
+  /** The payout's (`payout_totals.exchange_rate`): "1", payouts are in the transaction's currency. */
+  exchange_rate: string;
 }
 
 const minus = (text: string, amount: Minor) => formatAmount(parseAmount(text) - amount);
@@ -295,12 +297,16 @@ export function adjustedTotals(totals: TransactionTotals, approved: AdjustmentAm
   };
 }
 
-/** `details.adjusted_payout_totals`: null until the transaction has payout totals (completed). */
+/**
+ * `details.adjusted_payout_totals`: null until the transaction has payout totals (completed) and an
+ * approved adjustment (`approved` null: none), as the API family sends it; then the payout less the
+ * adjustments, at the payout's exchange rate.
+ */
 export function adjustedPayoutTotals(
   payout: PayoutTotals | null,
-  approved: AdjustmentAmounts,
+  approved: AdjustmentAmounts | null,
 ): AdjustedPayoutTotals | null {
-  if (!payout) return null;
+  if (!payout || !approved) return null;
   return {
     subtotal: minus(payout.subtotal, approved.subtotal),
     tax: minus(payout.tax, approved.tax),
@@ -310,5 +316,6 @@ export function adjustedPayoutTotals(
     chargeback_fee: { amount: "0", original: null },
     earnings: minus(payout.earnings, approved.earnings),
     currency_code: payout.currency_code,
+    exchange_rate: payout.exchange_rate,
   };
 }

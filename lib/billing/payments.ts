@@ -58,8 +58,12 @@ export function expired(expiry: { month: number; year: number }, now: Date): boo
   return expiry.year < year || (expiry.year === year && expiry.month < month);
 }
 
-/** Why the sandbox declines a card: the codes a payment's `error_code` takes. */
-export type DeclineCode = "declined" | "insufficient_funds";
+/**
+ * Why the sandbox declines a card: the codes a payment's `error_code` takes, from the API family's
+ * list (`not_enough_balance` is its insufficient funds; payments stored before were written
+ * `insufficient_funds`, which lib/db/entities/transaction.ts reads as `not_enough_balance`).
+ */
+export type DeclineCode = "declined" | "not_enough_balance";
 
 /**
  * The sandbox's test cards (shown on the checkout page). Any other Luhn-valid number succeeds, as
@@ -68,7 +72,7 @@ export type DeclineCode = "declined" | "insufficient_funds";
 export const TEST_CARDS: readonly { number: string; outcome: "success" | DeclineCode; label: string }[] = [
   { number: "4242 4242 4242 4242", outcome: "success", label: "Succeeds" },
   { number: "4000 0000 0000 0002", outcome: "declined", label: "Declined" },
-  { number: "4000 0000 0000 9995", outcome: "insufficient_funds", label: "Declined: insufficient funds" },
+  { number: "4000 0000 0000 9995", outcome: "not_enough_balance", label: "Declined: insufficient funds" },
   {
     number: "4000 0000 0000 0341",
     outcome: "success",
@@ -99,7 +103,7 @@ export function sandboxDecline(digits: string): DeclineCode | null {
 /** What a customer is told for each decline. */
 export const DECLINE_MESSAGES: Record<DeclineCode, string> = {
   declined: "The card was declined by the bank. Try another card.",
-  insufficient_funds: "The card was declined for insufficient funds. Try another card.",
+  not_enough_balance: "The card was declined for insufficient funds. Try another card.",
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -117,12 +121,24 @@ export interface CardDetails {
 
 export interface Payment {
   payment_attempt_id: string;
+  /** A UUID, or the saved payment method's `paymtd_` ID (the family's deprecated field). */
   stored_payment_method_id: string;
+  /** The saved payment method's `paymtd_` ID (the family's field since 2024-01), null for a method not saved. */
+  payment_method_id: string | null;
   amount: string;
   status: "captured" | "error";
   error_code: DeclineCode | null;
-  /** `reference`: ours, on payments the merchant records (offline, wire transfer) when given. */
-  method_details: { type: PaymentMethodType; card: CardDetails | null; reference?: string | null };
+  /**
+   * `underlying_details`: null, as no method here has any (the family fills it for methods with
+   * several options, like korea_local). `reference`: ours, on payments the merchant records
+   * (offline, wire transfer) when given.
+   */
+  method_details: {
+    type: PaymentMethodType;
+    underlying_details: null;
+    card: CardDetails | null;
+    reference?: string | null;
+  };
   created_at: string;
   captured_at: string | null;
 }
@@ -140,9 +156,11 @@ export interface CompletableDetails {
 
 /**
  * The details of a transaction completed by a payment of its grand total: the fee and earnings
- * (lib/billing/totals.ts payoutTotals, the one fee rule) in `totals`, in `adjusted_totals` (no
- * adjustment exists yet at completion) and in `payout_totals` / `adjusted_payout_totals`; nothing
- * is left to pay, so `balance` is 0.
+ * (lib/billing/totals.ts payoutTotals, the one fee rule) in `totals`, in `adjusted_totals` and in
+ * `payout_totals`; nothing is left to pay, so `balance` is 0. `adjusted_payout_totals` stays null
+ * until an adjustment is approved, as the API family sends it (the caller recomputes the adjusted
+ * totals from the approved adjustments, lib/services/adjustments.ts withAdjustedTotals: a credited
+ * invoice has some already).
  */
 export function completedDetails<D extends CompletableDetails>(details: D, fees: FeeConfig): D {
   const payout: PayoutTotals = { ...payoutTotals(details.totals, fees), balance: "0" };
@@ -155,15 +173,7 @@ export function completedDetails<D extends CompletableDetails>(details: D, fees:
       earnings: payout.earnings,
     },
     payout_totals: payout,
-    adjusted_payout_totals: {
-      subtotal: payout.subtotal,
-      tax: payout.tax,
-      total: payout.total,
-      fee: payout.fee,
-      chargeback_fee: { amount: "0", original: null },
-      earnings: payout.earnings,
-      currency_code: payout.currency_code,
-    },
+    adjusted_payout_totals: null,
   };
 }
 

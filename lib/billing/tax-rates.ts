@@ -67,8 +67,8 @@ export const STANDARD_TAX_RATES: Readonly<Record<string, string>> = {
   RS: "0.2",
   MD: "0.2",
   UA: "0.2",
-  BY: "0.2",
-  RU: "0.22", // 22% from 1 January 2026
+  // Not BY or RU: countries this API does not serve (lib/schemas/countries.ts UNSUPPORTED_COUNTRY_CODES).
+  XK: "0.18",
   TR: "0.2",
   GE: "0.18",
   AM: "0.2",

@@ -106,8 +106,9 @@ export function useDiscounts(params: ListParams) {
   return useList<Discount>(catalogueKeys.discountLists, "/discounts", params);
 }
 
+/** A discount with its group and its current revision (`revision_id`, which the edit form sends back). */
 export function useDiscount(id: string) {
-  return useEntity<Discount>(catalogueKeys.discount(id), `/discounts/${enc(id)}?include=discount_group`);
+  return useEntity<Discount>(catalogueKeys.discount(id), `/discounts/${enc(id)}?include=discount_group,revision`);
 }
 
 export function useCreateDiscount() {

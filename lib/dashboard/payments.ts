@@ -55,7 +55,7 @@ export function paymentMethodText(payment: Partial<Payment>): string {
 
 const ERRORS: Record<string, string> = {
   declined: "Declined by the card's bank",
-  insufficient_funds: "Declined: insufficient funds",
+  not_enough_balance: "Declined: insufficient funds",
 };
 
 /** Why an attempt failed, in words for the merchant; null for a captured payment. */

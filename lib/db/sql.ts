@@ -33,6 +33,12 @@ export interface EntityTable<T = unknown> {
   /** API field → SQL expression over the row alias `t`, in the order the API returns them. */
   fields: readonly (readonly [string, string])[];
   /**
+   * Fields after `fields` that are left out of the object when their value is SQL NULL, where the
+   * API family leaves a key out rather than send null: an `include` that is "returned when the
+   * transaction has one" (a transaction's customer, address, business, discount, adjustments).
+   */
+  optional?: readonly (readonly [string, string])[];
+  /**
    * API order_by field → SQL expression over `t`, for lists ordered by something other than id.
    * It must never be NULL (keyset comparison needs a value): wrap nullable columns in coalesce.
    */
@@ -55,12 +61,25 @@ export function sqlText(value: string): string {
  * json_build_object writes `"key" : value` with spaces into every response and webhook.
  */
 export function jsonObject(entity: EntityTable): string {
-  return jsonRecord(entity.fields);
+  return jsonRecord(entity.fields, entity.optional);
 }
 
-/** A JSON object of `[key, SQL expression]` pairs, in order (for objects nested in an entity, too). */
-export function jsonRecord(fields: readonly (readonly [string, string])[]): string {
-  return `(SELECT row_to_json(r) FROM (SELECT ${fields.map(([name, expr]) => `${expr} AS "${name}"`).join(", ")}) r)`;
+/**
+ * A JSON object of `[key, SQL expression]` pairs, in order (for objects nested in an entity, too),
+ * then the `optional` pairs whose value is not SQL NULL (a key with a null value is left out).
+ * Those are appended to row_to_json's text (`{…}` less its `}`, then `,"key":value` each): the
+ * object stays compact and in order, which json_build_object and jsonb's `||` would not keep.
+ */
+export function jsonRecord(
+  fields: readonly (readonly [string, string])[],
+  optional: readonly (readonly [string, string])[] = [],
+): string {
+  const columns = fields.map(([name, expr]) => `${expr} AS "${name}"`).join(", ");
+  if (optional.length === 0) return `(SELECT row_to_json(r) FROM (SELECT ${columns}) r)`;
+  const values = optional.map(([, expr], i) => `${expr} AS o${i}`).join(", ");
+  const appended = optional.map(([name], i) => `${sqlText(`,"${name}":`)} || to_json(o.o${i})::text`).join(", ");
+  return `(SELECT (left(row_to_json(r)::text, -1) || concat(${appended}) || '}')::json
+    FROM (SELECT ${columns}) r, (SELECT ${values}) o)`;
 }
 
 /**

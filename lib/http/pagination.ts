@@ -23,7 +23,12 @@ export class ListResult<T = unknown> {
  */
 export function nextUrl(requestUrl: URL, lastId: string | null): string {
   const url = new URL(requestUrl.toString());
-  if (lastId) url.searchParams.set("after", lastId);
+  // The query written again as form data, also without `after` (the last page): filters such as
+  // `created_at[LT]` keep their brackets raw in a request URL, and a bracket is no URI character
+  // (RFC 3986): the family documents `next` as a URI, so it goes out percent-encoded (%5B, %5D).
+  const params = new URLSearchParams(url.search);
+  if (lastId) params.set("after", lastId);
+  url.search = params.toString();
   return url.toString();
 }
 

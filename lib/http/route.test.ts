@@ -221,6 +221,14 @@ describe("Service-Version", () => {
     );
   });
 
+  it("accepts the family's own header, Paddle-Version: 1 (its SDKs send it), like Service-Version: 1", async () => {
+    const key = await testKey();
+    const ours = await call(customers.GET, "GET", "/customers", { key, headers: { "Service-Version": "1" } });
+    const family = await call(customers.GET, "GET", "/customers", { key, headers: { "Paddle-Version": "1" } });
+    expect(family.status).toBe(200);
+    expect(family.body.data).toEqual(ours.body.data);
+  });
+
   it.each(["2", "abc", "0", "1.5", "-1"])("refuses %s with 400 invalid_version", async (version) => {
     const key = await testKey();
     const res = await call(customers.GET, "GET", "/customers", { key, headers: { "Service-Version": version } });

@@ -4,7 +4,8 @@ import { csv, customData, email, entityId, listQuery, maxText, requiredText, sta
 export const MAX_CONTACTS = 100;
 
 export const businessContactSchema = z.object({
-  name: z.string().nullable(),
+  /** "" for a contact given without a name (a string in the API family). */
+  name: z.string(),
   email: z.string(),
 });
 export type BusinessContact = z.infer<typeof businessContactSchema>;

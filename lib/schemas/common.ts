@@ -1,7 +1,7 @@
 /** Zod building blocks shared by every resource's schemas (request and response). */
 import { z } from "zod";
 import { ID_PREFIX, type IdPrefix } from "../id-prefixes.ts";
-import { isCountryCode } from "./countries.ts";
+import { isCountryCode, isUnsupportedCountryCode } from "./countries.ts";
 import { orderByParam, perPageParam } from "./list-query.ts";
 
 export function entityId(prefix: IdPrefix) {
@@ -18,9 +18,16 @@ export const customData = z
 
 export const statusEnum = z.enum(["active", "archived"], { error: "must be active or archived" });
 
+/** A country this API serves (lib/schemas/countries.ts); a sanctioned one is refused by name. */
 export const countryCode = z
   .string({ error: "must be a two-letter ISO 3166-1 alpha-2 country code" })
-  .refine(isCountryCode, "must be a two-letter ISO 3166-1 alpha-2 country code");
+  .superRefine((value, ctx) => {
+    if (isCountryCode(value)) return;
+    const message = isUnsupportedCountryCode(value)
+      ? `${value} is a country this API does not serve (as the API family: sanctioned and embargoed countries)`
+      : "must be a two-letter ISO 3166-1 alpha-2 country code";
+    ctx.addIssue({ code: "custom", message });
+  });
 
 export const email = z
   .string({ error: "must be a string" })

@@ -1,14 +1,16 @@
-/** ISO 3166-1 alpha-2 country codes. */
+/**
+ * ISO 3166-1 alpha-2 country codes of the countries this API serves: the API family's supported
+ * countries (its `country_code_supported`), which are every country but those it does not serve
+ * (UNSUPPORTED_COUNTRY_CODES), and Kosovo's user-assigned XK, which it serves.
+ */
 export const COUNTRY_CODES = [
   "AD",
   "AE",
-  "AF",
   "AG",
   "AI",
   "AL",
   "AM",
   "AO",
-  "AQ",
   "AR",
   "AS",
   "AT",
@@ -35,12 +37,9 @@ export const COUNTRY_CODES = [
   "BT",
   "BV",
   "BW",
-  "BY",
   "BZ",
   "CA",
   "CC",
-  "CD",
-  "CF",
   "CG",
   "CH",
   "CI",
@@ -50,7 +49,6 @@ export const COUNTRY_CODES = [
   "CN",
   "CO",
   "CR",
-  "CU",
   "CV",
   "CW",
   "CX",
@@ -98,7 +96,6 @@ export const COUNTRY_CODES = [
   "HM",
   "HN",
   "HR",
-  "HT",
   "HU",
   "ID",
   "IE",
@@ -107,7 +104,6 @@ export const COUNTRY_CODES = [
   "IN",
   "IO",
   "IQ",
-  "IR",
   "IS",
   "IT",
   "JE",
@@ -120,7 +116,6 @@ export const COUNTRY_CODES = [
   "KI",
   "KM",
   "KN",
-  "KP",
   "KR",
   "KW",
   "KY",
@@ -135,7 +130,6 @@ export const COUNTRY_CODES = [
   "LT",
   "LU",
   "LV",
-  "LY",
   "MA",
   "MC",
   "MD",
@@ -144,8 +138,6 @@ export const COUNTRY_CODES = [
   "MG",
   "MH",
   "MK",
-  "ML",
-  "MM",
   "MN",
   "MO",
   "MP",
@@ -164,7 +156,6 @@ export const COUNTRY_CODES = [
   "NE",
   "NF",
   "NG",
-  "NI",
   "NL",
   "NO",
   "NP",
@@ -190,12 +181,10 @@ export const COUNTRY_CODES = [
   "RE",
   "RO",
   "RS",
-  "RU",
   "RW",
   "SA",
   "SB",
   "SC",
-  "SD",
   "SE",
   "SG",
   "SH",
@@ -205,13 +194,10 @@ export const COUNTRY_CODES = [
   "SL",
   "SM",
   "SN",
-  "SO",
   "SR",
-  "SS",
   "ST",
   "SV",
   "SX",
-  "SY",
   "SZ",
   "TC",
   "TD",
@@ -237,19 +223,45 @@ export const COUNTRY_CODES = [
   "UZ",
   "VA",
   "VC",
-  "VE",
   "VG",
   "VI",
   "VN",
   "VU",
   "WF",
   "WS",
-  "YE",
+  "XK",
   "YT",
   "ZA",
   "ZM",
-  "ZW",
 ] as const;
+
+/**
+ * Assigned ISO 3166-1 alpha-2 codes the API family does not serve (sanctioned and embargoed
+ * countries, Antarctica): an address or a price override there is refused, naming the country.
+ */
+export const UNSUPPORTED_COUNTRY_CODES: ReadonlySet<string> = new Set([
+  "AF",
+  "AQ",
+  "BY",
+  "CD",
+  "CF",
+  "CU",
+  "HT",
+  "IR",
+  "KP",
+  "LY",
+  "ML",
+  "MM",
+  "NI",
+  "RU",
+  "SD",
+  "SO",
+  "SS",
+  "SY",
+  "VE",
+  "YE",
+  "ZW",
+]);
 
 export type CountryCode = (typeof COUNTRY_CODES)[number];
 
@@ -257,6 +269,11 @@ const CODES = new Set<string>(COUNTRY_CODES);
 
 export function isCountryCode(value: string): value is CountryCode {
   return CODES.has(value);
+}
+
+/** Whether `value` is an ISO country code this API does not serve (see UNSUPPORTED_COUNTRY_CODES). */
+export function isUnsupportedCountryCode(value: string): boolean {
+  return UNSUPPORTED_COUNTRY_CODES.has(value);
 }
 
 /**

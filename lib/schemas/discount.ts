@@ -41,7 +41,10 @@ export const DISCOUNT_DEFAULTS = {
   recur: false,
 } as const satisfies { enabled_for_checkout: boolean; mode: DiscountMode; recur: boolean };
 
-/** The discount as the API returns it (spec: Discount), with our extension `revision_id` last. */
+/**
+ * The discount as the API returns it (spec: Discount). `include=discount_group` adds the group,
+ * `include=revision` our extension `revision_id` (lib/db/entities/discount.ts).
+ */
 export const discountSchema = z.object({
   id: z.string(),
   status: z.enum(DISCOUNT_STATUSES),
@@ -63,10 +66,14 @@ export const discountSchema = z.object({
   import_meta: z.record(z.string(), z.unknown()).nullable(),
   created_at: z.string(),
   updated_at: z.string(),
-  /** The current `dscrev_` revision: send `dsc_…@dscrev_…` to PATCH only that revision. */
-  revision_id: z.string(),
   /** Only with `include=discount_group`. */
   discount_group: discountGroupSchema.nullable().optional(),
+  /**
+   * Only with `include=revision` (ours): the current `dscrev_` revision; send `dsc_…@dscrev_…` to
+   * PATCH only that revision. GET and PATCH /discounts/{discount_id} send it in the
+   * `Service-Revision-Id` header too.
+   */
+  revision_id: z.string().optional(),
 });
 export type Discount = z.infer<typeof discountSchema>;
 
@@ -289,7 +296,9 @@ export const discountParams = z.object({ discount_id: z.string() }).transform(({
 });
 export type DiscountParams = z.infer<typeof discountParams>;
 
-const include = includeParam(["discount_group"]).optional();
+/** `discount_group` (the family's), `revision` (ours: adds `revision_id`). */
+export const DISCOUNT_INCLUDES = ["discount_group", "revision"] as const;
+const include = includeParam(DISCOUNT_INCLUDES).optional();
 
 export const getDiscountQuery = z.object({ include });
 export type GetDiscountQuery = z.infer<typeof getDiscountQuery>;

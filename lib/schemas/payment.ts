@@ -95,12 +95,17 @@ export type CheckoutView = z.infer<typeof checkoutSchema>;
 /** A payment attempt: an entry of a transaction's `payments` (lib/billing/payments.ts Payment). */
 export const paymentSchema = z.object({
   payment_attempt_id: z.string(),
+  /** Deprecated in the API family: a UUID, or the saved payment method's ID. */
   stored_payment_method_id: z.string(),
+  /** The saved payment method (`paymtd_`) this attempt used; null for a method not saved. */
+  payment_method_id: z.string().nullable(),
   amount: z.string(),
   status: z.enum(["captured", "error"]),
   error_code: z.string().nullable(),
   method_details: z.object({
     type: z.enum(["card", "offline", "wire_transfer"]),
+    /** The family's, for methods with several options (korea_local): always null here. */
+    underlying_details: z.null(),
     card: cardSchema.nullable(),
     /** Ours, on payments the merchant records (offline, wire transfer): absent on card payments. */
     reference: z.string().nullable().optional(),

@@ -165,8 +165,11 @@ export const unitPriceOverrides = z
     });
   });
 
+/** A price's description is at least this long, as in the API family (its schema: 2 to 500). */
+export const PRICE_DESCRIPTION_MIN = 2;
+
 const priceFields = {
-  description: requiredText(PRICE_DESCRIPTION_MAX),
+  description: requiredText(PRICE_DESCRIPTION_MAX, PRICE_DESCRIPTION_MIN),
   name: requiredText(PRICE_NAME_MAX).nullable(),
   type: catalogType,
   billing_cycle: duration.nullable(),

@@ -125,12 +125,9 @@ export const transactionLineItemSchema = z.object({
   tax_rate: z.string(),
   unit_totals: amountTotals,
   totals: amountTotals,
-  // id and timestamps are null for a non-catalogue product a preview shows before it is created.
-  product: productSchema.extend({
-    id: z.string().nullable(),
-    created_at: z.string().nullable(),
-    updated_at: z.string().nullable(),
-  }),
+  // The id is null for a non-catalogue product a preview shows before it is created (its timestamps
+  // are the preview's moment, lib/services/transactions/items.ts unsavedAt).
+  product: productSchema.extend({ id: z.string().nullable() }),
 });
 
 export const transactionDetailsSchema = z.object({
@@ -147,15 +144,50 @@ export const transactionDetailsSchema = z.object({
     earnings: z.string().nullable(),
     currency_code: z.string(),
   }),
-  payout_totals: z.record(z.string(), z.unknown()).nullable(),
-  adjusted_payout_totals: z.record(z.string(), z.unknown()).nullable(),
+  /** Null until the transaction is completed (lib/billing/totals.ts payoutTotals). */
+  payout_totals: z
+    .object({
+      subtotal: z.string(),
+      discount: z.string(),
+      tax: z.string(),
+      total: z.string(),
+      credit: z.string(),
+      balance: z.string(),
+      grand_total: z.string(),
+      grand_total_tax: z.string(),
+      credit_to_balance: z.string(),
+      fee: z.string(),
+      earnings: z.string(),
+      currency_code: z.string(),
+      exchange_rate: z.string(),
+      fee_rate: z.string(),
+    })
+    .nullable(),
+  /**
+   * Null until the transaction is completed and has an approved adjustment, as the API family
+   * sends it (lib/billing/adjustments.ts adjustedPayoutTotals).
+   */
+  adjusted_payout_totals: z
+    .object({
+      subtotal: z.string(),
+      tax: z.string(),
+      total: z.string(),
+      fee: z.string(),
+      retained_fee: z.string(),
+      chargeback_fee: z.object({ amount: z.string(), original: z.null() }),
+      earnings: z.string(),
+      currency_code: z.string(),
+      exchange_rate: z.string(),
+    })
+    .nullable(),
   line_items: z.array(transactionLineItemSchema),
 });
 export type TransactionDetails = z.infer<typeof transactionDetailsSchema>;
 
 export const billingDetailsSchema = z.object({
   enable_checkout: z.boolean(),
-  purchase_order_number: z.string().nullable(),
+  /** "" when none was given, as in the API family. */
+  purchase_order_number: z.string(),
   additional_information: z.string().nullable(),
   payment_terms: paymentTerms,
 });
@@ -198,11 +230,12 @@ export type Transaction = z.infer<typeof transactionSchema>;
 
 /**
  * A transaction as the endpoints that take `include` return it: the included entities come last,
- * each only when asked for (TRANSACTION_INCLUDES; `adjustment` adds `adjustments`), null when the
- * transaction has no such entity.
+ * each only when asked for (TRANSACTION_INCLUDES; `adjustment` adds `adjustments`). As in the API
+ * family, the customer, address, business and discount are left out when the transaction has none,
+ * and the adjustments when it has none (lib/db/entities/transaction.ts).
  */
 export const transactionResponseSchema = transactionSchema.extend({
-  address: addressSchema.nullable().optional(),
+  address: addressSchema.optional(),
   adjustments: z.array(adjustmentSchema).optional(),
   adjustments_totals: adjustmentTotalsSchema
     .omit({ currency_code: true })
@@ -212,17 +245,16 @@ export const transactionResponseSchema = transactionSchema.extend({
     })
     .optional(),
   available_payment_methods: z.array(z.string()).optional(),
-  business: businessSchema.nullable().optional(),
-  customer: customerSchema.nullable().optional(),
-  discount: discountSchema.omit({ discount_group: true }).nullable().optional(),
+  business: businessSchema.optional(),
+  customer: customerSchema.optional(),
+  // The discount as a transaction has it: never with its group or revision.
+  discount: discountSchema.omit({ discount_group: true, revision_id: true }).optional(),
 });
 
-/** A price or product in a preview: a non-catalogue one not (yet) saved has null ID and timestamps. */
+/** A price or product in a preview: a non-catalogue one not (yet) saved has a null ID. */
 const previewPrice = priceSchema.extend({
   id: z.string().nullable(),
   product_id: z.string().nullable(),
-  created_at: z.string().nullable(),
-  updated_at: z.string().nullable(),
 });
 const previewProduct = transactionLineItemSchema.shape.product;
 const previewAddressSchema = z.object({ postal_code: z.string().nullable(), country_code: z.string() }).nullable();

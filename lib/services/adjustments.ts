@@ -282,12 +282,16 @@ export async function createAdjustment(input: CreateAdjustmentInput): Promise<Ra
   });
 }
 
-/** The sums of a transaction's approved adjustments. */
-/** The sums of the approved adjustments of each of `transactionIds` (zero for one without any), in one query. */
+const NO_ADJUSTMENT: AdjustmentAmounts = { subtotal: 0n, tax: 0n, total: 0n, fee: 0n, retainedFee: 0n, earnings: 0n };
+
+/**
+ * The sums of the approved adjustments of each of `transactionIds`, in one query: null for one
+ * without any (its adjusted totals equal its totals, and it has no adjusted payout totals yet).
+ */
 async function approvedAmounts(
   client: pg.PoolClient,
   transactionIds: readonly string[],
-): Promise<Map<string, AdjustmentAmounts>> {
+): Promise<Map<string, AdjustmentAmounts | null>> {
   const rows = await query<Record<string, string>>(
     `SELECT transaction_id, coalesce(sum(subtotal), 0)::text AS subtotal, coalesce(sum(tax), 0)::text AS tax,
             coalesce(sum(total), 0)::text AS total, coalesce(sum(fee), 0)::text AS fee,
@@ -297,7 +301,6 @@ async function approvedAmounts(
     [transactionIds],
     client,
   );
-  const none: AdjustmentAmounts = { subtotal: 0n, tax: 0n, total: 0n, fee: 0n, retainedFee: 0n, earnings: 0n };
   const sums = new Map(
     rows.map((row) => [
       row.transaction_id,
@@ -311,7 +314,7 @@ async function approvedAmounts(
       },
     ]),
   );
-  return new Map(transactionIds.map((id) => [id, sums.get(id) ?? none]));
+  return new Map(transactionIds.map((id) => [id, sums.get(id) ?? null]));
 }
 
 /**
@@ -337,14 +340,11 @@ export async function withAdjustedTotalsOf(
     transactions.map((t) => t.transactionId),
   );
   return transactions.map(({ transactionId, details }) => {
-    const amounts = approved.get(transactionId) as AdjustmentAmounts;
+    const amounts = approved.get(transactionId) ?? null;
     return {
       ...details,
-      adjusted_totals: adjustedTotals(details.totals as TransactionTotals, amounts),
-      adjusted_payout_totals: adjustedPayoutTotals(
-        details.payout_totals as unknown as PayoutTotals | null,
-        amounts,
-      ) as unknown as Record<string, unknown> | null,
+      adjusted_totals: adjustedTotals(details.totals as TransactionTotals, amounts ?? NO_ADJUSTMENT),
+      adjusted_payout_totals: adjustedPayoutTotals(details.payout_totals as PayoutTotals | null, amounts),
     };
   });
 }

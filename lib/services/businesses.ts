@@ -12,13 +12,14 @@ import type {
 import { customerExists, insertForCustomer, notFoundUnderCustomer } from "./customers.ts";
 
 /**
- * Contacts are stored in the response shape, `{name, email}` with `name` null when not given.
- * (jsonb orders an object's keys shorter first, so `name` stays before `email`.)
+ * Contacts are stored in the response shape, `{name, email}` with `name` "" when not given (a string
+ * in the API family, which requires one; we take a contact without). (jsonb orders an object's keys
+ * shorter first, so `name` stays before `email`.)
  */
 function storedContacts(
   contacts: { name?: string | null; email: string }[] | undefined,
 ): BusinessContact[] | undefined {
-  return contacts?.map((contact) => ({ name: contact.name ?? null, email: contact.email }));
+  return contacts?.map((contact) => ({ name: contact.name ?? "", email: contact.email }));
 }
 
 /**

@@ -2,15 +2,15 @@ import { randomInt } from "node:crypto";
 import type pg from "pg";
 import { DISCOUNT, DISCOUNT_STATUS_SQL, discountEntity } from "../db/entities/discount.ts";
 import {
-  getJson,
   insertJson,
   type JsonPage,
   jsonb,
+  jsonObject,
   listJson,
   Params,
   type Queryable,
   query,
-  type RawJson,
+  RawJson,
   sqlTransaction,
   uniqueViolation,
   updateJson,
@@ -29,10 +29,19 @@ import {
 } from "../schemas/discount.ts";
 import { assertChangeable } from "./archived.ts";
 
-export async function getDiscount(id: string, include?: readonly string[]): Promise<RawJson<Discount>> {
-  const discount = await getJson(discountEntity(include), "t.id = $1", [id]);
-  if (!discount) throw notFound(id);
-  return discount;
+/** A discount as an answer carries it, with its current revision (for the Service-Revision-Id header). */
+export interface DiscountWithRevision {
+  discount: RawJson<Discount>;
+  revisionId: string;
+}
+
+export async function getDiscount(id: string, include?: readonly string[]): Promise<DiscountWithRevision> {
+  const [row] = await query<{ j: string; revision_id: string }>(
+    `SELECT ${jsonObject(discountEntity(include))}::text AS j, t.revision_id FROM discounts t WHERE t.id = $1`,
+    [id],
+  );
+  if (!row) throw notFound(id);
+  return { discount: new RawJson(row.j), revisionId: row.revision_id };
 }
 
 /** `[]` restricts to nothing a customer could buy, so it is read as null: every product and price. */
@@ -190,7 +199,7 @@ export async function updateDiscount(
   id: string,
   revision: string | null,
   input: UpdateDiscountInput,
-): Promise<RawJson<Discount>> {
+): Promise<DiscountWithRevision> {
   const restrictTo = restriction(input.restrict_to);
   for (let attempt = 1; ; attempt++) {
     let code: string | null | undefined = input.code;
@@ -229,11 +238,12 @@ export async function updateDiscount(
           code = generatedCode();
           generated = true;
         }
+        const revisionId = newId("dscrev");
         const updated = await updateJson(
           DISCOUNT,
           { sql: "t.id = $1", values: [id] },
           {
-            revision_id: newId("dscrev"),
+            revision_id: revisionId,
             status: input.status,
             description: input.description,
             enabled_for_checkout: input.enabled_for_checkout,
@@ -256,7 +266,7 @@ export async function updateDiscount(
         );
         // The row is locked, so it is still there.
         if (!updated) throw notFound(id);
-        return updated;
+        return { discount: updated, revisionId };
       });
     } catch (error) {
       if (generated && isCodeClash(error) && attempt < GENERATED_CODE_ATTEMPTS) continue;

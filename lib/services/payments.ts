@@ -368,11 +368,13 @@ export async function payAtCheckout(id: string, card: CardPaymentInput, clientKe
     const payment: Payment = {
       payment_attempt_id: randomUUID(),
       stored_payment_method_id: randomUUID(),
+      payment_method_id: null,
       amount: stored.details.totals.balance,
       status: decline ? "error" : "captured",
       error_code: decline,
       method_details: {
         type: "card",
+        underlying_details: null,
         card: {
           type: cardType(digits),
           last4: digits.slice(-4),
@@ -417,6 +419,7 @@ export async function payAtCheckout(id: string, card: CardPaymentInput, clientKe
         sandboxRenewalBehavior(digits),
       );
       payment.stored_payment_method_id = paymentMethodId;
+      payment.payment_method_id = paymentMethodId;
       if (paysSubscription) {
         await query(
           "UPDATE subscriptions SET payment_method_id = $2 WHERE id = $1",
@@ -506,10 +509,11 @@ export async function chargeSavedCards(
     const payment: Payment = {
       payment_attempt_id: randomUUID(),
       stored_payment_method_id: saved?.id ?? randomUUID(),
+      payment_method_id: saved?.id ?? null,
       amount: stored.details.totals.balance,
       status: declined ? "error" : "captured",
       error_code: declined ? "declined" : null,
-      method_details: { type: "card", card: saved?.card ?? null },
+      method_details: { type: "card", underlying_details: null, card: saved?.card ?? null },
       created_at: when,
       captured_at: declined ? null : when,
     };
@@ -651,10 +655,11 @@ export async function markPaid(
     const payment: Payment = {
       payment_attempt_id: randomUUID(),
       stored_payment_method_id: randomUUID(),
+      payment_method_id: null,
       amount: stored.details.totals.balance,
       status: "captured",
       error_code: null,
-      method_details: { type: method, card: null, reference: input?.reference ?? null },
+      method_details: { type: method, underlying_details: null, card: null, reference: input?.reference ?? null },
       created_at: now,
       captured_at: now,
     };

@@ -20,6 +20,7 @@ import {
   transactions,
 } from "@/lib/dev/test/transactions";
 import { SURROGATE_MESSAGE } from "@/lib/http/input-guard";
+import { newId } from "@/lib/ids";
 
 type Entity = Record<string, any>;
 
@@ -245,14 +246,28 @@ describe("POST /checkout/{transaction_id}/payments: outcomes", () => {
     const payment = res.body.data.payment;
     expect(res.body.data).toMatchObject({ transaction_id: t.id, transaction_status: "completed" });
     expect(payment).toMatchObject({
+      // A card not saved (a one-time purchase): no payment method entity, as in the family.
+      payment_method_id: null,
       amount: "1000",
       status: "captured",
       error_code: null,
       method_details: {
         type: "card",
+        underlying_details: null,
         card: { type: "visa", last4: "4242", expiry_month: 12, expiry_year: 2039, cardholder_name: "Sam Buyer" },
       },
     });
+    expect(Object.keys(payment)).toEqual([
+      "payment_attempt_id",
+      "stored_payment_method_id",
+      "payment_method_id",
+      "amount",
+      "status",
+      "error_code",
+      "method_details",
+      "created_at",
+      "captured_at",
+    ]);
     expect(payment.payment_attempt_id).toMatch(/^[0-9a-f-]{36}$/);
     expect(payment.captured_at).toBe(payment.created_at);
 
@@ -263,7 +278,14 @@ describe("POST /checkout/{transaction_id}/payments: outcomes", () => {
     // 5% of 1000 + 50 = 100; earnings 1000 − 0 − 100
     expect(done.details.totals).toMatchObject({ fee: "100", earnings: "900", balance: "0" });
     expect(done.details.adjusted_totals).toMatchObject({ fee: "100", earnings: "900" });
-    expect(done.details.payout_totals).toMatchObject({ fee: "100", earnings: "900", currency_code: "USD" });
+    expect(done.details.payout_totals).toMatchObject({
+      fee: "100",
+      earnings: "900",
+      currency_code: "USD",
+      exchange_rate: "1",
+    });
+    // The family sends null until an adjustment is approved (app/api/adjustments has the object).
+    expect(done.details.adjusted_payout_totals).toBeNull();
     const [row] = await query<{ completed_at: Date }>("SELECT completed_at FROM transactions WHERE id = $1", [t.id]);
     expect(row.completed_at.toISOString().slice(0, 23)).toBe(payment.captured_at.slice(0, 23));
 
@@ -278,6 +300,46 @@ describe("POST /checkout/{transaction_id}/payments: outcomes", () => {
     expect(last?.data).toEqual(done);
   });
 
+  it("reads payments stored before payment_method_id and underlying_details existed with them", async () => {
+    const t = await makeReady();
+    const saved = newId("paymtd");
+    const card = { type: "visa", last4: "0002", expiry_month: 1, expiry_year: 2040, cardholder_name: "Old" };
+    const stored = [
+      {
+        payment_attempt_id: "2a1d4c4b-7c5e-4b7a-9d2c-3f4e5a6b7c8d",
+        stored_payment_method_id: saved,
+        amount: "1000",
+        status: "error",
+        error_code: "insufficient_funds",
+        method_details: { type: "card", card },
+        created_at: "2026-01-02T03:04:05.000000Z",
+        captured_at: null,
+      },
+      {
+        payment_attempt_id: "9f8e7d6c-5b4a-4392-8a1b-0c9d8e7f6a5b",
+        stored_payment_method_id: "5d2b1c5e-8f3a-4b6c-9e7d-1a2b3c4d5e6f",
+        amount: "1000",
+        status: "error",
+        error_code: "declined",
+        method_details: { type: "card", card },
+        created_at: "2026-01-01T03:04:05.000000Z",
+        captured_at: null,
+      },
+    ];
+    await query("UPDATE transactions SET payments = $2::json WHERE id = $1", [t.id, JSON.stringify(stored)]);
+    const read = (await transactions.get(t.id)).body.data.payments;
+    expect(read).toEqual([
+      {
+        ...stored[0],
+        payment_method_id: saved,
+        error_code: "not_enough_balance",
+        method_details: { type: "card", underlying_details: null, card },
+      },
+      { ...stored[1], payment_method_id: null, method_details: { type: "card", underlying_details: null, card } },
+    ]);
+    expect(Object.keys(read[0])).toEqual(Object.keys(read[1]));
+  });
+
   it("decline: an error payment with its code, payment_failed, status unchanged; newest first on retry", async () => {
     const t = await makeReady();
     const declined = await pay(t.id, { ...CARD, number: DECLINED });
@@ -285,11 +347,11 @@ describe("POST /checkout/{transaction_id}/payments: outcomes", () => {
     expect(declined.body.data.transaction_status).toBe("ready");
     expect(declined.body.data.payment).toMatchObject({ status: "error", error_code: "declined", captured_at: null });
     const noFunds = await pay(t.id, { ...CARD, number: NO_FUNDS });
-    expect(noFunds.body.data.payment).toMatchObject({ status: "error", error_code: "insufficient_funds" });
+    expect(noFunds.body.data.payment).toMatchObject({ status: "error", error_code: "not_enough_balance" });
     expect((await transactions.get(t.id)).body.data.status).toBe("ready");
     expect((await view(t.id)).body.data.last_payment).toMatchObject({
       status: "error",
-      error_code: "insufficient_funds",
+      error_code: "not_enough_balance",
     });
 
     const ok = await pay(t.id);

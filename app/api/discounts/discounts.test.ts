@@ -40,7 +40,6 @@ const FIELDS = [
   "import_meta",
   "created_at",
   "updated_at",
-  "revision_id",
 ];
 const GROUP_FIELDS = ["id", "name", "status", "import_meta", "created_at", "updated_at"];
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
@@ -64,6 +63,18 @@ async function createOk(body: Record<string, unknown> = {}): Promise<Record<stri
   const res = await create({ ...PERCENT, ...body });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.data;
+}
+
+/** The Service-Revision-Id header of a GET or PATCH answer: the discount's current revision. */
+function revisionOf(res: ApiResult): string {
+  const revision = res.headers.get("service-revision-id");
+  expect(revision, JSON.stringify(res.body)).toMatch(REVISION);
+  return revision as string;
+}
+
+/** A discount's current revision, as GET answers it. */
+async function revisionNow(id: string): Promise<string> {
+  return revisionOf(await get(id));
 }
 
 function ids(res: ApiResult): string[] {
@@ -106,7 +117,7 @@ beforeAll(async () => {
 });
 
 describe("POST /discounts", () => {
-  it("creates a percentage discount: 201, the envelope, the spec's fields in order, then revision_id; defaults", async () => {
+  it("creates a percentage discount: 201, the envelope, the spec's fields in order (no revision_id); defaults", async () => {
     const res = await create({ description: "Launch", type: "percentage", amount: "10" });
     expect(res.status).toBe(201);
     expect(Object.keys(res.body)).toEqual(["data", "meta"]);
@@ -134,7 +145,7 @@ describe("POST /discounts", () => {
       import_meta: null,
     });
     expect(d.code).toMatch(/^[A-Z0-9]{10}$/);
-    expect(d.revision_id).toMatch(REVISION);
+    expect(await revisionNow(d.id)).toMatch(REVISION);
     expect(d.created_at).toMatch(TIMESTAMP);
     expect(d.updated_at).toBe(d.created_at);
     expect((await get(d.id)).body.data).toEqual(d);
@@ -559,14 +570,34 @@ describe("GET /discounts/{discount_id}", () => {
     expect(res.body.data).toEqual(d);
   });
 
-  it("accepts the revision form and returns the discount as it is now", async () => {
+  it("accepts the revision form and returns the discount as it is now, its revision in Service-Revision-Id", async () => {
     const d = await createOk();
-    expect((await get(`${d.id}@${d.revision_id}`)).body.data).toEqual(d);
+    const revision = await revisionNow(d.id);
+    const same = await get(`${d.id}@${revision}`);
+    expect(same.body.data).toEqual(d);
+    expect(revisionOf(same)).toBe(revision);
     const changed = await update(d.id, { description: "Changed" });
-    const res = await get(`${d.id}@${d.revision_id}`);
+    const res = await get(`${d.id}@${revision}`);
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual(changed.body.data);
-    expect(res.body.data.revision_id).not.toBe(d.revision_id);
+    expect(revisionOf(res)).not.toBe(revision);
+    expect(revisionOf(res)).toBe(revisionOf(changed));
+  });
+
+  it("adds revision_id (ours) only with include=revision, after the group", async () => {
+    const group = await newGroup("With revision");
+    const d = await createOk({ discount_group_id: group });
+    const res = await get(d.id, "?include=revision");
+    expect(Object.keys(res.body.data)).toEqual([...FIELDS, "revision_id"]);
+    expect(res.body.data.revision_id).toBe(revisionOf(res));
+    const both = await get(d.id, "?include=revision,discount_group");
+    expect(Object.keys(both.body.data)).toEqual([...FIELDS, "discount_group", "revision_id"]);
+    expect(both.body.data.revision_id).toBe(revisionOf(res));
+    // Lists too; never in the default answer, the events or a transaction's included discount.
+    const listed = await list(`?id=${d.id}&include=revision`);
+    expect(listed.body.data[0].revision_id).toBe(revisionOf(res));
+    expect((await list(`?id=${d.id}`)).body.data[0]).not.toHaveProperty("revision_id");
+    for (const event of await events(d.id)) expect(event.data).not.toHaveProperty("revision_id");
   });
 
   it("adds the discount group with include=discount_group", async () => {
@@ -602,6 +633,7 @@ describe("GET /discounts/{discount_id}", () => {
 
   it("is 404 for unknown or malformed IDs and revision forms", async () => {
     const d = await createOk();
+    const revision = await revisionNow(d.id);
     for (const id of [
       newId("dsc"),
       `${newId("dsc")}@${newId("dscrev")}`,
@@ -610,9 +642,9 @@ describe("GET /discounts/{discount_id}", () => {
       `${d.id}@`,
       `${d.id}@dscrev_short`,
       `${d.id}@${newId("dsc")}`,
-      `${d.id}@${d.revision_id}@${d.revision_id}`,
+      `${d.id}@${revision}@${revision}`,
       `${d.id.toUpperCase()}`,
-      `${d.id}@${d.revision_id.toUpperCase()}`,
+      `${d.id}@${revision.toUpperCase()}`,
     ]) {
       const error = expectError(await get(id), 404, "not_found");
       expect(error.detail).toContain(id.split("@")[0].slice(0, 4));
@@ -623,27 +655,28 @@ describe("GET /discounts/{discount_id}", () => {
 describe("PATCH /discounts/{discount_id}", () => {
   it("changes only the fields sent, moves to a new revision and writes discount.updated", async () => {
     const d = await createOk({ description: "Before", code: uniqueCode(), usage_limit: 5, custom_data: { a: 1 } });
+    const oldRevision = await revisionNow(d.id);
     const res = await update(d.id, { description: "After", usage_limit: 10 });
     expect(res.status).toBe(200);
     expect(Object.keys(res.body)).toEqual(["data", "meta"]);
     expect(Object.keys(res.body.data)).toEqual(FIELDS);
-    const { description, usage_limit, revision_id, updated_at, ...rest } = res.body.data;
+    const { description, usage_limit, updated_at, ...rest } = res.body.data;
     expect({ description, usage_limit }).toEqual({ description: "After", usage_limit: 10 });
-    const { description: _d, usage_limit: _u, revision_id: oldRevision, updated_at: oldUpdated, ...before } = d;
+    const { description: _d, usage_limit: _u, updated_at: oldUpdated, ...before } = d;
     expect(rest).toEqual(before);
-    expect(revision_id).toMatch(REVISION);
-    expect(revision_id).not.toBe(oldRevision);
+    expect(revisionOf(res)).not.toBe(oldRevision);
+    expect(await revisionNow(d.id)).toBe(revisionOf(res));
     expect(updated_at >= oldUpdated).toBe(true);
     expect((await get(d.id)).body.data).toEqual(res.body.data);
   });
 
   it("gives every change a new revision, an empty change too", async () => {
     const d = await createOk();
-    const revisions = new Set([d.revision_id]);
+    const revisions = new Set([await revisionNow(d.id)]);
     for (const body of [{}, { description: "x" }, { status: "archived" }, { status: "active" }]) {
       const res = await update(d.id, body);
       expect(res.status).toBe(200);
-      revisions.add(res.body.data.revision_id);
+      revisions.add(revisionOf(res));
     }
     expect(revisions.size).toBe(5);
   });
@@ -826,11 +859,7 @@ describe("PATCH /discounts/{discount_id}", () => {
         const error = expectError(await update(d.id, body), 400, "entity_archived");
         expect(error.detail).toContain(d.id);
       }
-      expectError(
-        await update(`${d.id}@${archived.body.data.revision_id}`, { description: "x" }),
-        400,
-        "entity_archived",
-      );
+      expectError(await update(`${d.id}@${revisionOf(archived)}`, { description: "x" }), 400, "entity_archived");
       expect((await get(d.id)).body.data).toEqual(archived.body.data);
 
       const back = await update(d.id, { status: "active", description: "Back" });
@@ -851,18 +880,19 @@ describe("PATCH /discounts/{discount_id}", () => {
   describe("revisions", () => {
     it("applies a PATCH naming the current revision and refuses one naming an older revision with 409", async () => {
       const d = await createOk({ description: "v1" });
-      const first = await update(`${d.id}@${d.revision_id}`, { description: "v2" });
+      const revision = await revisionNow(d.id);
+      const first = await update(`${d.id}@${revision}`, { description: "v2" });
       expect(first.status).toBe(200);
       expect(first.body.data).toMatchObject({ id: d.id, description: "v2" });
 
-      const stale = await update(`${d.id}@${d.revision_id}`, { description: "v2 from a stale form" });
+      const stale = await update(`${d.id}@${revision}`, { description: "v2 from a stale form" });
       const error = expectError(stale, 409, "conflict");
       expect(error.detail).toContain(d.id);
-      expect(error.detail).toContain(d.revision_id);
-      expect(error.detail).toContain(first.body.data.revision_id);
+      expect(error.detail).toContain(revision);
+      expect(error.detail).toContain(revisionOf(first));
       expect((await get(d.id)).body.data).toEqual(first.body.data);
 
-      const second = await update(`${d.id}@${first.body.data.revision_id}`, { description: "v3" });
+      const second = await update(`${d.id}@${revisionOf(first)}`, { description: "v3" });
       expect(second.status).toBe(200);
       expect(second.body.data.description).toBe("v3");
     });
@@ -871,14 +901,15 @@ describe("PATCH /discounts/{discount_id}", () => {
       const d = await createOk();
       expectError(await update(`${d.id}@${newId("dscrev")}`, { description: "x" }), 409, "conflict");
       const other = await createOk();
-      expectError(await update(`${d.id}@${other.revision_id}`, { description: "x" }), 409, "conflict");
+      expectError(await update(`${d.id}@${await revisionNow(other.id)}`, { description: "x" }), 409, "conflict");
     });
 
     it("reads %40 as @ in the path", async () => {
       const d = await createOk();
-      const res = await update(`${d.id}%40${d.revision_id}`, { description: "encoded" });
+      const revision = await revisionNow(d.id);
+      const res = await update(`${d.id}%40${revision}`, { description: "encoded" });
       expect(res.status).toBe(200);
-      expectError(await update(`${d.id}%40${d.revision_id}`, { description: "again" }), 409, "conflict");
+      expectError(await update(`${d.id}%40${revision}`, { description: "again" }), 409, "conflict");
     });
 
     it("the plain ID always changes the current revision", async () => {
@@ -890,7 +921,7 @@ describe("PATCH /discounts/{discount_id}", () => {
     it("gives one success and one 409 for two concurrent PATCHes naming the same revision", async () => {
       for (let round = 0; round < 5; round++) {
         const d = await createOk({ description: "start" });
-        const path = `${d.id}@${d.revision_id}`;
+        const path = `${d.id}@${await revisionNow(d.id)}`;
         const [a, b] = await Promise.all([
           update(path, { description: "staff A" }),
           update(path, { description: "staff B" }),
@@ -908,7 +939,7 @@ describe("PATCH /discounts/{discount_id}", () => {
 
     it("lets exactly one of many concurrent PATCHes of one revision through", async () => {
       const d = await createOk();
-      const path = `${d.id}@${d.revision_id}`;
+      const path = `${d.id}@${await revisionNow(d.id)}`;
       const results = await Promise.all(Array.from({ length: 6 }, (_, i) => update(path, { usage_limit: i + 1 })));
       expect(results.filter((r) => r.status === 200)).toHaveLength(1);
       expect(results.filter((r) => r.status === 409)).toHaveLength(5);
@@ -916,10 +947,11 @@ describe("PATCH /discounts/{discount_id}", () => {
 
     it("checks the revision before the archived rule and the fields", async () => {
       const d = await createOk();
+      const revision = await revisionNow(d.id);
       const archived = await update(d.id, { status: "archived" });
-      expectError(await update(`${d.id}@${d.revision_id}`, { description: "x" }), 409, "conflict");
-      expectError(await update(`${d.id}@${d.revision_id}`, { status: "active", amount: "500" }), 409, "conflict");
-      const back = await update(`${d.id}@${archived.body.data.revision_id}`, { status: "active" });
+      expectError(await update(`${d.id}@${revision}`, { description: "x" }), 409, "conflict");
+      expectError(await update(`${d.id}@${revision}`, { status: "active", amount: "500" }), 409, "conflict");
+      const back = await update(`${d.id}@${revisionOf(archived)}`, { status: "active" });
       expect(back.status).toBe(200);
     });
   });
@@ -933,7 +965,7 @@ describe("PATCH /discounts/{discount_id}", () => {
       `${d.id}@`,
       `${d.id}@dscrev_bad`,
       `${d.id}@${newId("dsg")}`,
-      `${d.id}#${d.revision_id}`,
+      `${d.id}#${await revisionNow(d.id)}`,
     ]) {
       expectError(await update(id, { description: "x" }), 404, "not_found");
     }
@@ -1172,7 +1204,11 @@ describe("permissions", () => {
       "discount.write",
     );
     expect((await get(d.id)).body.data).toEqual(d);
-    const ok = await update(`${d.id}@${d.revision_id}`, { description: "After" }, await testKey(["discount.write"]));
+    const ok = await update(
+      `${d.id}@${await revisionNow(d.id)}`,
+      { description: "After" },
+      await testKey(["discount.write"]),
+    );
     expect(ok.status).toBe(200);
   });
 
@@ -1195,7 +1231,7 @@ describe("events", () => {
   it("writes discount.created and one discount.updated per change, with the entity as returned", async () => {
     const d = await createOk({ code: uniqueCode("Evt"), custom_data: { k: "v" } });
     const changed = await update(d.id, { description: "Changed" });
-    const archived = await update(`${d.id}@${changed.body.data.revision_id}`, { status: "archived" });
+    const archived = await update(`${d.id}@${revisionOf(changed)}`, { status: "archived" });
     const rows = await events(d.id);
     expect(rows.map((e) => e.eventType)).toEqual(["discount.created", "discount.updated", "discount.updated"]);
     expect(rows[0].id).toMatch(/^evt_[a-z0-9]{26}$/);
@@ -1218,7 +1254,7 @@ describe("events", () => {
     expect(afterArchive).toBe(before + 1);
     expectError(await update(d.id, { description: "x" }), 400, "entity_archived");
     expect(await db().event.count()).toBe(afterArchive);
-    const last = (await events(d.id)).at(-1)?.data as { revision_id: string };
-    expect((await get(d.id)).body.data.revision_id).toBe(last.revision_id);
+    const last = (await events(d.id)).at(-1)?.data as { updated_at: string };
+    expect((await get(d.id)).body.data.updated_at).toBe(last.updated_at);
   });
 });

@@ -5,7 +5,7 @@ import { createDiscount, listDiscounts } from "@/lib/services/discounts";
 
 export const GET = route(
   {
-    summary: "List discounts.",
+    summary: "List discounts (`include=revision` adds each one's `revision_id`, ours).",
     response: paginated(discountSchema),
     permission: "discount.read",
     query: listDiscountsQuery,

@@ -222,9 +222,10 @@ describe("POST /prices", () => {
       return res;
     }
 
-    it("accepts a description of 500 characters and refuses 501", async () => {
+    it("accepts a description of 2 to 500 characters (the family's limits) and refuses 1 or 501", async () => {
       expect((await createOk({ description: "d".repeat(500) })).description).toHaveLength(500);
-      expect((await createOk({ description: "d" })).description).toBe("d");
+      expect((await createOk({ description: "dd" })).description).toBe("dd");
+      await refused({ description: "d" }, ["description"]);
       await refused({ description: "d".repeat(501) }, ["description"]);
     });
 
@@ -447,7 +448,7 @@ describe("POST /prices", () => {
   });
 
   it("the body schema serves forms: the unrefined object can be picked and made partial", () => {
-    expect(createPriceObject.pick({ description: true }).safeParse({ description: "x" }).success).toBe(true);
+    expect(createPriceObject.pick({ description: true }).safeParse({ description: "xx" }).success).toBe(true);
     expect(createPriceObject.partial().safeParse({}).success).toBe(true);
   });
 });
@@ -607,7 +608,7 @@ describe("PATCH /prices/{price_id}", () => {
     ["an unknown ID", () => newId("pri")],
     ["a malformed ID", () => "pri_bad"],
   ])("gives 404 not_found for %s", async (_name, makeId) => {
-    expectError(await update(makeId(), { description: "x" }), 404, "not_found");
+    expectError(await update(makeId(), { description: "xx" }), 404, "not_found");
   });
 
   describe("archived prices", () => {
@@ -625,7 +626,7 @@ describe("PATCH /prices/{price_id}", () => {
       const p = await createOk();
       const archived = (await update(p.id, { status: "archived" })).body.data;
       for (const body of [
-        { description: "x" },
+        { description: "xx" },
         { unit_price: USD_10 },
         { billing_cycle: MONTHLY },
         {},
@@ -965,8 +966,8 @@ describe("events", () => {
     expectError(await create(await valid({ product_id: newId("pro") })), 400, "invalid_field");
     expectError(await create(await valid({ description: "" })), 400, "invalid_field");
     expectError(await update(p.id, { billing_cycle: null }), 400, "invalid_field");
-    expectError(await update(archived.id, { description: "x" }), 400, "entity_archived");
-    expectError(await update(newId("pri"), { description: "x" }), 404, "not_found");
+    expectError(await update(archived.id, { description: "xx" }), 400, "entity_archived");
+    expectError(await update(newId("pri"), { description: "xx" }), 404, "not_found");
     expect(await db().event.count()).toBe(before);
   });
 });

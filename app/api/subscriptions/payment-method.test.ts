@@ -85,6 +85,34 @@ describe("GET /subscriptions/{id}/update-payment-method-transaction", () => {
     expect(await transactionsOf(subscription.id)).toHaveLength(2);
   });
 
+  it("includes the customer, address and adjustments' totals the key may read, and the payment methods, as the family", async () => {
+    const { subscription, customer, address } = await subscribeAtCheckout();
+    const all = (await get(subscription.id)).body.data;
+    // No business, discount or adjustments: left out, as the family leaves them.
+    expect(Object.keys(all).slice(-4)).toEqual([
+      "address",
+      "adjustments_totals",
+      "customer",
+      "available_payment_methods",
+    ]);
+    expect(all.customer).toMatchObject({ id: customer.id, email: customer.email });
+    expect(all.address).toMatchObject({ id: address.id, country_code: address.country_code });
+    expect(all.adjustments_totals).toMatchObject({
+      total: "0",
+      breakdown: { credit: "0", refund: "0", chargeback: "0" },
+    });
+    expect(all.available_payment_methods).toEqual(["card"]);
+    // A key that may read none of them gets the payment methods alone.
+    const narrow = (await get(subscription.id, await testKey(["transaction.write"]))).body.data;
+    expect(Object.keys(narrow).at(-1)).toBe("available_payment_methods");
+    for (const name of ["customer", "address", "adjustments_totals"]) expect(narrow).not.toHaveProperty(name);
+    const withCustomer = (await get(subscription.id, await testKey(["transaction.write", "customer.read"]))).body.data;
+    expect(withCustomer.customer.id).toBe(customer.id);
+    expect(withCustomer).not.toHaveProperty("address");
+    // The events carry the transaction alone.
+    for (const event of await events(all.id)) expect(event.data).not.toHaveProperty("customer");
+  });
+
   it("refuses manual and canceled subscriptions; needs transaction.write; 404 for unknown IDs", async () => {
     const manual = await subscribeByInvoice();
     expectError(await get(manual.subscription.id), 400, "subscription_not_automatic_collection");

@@ -66,7 +66,17 @@ describe("a subscription bought at checkout", () => {
       origin: "subscription",
       card: { last4: "4242", type: "visa" },
     });
-    expect(transaction.payments[0].stored_payment_method_id).toBe(methods.body.data[0].id);
+    // The saved card, in the family's payment_method_id and in its deprecated stored_payment_method_id;
+    // the transaction's events carry the same.
+    expect(transaction.payments[0]).toMatchObject({
+      payment_method_id: methods.body.data[0].id,
+      stored_payment_method_id: methods.body.data[0].id,
+    });
+    const completed = (await events(transaction.id)).find((e) => e.eventType === "transaction.completed");
+    expect((completed?.data as { payments: unknown[] }).payments[0]).toMatchObject({
+      payment_method_id: methods.body.data[0].id,
+      method_details: { type: "card", underlying_details: null },
+    });
   });
 
   it("starts trialing when the price has a trial period", async () => {

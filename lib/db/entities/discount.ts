@@ -12,7 +12,13 @@ export const DISCOUNT_STATUS_SQL = `CASE WHEN t.status <> 'active' THEN t.status
   WHEN t.usage_limit IS NOT NULL AND t.times_used >= t.usage_limit THEN 'used'
   ELSE 'active' END`;
 
-/** The discount's API shape (spec: Discount), in the spec's field order, then `revision_id`. */
+/**
+ * The discount's API shape (spec: Discount), in the spec's field order: what every answer, list,
+ * event and transaction `include=discount` carries. The revision (`revision_id`, our extension) is
+ * not part of it: the family's discount schema allows no other field, so it is added only when
+ * asked for (`include=revision`, discountEntity) and sent in the `Service-Revision-Id` header of
+ * GET and PATCH /discounts/{discount_id}.
+ */
 export const DISCOUNT: EntityTable<Discount> = {
   table: "discounts",
   fields: [
@@ -37,25 +43,32 @@ export const DISCOUNT: EntityTable<Discount> = {
     ["import_meta", "t.import_meta"],
     ["created_at", ts("t.created_at")],
     ["updated_at", ts("t.updated_at")],
-    // Our extension (clients of the API family ignore extra fields): the revision a PATCH can name.
-    ["revision_id", "t.revision_id"],
   ],
   orderColumns: { created_at: "t.created_at", updated_at: "t.updated_at" },
 };
 
-/** With `include=discount_group`: the discount's group (or null) as a last field. */
-const DISCOUNT_WITH_GROUP: EntityTable<Discount> = {
-  ...DISCOUNT,
-  fields: [
-    ...DISCOUNT.fields,
-    [
-      "discount_group",
-      `(SELECT ${jsonObject({ table: "discount_groups", fields: discountGroupFields("g") })}
-          FROM discount_groups g WHERE g.id = t.discount_group_id)`,
-    ],
+/** What `include` adds, in this order: the discount's group (or null), the current revision. */
+const INCLUDED: Record<string, readonly [string, string]> = {
+  discount_group: [
+    "discount_group",
+    `(SELECT ${jsonObject({ table: "discount_groups", fields: discountGroupFields("g") })}
+        FROM discount_groups g WHERE g.id = t.discount_group_id)`,
   ],
+  // Ours: the revision a PATCH can name (`dsc_…@dscrev_…`).
+  revision: ["revision_id", "t.revision_id"],
 };
 
+const entities = new Map<string, EntityTable<Discount>>();
+
+/** The discount entity with the fields `include` asks for (`discount_group`, `revision`). */
 export function discountEntity(include: readonly string[] | undefined): EntityTable<Discount> {
-  return include?.includes("discount_group") ? DISCOUNT_WITH_GROUP : DISCOUNT;
+  const names = Object.keys(INCLUDED).filter((name) => include?.includes(name));
+  if (names.length === 0) return DISCOUNT;
+  const key = names.join(",");
+  let entity = entities.get(key);
+  if (!entity) {
+    entity = { ...DISCOUNT, fields: [...DISCOUNT.fields, ...names.map((name) => INCLUDED[name])] };
+    entities.set(key, entity);
+  }
+  return entity;
 }

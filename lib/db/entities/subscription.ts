@@ -17,6 +17,7 @@
 import { config } from "../../config.ts";
 import type { Subscription } from "../../schemas/subscription.ts";
 import { type EntityTable, jsonRecord, sqlText, ts } from "../sql.ts";
+import { billingDetailsJson } from "./billing-details.ts";
 
 const period = (starts: string, ends: string) =>
   `CASE WHEN ${starts} IS NULL THEN NULL ELSE ${jsonRecord([
@@ -80,7 +81,7 @@ const FIELDS_BEFORE_URLS: (readonly [string, string])[] = [
   ["canceled_at", ts("t.canceled_at")],
   ["discount", DISCOUNT],
   ["collection_mode", "t.collection_mode"],
-  ["billing_details", "t.billing_details"],
+  ["billing_details", billingDetailsJson("t.billing_details")],
   [
     "current_billing_period",
     `CASE WHEN t.status IN ('paused', 'canceled') THEN NULL ELSE ${period("t.current_period_starts_at", "t.current_period_ends_at")} END`,

@@ -11,6 +11,7 @@ import type { Transaction, TransactionInclude } from "../../schemas/transaction.
 import { type EntityTable, jsonRecord, relatedJson, sqlText, ts } from "../sql.ts";
 import { ADDRESS } from "./address.ts";
 import { ADJUSTMENT, ADJUSTMENTS_TOTALS } from "./adjustment.ts";
+import { billingDetailsJson } from "./billing-details.ts";
 import { BUSINESS } from "./business.ts";
 import { CUSTOMER } from "./customer.ts";
 import { DISCOUNT } from "./discount.ts";
@@ -27,6 +28,45 @@ const ITEMS = `(SELECT coalesce(json_agg(${jsonRecord([
   ["quantity", "i.quantity"],
   ["proration", "i.proration"],
 ])} ORDER BY i.position), '[]'::json) FROM transaction_items i WHERE i.transaction_id = t.id)`;
+
+/**
+ * `payments`, in their stored order (newest first), each in the API family's shape (lib/billing
+ * payments.ts Payment), rendered field by field from the stored JSON so that an attempt stored
+ * before a field existed has it too: `payment_method_id` (the family's since 2024-01: the saved
+ * method's `paymtd_` ID, which `stored_payment_method_id` holds then, else null),
+ * `method_details.underlying_details` (null), and the family's `not_enough_balance` for the
+ * sandbox's former `insufficient_funds`. `reference` (ours, offline payments) only where stored.
+ */
+const PAYMENT = "p.v";
+const PAYMENTS = `(SELECT coalesce(json_agg(${jsonRecord([
+  ["payment_attempt_id", `${PAYMENT}->'payment_attempt_id'`],
+  ["stored_payment_method_id", `${PAYMENT}->'stored_payment_method_id'`],
+  [
+    "payment_method_id",
+    `coalesce(${PAYMENT}->'payment_method_id', CASE WHEN left(${PAYMENT}->>'stored_payment_method_id', 7) = 'paymtd_'
+      THEN ${PAYMENT}->'stored_payment_method_id' ELSE 'null'::json END)`,
+  ],
+  ["amount", `${PAYMENT}->'amount'`],
+  ["status", `${PAYMENT}->'status'`],
+  [
+    "error_code",
+    `CASE WHEN ${PAYMENT}->>'error_code' = 'insufficient_funds' THEN '"not_enough_balance"'::json
+      ELSE ${PAYMENT}->'error_code' END`,
+  ],
+  [
+    "method_details",
+    jsonRecord(
+      [
+        ["type", `${PAYMENT}->'method_details'->'type'`],
+        ["underlying_details", `coalesce(${PAYMENT}->'method_details'->'underlying_details', 'null'::json)`],
+        ["card", `${PAYMENT}->'method_details'->'card'`],
+      ],
+      [["reference", `${PAYMENT}->'method_details'->'reference'`]],
+    ),
+  ],
+  ["created_at", `${PAYMENT}->'created_at'`],
+  ["captured_at", `${PAYMENT}->'captured_at'`],
+])} ORDER BY p.i), '[]'::json) FROM json_array_elements(t.payments) WITH ORDINALITY p(v, i))`;
 
 /** Whether the hosted checkout serves the transaction (SQL twin of lib/billing checkoutEnabled). */
 const CHECKOUT_ENABLED = `(t.collection_mode = 'automatic'
@@ -59,11 +99,11 @@ export const TRANSACTION: EntityTable<Transaction> = {
     ["invoice_number", "t.invoice_number"],
     ["collection_mode", "t.collection_mode"],
     ["discount_id", "t.discount_id"],
-    ["billing_details", "t.billing_details"],
+    ["billing_details", billingDetailsJson("t.billing_details")],
     ["billing_period", BILLING_PERIOD],
     ["items", ITEMS],
     ["details", "t.details"],
-    ["payments", "t.payments"],
+    ["payments", PAYMENTS],
     ["checkout", CHECKOUT],
     ["created_at", ts("t.created_at")],
     ["updated_at", ts("t.updated_at")],
@@ -78,17 +118,25 @@ export const TRANSACTION: EntityTable<Transaction> = {
   },
 };
 
-const INCLUDED = {
+/**
+ * What `include` adds, after the transaction's own fields, each as an `optional` field: the family
+ * returns an included customer, address, business and discount only "when the transaction has
+ * one", and adjustments only when there are some, so those keys are left out when there is none
+ * (SQL NULL) rather than sent as null or []. The adjustments' totals and the payment methods are
+ * never NULL: always there when asked for.
+ */
+const INCLUDED: Record<string, string> = {
   address: `coalesce(t.address_snapshot, ${relatedJson(ADDRESS, "t.id = parent.address_id", false)})`,
-  adjustments: relatedJson(ADJUSTMENT, "t.transaction_id = parent.id", true),
+  adjustments: `CASE WHEN EXISTS (SELECT 1 FROM adjustments a WHERE a.transaction_id = t.id)
+    THEN ${relatedJson(ADJUSTMENT, "t.transaction_id = parent.id", true)} END`,
   adjustments_totals: ADJUSTMENTS_TOTALS,
   business: `coalesce(t.business_snapshot, ${relatedJson(BUSINESS, "t.id = parent.business_id", false)})`,
   customer: `coalesce(t.customer_snapshot, ${relatedJson(CUSTOMER, "t.id = parent.customer_id", false)})`,
   discount: relatedJson(DISCOUNT, "t.id = parent.discount_id", false),
   available_payment_methods: `CASE WHEN ${CHECKOUT_ENABLED}
     THEN '["card"]'::json ELSE '[]'::json END`,
-} as const;
-type Included = keyof typeof INCLUDED;
+};
+const INCLUDE_ORDER = Object.keys(INCLUDED);
 
 const entities = new Map<string, EntityTable<Transaction>>();
 
@@ -96,11 +144,11 @@ const entities = new Map<string, EntityTable<Transaction>>();
 export function transactionEntity(include?: readonly TransactionInclude[]): EntityTable<Transaction> {
   if (!include?.length) return TRANSACTION;
   const asked = new Set<string>(include.map((name) => (name === "adjustment" ? "adjustments" : name)));
-  const names = (Object.keys(INCLUDED) as Included[]).filter((name) => asked.has(name));
+  const names = INCLUDE_ORDER.filter((name) => asked.has(name));
   const key = names.join(",");
   let entity = entities.get(key);
   if (!entity) {
-    entity = { ...TRANSACTION, fields: [...TRANSACTION.fields, ...names.map((n) => [n, INCLUDED[n]] as const)] };
+    entity = { ...TRANSACTION, optional: names.map((n) => [n, INCLUDED[n]] as const) };
     entities.set(key, entity);
   }
   return entity;

@@ -3,6 +3,7 @@ import { EMBEDDED, embeddedFailure } from "../../cli/tasks.ts";
 import { type EmbeddedDatabase, startEmbeddedPostgres } from "../../db/embedded.ts";
 import { applyMigrations } from "../../db/migrate.ts";
 import { createDatabase, dropDatabase, TEMPLATE_DB } from "./database.ts";
+import { prepareFamilyDocument } from "./family-openapi.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -14,6 +15,8 @@ declare module "vitest" {
 let embedded: EmbeddedDatabase | undefined;
 
 export default async function setup(project: TestProject) {
+  // Parsed once here and cached, so each test file reads JSON instead of 36,000 lines of YAML.
+  prepareFamilyDocument();
   let serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) {
     // The same server as `npm test` starts (lib/cli/test.ts), beside `npm start`'s.

@@ -11,6 +11,10 @@
  *   API family: the items say what the card is for, each priced at nothing. Paying it at the
  *   checkout (a payment of 0) saves the card as the subscription's payment method and completes it.
  *
+ * The answer includes, as the API family's does, the transaction's customer, address, business,
+ * discount, adjustments and adjustments' totals when the caller may read them (and, for the business,
+ * discount and adjustments, when there are any), and the payment methods the checkout offers.
+ *
  * Decisions: only automatically-collected subscriptions (subscription_not_automatic_collection) that
  * are not canceled (subscription-states.ts). A GET should not pile up transactions: while an
  * earlier payment-method transaction of the subscription is still `ready`, that one is answered
@@ -19,11 +23,11 @@
  */
 import { refusal } from "../../billing/subscription-states.ts";
 import { pool } from "../../db/connection.ts";
-import { TRANSACTION } from "../../db/entities/transaction.ts";
+import { TRANSACTION, transactionEntity } from "../../db/entities/transaction.ts";
 import { getJson, insertJson, query, type RawJson, sqlTransaction, storableJson } from "../../db/sql.ts";
 import { notFound } from "../../errors.ts";
 import { newId } from "../../ids.ts";
-import type { Transaction } from "../../schemas/transaction.ts";
+import type { Transaction, TransactionInclude } from "../../schemas/transaction.ts";
 import { taxContext, transactionDetails } from "../transactions/details.ts";
 import { type ResolvedItem, writeItems } from "../transactions/items.ts";
 import { lineItems, subscriptionCountry, subscriptionNow } from "./billing.ts";
@@ -45,7 +49,28 @@ function atNoCharge(item: ResolvedItem): ResolvedItem {
   };
 }
 
-export async function paymentMethodTransaction(id: string): Promise<RawJson<Transaction>> {
+/** What the answer includes, by the permission each needs (the family: "only returned if the API key has …"). */
+const INCLUDED_WITH: readonly [TransactionInclude, string | null][] = [
+  ["customer", "customer.read"],
+  ["address", "address.read"],
+  ["business", "business.read"],
+  ["discount", "discount.read"],
+  ["adjustments", "adjustment.read"],
+  ["adjustments_totals", "adjustment.read"],
+  ["available_payment_methods", null],
+];
+
+/** The `include` of the answer for a caller holding `permissions` (write implies read: already expanded). */
+export function paymentMethodTransactionIncludes(permissions: ReadonlySet<string>): TransactionInclude[] {
+  return INCLUDED_WITH.filter(([, needs]) => needs === null || permissions.has(needs)).map(([name]) => name);
+}
+
+/** The transaction; `permissions`, the caller's, choose what it includes (none: internal callers). */
+export async function paymentMethodTransaction(
+  id: string,
+  permissions: ReadonlySet<string> = new Set(),
+): Promise<RawJson<Transaction>> {
+  const entity = transactionEntity(paymentMethodTransactionIncludes(permissions));
   // The engine first catches the subscription up to its "now" (a renewal that just failed makes it
   // past_due: its transaction is then the one to pay), as the subscription operations do.
   await runDue(id, subscriptionNow(await readSubscription(pool(), id)));
@@ -53,7 +78,7 @@ export async function paymentMethodTransaction(id: string): Promise<RawJson<Tran
     const sub = await lockSubscription(client, id);
     refuse(refusal("update_payment_method", sub));
     const byId = async (txnId: string) => {
-      const json = await getJson(TRANSACTION, "t.id = $1", [txnId], client);
+      const json = await getJson(entity, "t.id = $1", [txnId], client);
       if (!json) throw notFound(txnId);
       return json;
     };
@@ -84,7 +109,8 @@ export async function paymentMethodTransaction(id: string): Promise<RawJson<Tran
       discount: null,
       ignoreTrials: true,
     });
-    return insertJson(
+    // The events carry the transaction alone; the answer is read again with what it includes.
+    await insertJson(
       TRANSACTION,
       {
         id: txnId,
@@ -108,5 +134,6 @@ export async function paymentMethodTransaction(id: string): Promise<RawJson<Tran
       ["transaction.created", "transaction.ready"],
       client,
     );
+    return byId(txnId);
   });
 }

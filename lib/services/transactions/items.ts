@@ -22,17 +22,13 @@ import { insertPrice } from "../prices.ts";
 import { createProduct } from "../products.ts";
 import type { Problems } from "./references.ts";
 
-/** A price's API JSON; a non-catalogue price not (yet) saved has null ID and timestamps. */
-export type PriceJson = Omit<Price, "id" | "product_id" | "created_at" | "updated_at"> & {
+/** A price's API JSON; a non-catalogue price not (yet) saved has a null ID (timestamps: unsavedAt). */
+export type PriceJson = Omit<Price, "id" | "product_id"> & {
   id: string | null;
   product_id: string | null;
-  created_at: string | null;
-  updated_at: string | null;
 };
-export type ProductJson = Omit<Product, "id" | "created_at" | "updated_at"> & {
+export type ProductJson = Omit<Product, "id"> & {
   id: string | null;
-  created_at: string | null;
-  updated_at: string | null;
 };
 
 /** One item of a transaction, resolved. */
@@ -198,8 +194,18 @@ function checkQuantity(field: string, quantity: number, price: PriceJson, proble
   }
 }
 
+/**
+ * When a price or product not saved yet is shown (a preview, or an item before its transaction is
+ * written): now. The family's previews carry a timestamp there, never null (its schema has none),
+ * as its SDKs read it as a date-time.
+ */
+function unsavedAt(): string {
+  return new Date().toISOString().replace(/Z$/, "000Z");
+}
+
 /** The product of a non-catalogue price with a new `product`, before it is saved. */
 function unsavedProduct(spec: NonCataloguePriceInput): ProductJson {
+  const at = unsavedAt();
   const product = spec.product;
   return {
     id: null,
@@ -211,13 +217,14 @@ function unsavedProduct(spec: NonCataloguePriceInput): ProductJson {
     custom_data: product?.custom_data ?? null,
     status: "active",
     import_meta: null,
-    created_at: null,
-    updated_at: null,
+    created_at: at,
+    updated_at: at,
   };
 }
 
 /** A non-catalogue price before it is saved, in the price's API shape. */
 function unsavedPrice(spec: NonCataloguePriceInput, productId: string | null): PriceJson {
+  const at = unsavedAt();
   return {
     id: null,
     product_id: productId,
@@ -233,8 +240,8 @@ function unsavedPrice(spec: NonCataloguePriceInput, productId: string | null): P
     status: "active",
     quantity: spec.quantity ?? DEFAULT_QUANTITY,
     import_meta: null,
-    created_at: null,
-    updated_at: null,
+    created_at: at,
+    updated_at: at,
   };
 }
 

@@ -5,7 +5,8 @@ import type { BillingDetails, BillingDetailsInput, CheckoutInput } from "../../s
 export function storedBillingDetails(input: BillingDetailsInput): BillingDetails {
   return {
     enable_checkout: input.enable_checkout ?? false,
-    purchase_order_number: input.purchase_order_number ?? null,
+    // A string in the API family: "" when none is given (lib/db/entities/billing-details.ts).
+    purchase_order_number: input.purchase_order_number ?? "",
     additional_information: input.additional_information ?? null,
     payment_terms: { interval: input.payment_terms.interval, frequency: input.payment_terms.frequency },
   };

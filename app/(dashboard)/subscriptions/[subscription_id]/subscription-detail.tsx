@@ -467,7 +467,7 @@ function BillingDetailsSection({ sub, write, onEdit }: { sub: Subscription; writ
         <DescriptionList
           items={[
             { term: "Payment terms", value: `Due in ${periodText(billing.payment_terms)}` },
-            { term: "Purchase order", value: billing.purchase_order_number ?? dash },
+            { term: "Purchase order", value: billing.purchase_order_number || dash },
             { term: "Checkout enabled", value: billing.enable_checkout ? "Yes" : "No" },
             { term: "Additional information", value: billing.additional_information ?? dash, wide: true },
           ]}

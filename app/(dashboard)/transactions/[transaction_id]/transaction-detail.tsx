@@ -245,7 +245,7 @@ function detailItems(t: TransactionWithIncludes): DescriptionItem[] {
   if (billing) {
     items.push(
       { term: "Payment terms", value: `Due in ${periodText(billing.payment_terms)}` },
-      { term: "Purchase order", value: billing.purchase_order_number ?? dash },
+      { term: "Purchase order", value: billing.purchase_order_number || dash },
       { term: "Checkout enabled", value: billing.enable_checkout ? "Yes" : "No" },
       { term: "Additional information", value: billing.additional_information ?? dash, wide: true },
     );

@@ -75,7 +75,7 @@ function DiscountPage({ discount, reload }: { discount: Discount; reload: () => 
             // A reload brings a new revision: the form starts again from it.
             key={editingFrom.revision_id}
             entity={editingFrom}
-            onSubmit={(input) => update.mutateAsync({ revision: editingFrom.revision_id, input })}
+            onSubmit={(input) => update.mutateAsync({ revision: editingFrom.revision_id ?? null, input })}
             onReload={async () => {
               const latest = await reload();
               if (latest) setEditingFrom(latest);

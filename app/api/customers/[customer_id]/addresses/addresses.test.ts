@@ -158,6 +158,13 @@ describe("POST /customers/{customer_id}/addresses", () => {
     it.each([["us"], ["XX"], ["USA"], [""], [null], [1]])("rejects %j", async (value) => {
       expectFieldError(await create(customerId, { country_code: value, postal_code: "1" }), "country_code");
     });
+
+    it("serves the countries the API family serves: not sanctioned ones (named), and Kosovo (XK)", async () => {
+      const res = await create(customerId, { country_code: "RU" });
+      expectFieldError(res, "country_code");
+      expect(res.body.error.errors[0].message).toContain("RU is a country this API does not serve");
+      expect((await create(customerId, { country_code: "XK" })).status).toBe(201);
+    });
   });
 
   describe("postal code rule", () => {

@@ -5,6 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/connection";
+import { query } from "@/lib/db/sql";
 import { type ApiResult, expectError, expectFieldError } from "@/lib/dev/test/api";
 import { events, expectMaxLength } from "@/lib/dev/test/checks";
 import { describeChildEntityAccess } from "@/lib/dev/test/child-entity";
@@ -98,10 +99,10 @@ describe("POST /customers/{customer_id}/businesses", () => {
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({
       ...body,
-      // A contact without a name has name null, in the same {name, email} shape.
+      // A contact without a name has name "" (a string in the API family), in the same {name, email} shape.
       contacts: [
         { name: "Parker Jones", email: "parker@example.com" },
-        { name: null, email: "accounts@example.com" },
+        { name: "", email: "accounts@example.com" },
       ],
     });
     for (const contact of res.body.data.contacts) expect(Object.keys(contact)).toEqual(["name", "email"]);
@@ -123,7 +124,19 @@ describe("POST /customers/{customer_id}/businesses", () => {
       contacts: [{ name: null, email: "nobody@example.com" }],
     });
     expect(res.status).toBe(201);
-    expect(res.body.data.contacts).toEqual([{ name: null, email: "nobody@example.com" }]);
+    expect(res.body.data.contacts).toEqual([{ name: "", email: "nobody@example.com" }]);
+  });
+
+  it('answers a contact stored without a name (null, as stored before) with name ""', async () => {
+    const created = await business(customerId, { name: "Old contacts" });
+    await query("UPDATE businesses SET contacts = $2::jsonb WHERE id = $1", [
+      created.id,
+      JSON.stringify([{ name: null, email: "old@example.com" }, { email: "older@example.com" }]),
+    ]);
+    expect((await get(customerId, created.id)).body.data.contacts).toEqual([
+      { name: "", email: "old@example.com" },
+      { name: "", email: "older@example.com" },
+    ]);
   });
 
   describe("name", () => {
@@ -302,7 +315,7 @@ describe("PATCH /customers/{customer_id}/businesses/{business_id}", () => {
     const created = await business(customerId, { name: "Contacts Co", contacts: contactList(3) });
     const replaced = await update(customerId, created.id, { contacts: [{ email: "only@example.com" }] });
     expect(replaced.status).toBe(200);
-    expect(replaced.body.data.contacts).toEqual([{ name: null, email: "only@example.com" }]);
+    expect(replaced.body.data.contacts).toEqual([{ name: "", email: "only@example.com" }]);
     const cleared = await update(customerId, created.id, { contacts: [] });
     expect(cleared.body.data.contacts).toEqual([]);
   });

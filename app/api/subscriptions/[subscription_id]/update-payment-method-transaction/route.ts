@@ -1,17 +1,18 @@
 /** GET /subscriptions/{id}/update-payment-method-transaction (reference §3, §9): needs transaction.write. */
 import { route } from "@/lib/http/route";
 import { subscriptionParams } from "@/lib/schemas/subscription";
-import { transactionSchema } from "@/lib/schemas/transaction";
+import { transactionResponseSchema } from "@/lib/schemas/transaction";
 import { paymentMethodTransaction } from "@/lib/services/subscriptions/payment-method-transaction";
 
 export const GET = route(
   {
-    summary: "Get a transaction to update a subscription's payment method.",
-    response: transactionSchema,
+    summary:
+      "Get a transaction to update a subscription's payment method, with its customer, address, business, discount and adjustments as the key may read them.",
+    response: transactionResponseSchema,
     permission: "transaction.write",
     params: subscriptionParams,
   },
-  ({ input }) => paymentMethodTransaction(input.params.subscription_id),
+  ({ input, auth }) => paymentMethodTransaction(input.params.subscription_id, auth.permissions),
 );
 
 export {

@@ -75,6 +75,7 @@ describe("POST /transactions/{transaction_id}/mark-paid", () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.data.payments[0].method_details).toEqual({
       type: "wire_transfer",
+      underlying_details: null,
       card: null,
       reference: "BANK-REF-42",
     });
