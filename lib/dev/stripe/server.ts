@@ -453,7 +453,7 @@ export async function startStripeStandIn(options: StandInOptions = {}): Promise<
     }
     if (url.pathname.startsWith("/v1/")) return handleApi(req, res, url);
     if (url.pathname.startsWith("/_stand-in/")) return handleControlRequest(req, res, url);
-    if (req.method === "GET" && /^\/(v3\/?|v3\/stripe\.js|stripe\.js)$/.test(url.pathname)) {
+    if (req.method === "GET" && /^\/(v3\/?|[a-z0-9]+\/stripe\.js|stripe\.js)$/.test(url.pathname)) {
       const script = stripeJs(publicUrl);
       res.writeHead(200, {
         "content-type": "application/javascript; charset=utf-8",
