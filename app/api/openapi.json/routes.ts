@@ -50,48 +50,50 @@ import * as r46 from "../notifications/[notification_id]/logs/route";
 import * as r47 from "../notifications/[notification_id]/replay/route";
 import * as r48 from "../notifications/[notification_id]/route";
 import * as r49 from "../notifications/route";
-import * as r50 from "../prices/[price_id]/route";
-import * as r51 from "../prices/route";
-import * as r52 from "../pricing-preview/route";
-import * as r53 from "../products/[product_id]/route";
-import * as r54 from "../products/route";
-import * as r55 from "../reports/[report_id]/download-url/route";
-import * as r56 from "../reports/[report_id]/route";
-import * as r57 from "../reports/route";
-import * as r58 from "../simulation-types/route";
-import * as r59 from "../simulations/[simulation_id]/route";
-import * as r60 from "../simulations/[simulation_id]/runs/[simulation_run_id]/events/[simulation_event_id]/replay/route";
-import * as r61 from "../simulations/[simulation_id]/runs/[simulation_run_id]/events/[simulation_event_id]/route";
-import * as r62 from "../simulations/[simulation_id]/runs/[simulation_run_id]/events/route";
-import * as r63 from "../simulations/[simulation_id]/runs/[simulation_run_id]/route";
-import * as r64 from "../simulations/[simulation_id]/runs/route";
-import * as r65 from "../simulations/route";
-import * as r66 from "../subscriptions/[subscription_id]/activate/route";
-import * as r67 from "../subscriptions/[subscription_id]/cancel/route";
-import * as r68 from "../subscriptions/[subscription_id]/charge/preview/route";
-import * as r69 from "../subscriptions/[subscription_id]/charge/route";
-import * as r70 from "../subscriptions/[subscription_id]/pause/route";
-import * as r71 from "../subscriptions/[subscription_id]/preview/route";
-import * as r72 from "../subscriptions/[subscription_id]/resume/route";
-import * as r73 from "../subscriptions/[subscription_id]/route";
-import * as r74 from "../subscriptions/[subscription_id]/test-clock/advance/route";
-import * as r75 from "../subscriptions/[subscription_id]/update-payment-method-transaction/route";
-import * as r76 from "../subscriptions/route";
-import * as r77 from "../tax-rates/[country_code]/route";
-import * as r78 from "../tax-rates/route";
-import * as r79 from "../team/invites/[invite_id]/route";
-import * as r80 from "../team/invites/accept/route";
-import * as r81 from "../team/invites/route";
-import * as r82 from "../team/members/[user_id]/route";
-import * as r83 from "../team/members/route";
-import * as r84 from "../transactions/[transaction_id]/invoice-link/route";
-import * as r85 from "../transactions/[transaction_id]/invoice-preview/route";
-import * as r86 from "../transactions/[transaction_id]/invoice/route";
-import * as r87 from "../transactions/[transaction_id]/mark-paid/route";
-import * as r88 from "../transactions/[transaction_id]/revise/route";
-import * as r89 from "../transactions/[transaction_id]/route";
-import * as r90 from "../transactions/preview/route";
-import * as r91 from "../transactions/route";
+import * as r50 from "../payment-settings/route";
+import * as r51 from "../payment-settings/test/route";
+import * as r52 from "../prices/[price_id]/route";
+import * as r53 from "../prices/route";
+import * as r54 from "../pricing-preview/route";
+import * as r55 from "../products/[product_id]/route";
+import * as r56 from "../products/route";
+import * as r57 from "../reports/[report_id]/download-url/route";
+import * as r58 from "../reports/[report_id]/route";
+import * as r59 from "../reports/route";
+import * as r60 from "../simulation-types/route";
+import * as r61 from "../simulations/[simulation_id]/route";
+import * as r62 from "../simulations/[simulation_id]/runs/[simulation_run_id]/events/[simulation_event_id]/replay/route";
+import * as r63 from "../simulations/[simulation_id]/runs/[simulation_run_id]/events/[simulation_event_id]/route";
+import * as r64 from "../simulations/[simulation_id]/runs/[simulation_run_id]/events/route";
+import * as r65 from "../simulations/[simulation_id]/runs/[simulation_run_id]/route";
+import * as r66 from "../simulations/[simulation_id]/runs/route";
+import * as r67 from "../simulations/route";
+import * as r68 from "../subscriptions/[subscription_id]/activate/route";
+import * as r69 from "../subscriptions/[subscription_id]/cancel/route";
+import * as r70 from "../subscriptions/[subscription_id]/charge/preview/route";
+import * as r71 from "../subscriptions/[subscription_id]/charge/route";
+import * as r72 from "../subscriptions/[subscription_id]/pause/route";
+import * as r73 from "../subscriptions/[subscription_id]/preview/route";
+import * as r74 from "../subscriptions/[subscription_id]/resume/route";
+import * as r75 from "../subscriptions/[subscription_id]/route";
+import * as r76 from "../subscriptions/[subscription_id]/test-clock/advance/route";
+import * as r77 from "../subscriptions/[subscription_id]/update-payment-method-transaction/route";
+import * as r78 from "../subscriptions/route";
+import * as r79 from "../tax-rates/[country_code]/route";
+import * as r80 from "../tax-rates/route";
+import * as r81 from "../team/invites/[invite_id]/route";
+import * as r82 from "../team/invites/accept/route";
+import * as r83 from "../team/invites/route";
+import * as r84 from "../team/members/[user_id]/route";
+import * as r85 from "../team/members/route";
+import * as r86 from "../transactions/[transaction_id]/invoice-link/route";
+import * as r87 from "../transactions/[transaction_id]/invoice-preview/route";
+import * as r88 from "../transactions/[transaction_id]/invoice/route";
+import * as r89 from "../transactions/[transaction_id]/mark-paid/route";
+import * as r90 from "../transactions/[transaction_id]/revise/route";
+import * as r91 from "../transactions/[transaction_id]/route";
+import * as r92 from "../transactions/preview/route";
+import * as r93 from "../transactions/route";
 
 export const ROUTES = [
   { path: "/account-settings/logo", module: r0 },
@@ -144,46 +146,48 @@ export const ROUTES = [
   { path: "/notifications/{notification_id}/replay", module: r47 },
   { path: "/notifications/{notification_id}", module: r48 },
   { path: "/notifications", module: r49 },
-  { path: "/prices/{price_id}", module: r50 },
-  { path: "/prices", module: r51 },
-  { path: "/pricing-preview", module: r52 },
-  { path: "/products/{product_id}", module: r53 },
-  { path: "/products", module: r54 },
-  { path: "/reports/{report_id}/download-url", module: r55 },
-  { path: "/reports/{report_id}", module: r56 },
-  { path: "/reports", module: r57 },
-  { path: "/simulation-types", module: r58 },
-  { path: "/simulations/{simulation_id}", module: r59 },
-  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}/events/{simulation_event_id}/replay", module: r60 },
-  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}/events/{simulation_event_id}", module: r61 },
-  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}/events", module: r62 },
-  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}", module: r63 },
-  { path: "/simulations/{simulation_id}/runs", module: r64 },
-  { path: "/simulations", module: r65 },
-  { path: "/subscriptions/{subscription_id}/activate", module: r66 },
-  { path: "/subscriptions/{subscription_id}/cancel", module: r67 },
-  { path: "/subscriptions/{subscription_id}/charge/preview", module: r68 },
-  { path: "/subscriptions/{subscription_id}/charge", module: r69 },
-  { path: "/subscriptions/{subscription_id}/pause", module: r70 },
-  { path: "/subscriptions/{subscription_id}/preview", module: r71 },
-  { path: "/subscriptions/{subscription_id}/resume", module: r72 },
-  { path: "/subscriptions/{subscription_id}", module: r73 },
-  { path: "/subscriptions/{subscription_id}/test-clock/advance", module: r74 },
-  { path: "/subscriptions/{subscription_id}/update-payment-method-transaction", module: r75 },
-  { path: "/subscriptions", module: r76 },
-  { path: "/tax-rates/{country_code}", module: r77 },
-  { path: "/tax-rates", module: r78 },
-  { path: "/team/invites/{invite_id}", module: r79 },
-  { path: "/team/invites/accept", module: r80 },
-  { path: "/team/invites", module: r81 },
-  { path: "/team/members/{user_id}", module: r82 },
-  { path: "/team/members", module: r83 },
-  { path: "/transactions/{transaction_id}/invoice-link", module: r84 },
-  { path: "/transactions/{transaction_id}/invoice-preview", module: r85 },
-  { path: "/transactions/{transaction_id}/invoice", module: r86 },
-  { path: "/transactions/{transaction_id}/mark-paid", module: r87 },
-  { path: "/transactions/{transaction_id}/revise", module: r88 },
-  { path: "/transactions/{transaction_id}", module: r89 },
-  { path: "/transactions/preview", module: r90 },
-  { path: "/transactions", module: r91 },
+  { path: "/payment-settings", module: r50 },
+  { path: "/payment-settings/test", module: r51 },
+  { path: "/prices/{price_id}", module: r52 },
+  { path: "/prices", module: r53 },
+  { path: "/pricing-preview", module: r54 },
+  { path: "/products/{product_id}", module: r55 },
+  { path: "/products", module: r56 },
+  { path: "/reports/{report_id}/download-url", module: r57 },
+  { path: "/reports/{report_id}", module: r58 },
+  { path: "/reports", module: r59 },
+  { path: "/simulation-types", module: r60 },
+  { path: "/simulations/{simulation_id}", module: r61 },
+  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}/events/{simulation_event_id}/replay", module: r62 },
+  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}/events/{simulation_event_id}", module: r63 },
+  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}/events", module: r64 },
+  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}", module: r65 },
+  { path: "/simulations/{simulation_id}/runs", module: r66 },
+  { path: "/simulations", module: r67 },
+  { path: "/subscriptions/{subscription_id}/activate", module: r68 },
+  { path: "/subscriptions/{subscription_id}/cancel", module: r69 },
+  { path: "/subscriptions/{subscription_id}/charge/preview", module: r70 },
+  { path: "/subscriptions/{subscription_id}/charge", module: r71 },
+  { path: "/subscriptions/{subscription_id}/pause", module: r72 },
+  { path: "/subscriptions/{subscription_id}/preview", module: r73 },
+  { path: "/subscriptions/{subscription_id}/resume", module: r74 },
+  { path: "/subscriptions/{subscription_id}", module: r75 },
+  { path: "/subscriptions/{subscription_id}/test-clock/advance", module: r76 },
+  { path: "/subscriptions/{subscription_id}/update-payment-method-transaction", module: r77 },
+  { path: "/subscriptions", module: r78 },
+  { path: "/tax-rates/{country_code}", module: r79 },
+  { path: "/tax-rates", module: r80 },
+  { path: "/team/invites/{invite_id}", module: r81 },
+  { path: "/team/invites/accept", module: r82 },
+  { path: "/team/invites", module: r83 },
+  { path: "/team/members/{user_id}", module: r84 },
+  { path: "/team/members", module: r85 },
+  { path: "/transactions/{transaction_id}/invoice-link", module: r86 },
+  { path: "/transactions/{transaction_id}/invoice-preview", module: r87 },
+  { path: "/transactions/{transaction_id}/invoice", module: r88 },
+  { path: "/transactions/{transaction_id}/mark-paid", module: r89 },
+  { path: "/transactions/{transaction_id}/revise", module: r90 },
+  { path: "/transactions/{transaction_id}", module: r91 },
+  { path: "/transactions/preview", module: r92 },
+  { path: "/transactions", module: r93 },
 ];
