@@ -78,7 +78,7 @@ export class Engine {
 
   emit(ctx: Context, type: string, object: unknown, previous?: Record<string, unknown>): void {
     const event = newEvent(ctx, type, object, previous);
-    const record: EventRecord = { event, json: JSON.stringify(event, null, 2), delivery: "none", attempts: [] };
+    const record: EventRecord = { event, json: null, delivery: "none", attempts: [] };
     ctx.account.events.push(record);
     ctx.account.eventsById.set(event.id, record);
     ctx.account.put(event as unknown as { id: string; object: string });

@@ -107,6 +107,7 @@ export interface StripeStandIn {
 
 const MAX_BODY = 1024 * 1024;
 const REQUEST_LOG_LIMIT = 5_000;
+const IDEMPOTENCY_LIMIT = 200_000;
 
 function masked(key: string): string {
   const prefix = /^(sk|pk|rk)_(test|live)_/.exec(key)?.[0] ?? "";
@@ -394,6 +395,10 @@ export async function startStripeStandIn(options: StandInOptions = {}): Promise<
         body = errorJson(error);
       }
       if (scope && executing) {
+        // Bounded for long bench runs: the oldest answers go first (Stripe keeps them 24 hours).
+        if (account.idempotency.size >= IDEMPOTENCY_LIMIT) {
+          account.idempotency.delete(account.idempotency.keys().next().value as string);
+        }
         account.idempotency.set(scope, {
           fingerprint,
           method,

@@ -40,7 +40,8 @@ export interface StoredAnswer {
 
 export interface EventRecord {
   event: StripeEvent;
-  json: string;
+  /** The body as delivered (pretty-printed, as Stripe sends it), made at the first delivery: a redelivery sends the same bytes. */
+  json: string | null;
   /** held: waiting for release; pending: queued; delivered / failed: last attempt's outcome; none: no endpoint. */
   delivery: "held" | "pending" | "delivered" | "failed" | "none";
   attempts: DeliveryAttempt[];

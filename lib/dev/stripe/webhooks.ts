@@ -111,10 +111,12 @@ export class WebhookDeliverer {
       "user-agent": "Stripe/1.0 (+https://stripe.com/docs/webhooks)",
       "cache-control": "no-cache",
     };
+    record.json ??= JSON.stringify(record.event, null, 2);
+    const body = record.json;
     const nowS = Math.floor(Date.now() / 1000);
     if (signature !== "none") {
       headers["stripe-signature"] = Stripe.webhooks.generateTestHeaderString({
-        payload: record.json,
+        payload: body,
         secret: signature === "invalid" ? `${secret}_wrong` : secret,
         timestamp: signature === "stale" ? nowS - STALE_BY_S : nowS,
       });
@@ -123,7 +125,7 @@ export class WebhookDeliverer {
       const response = await fetch(url, {
         method: "POST",
         headers,
-        body: record.json,
+        body,
         signal: AbortSignal.timeout(TIMEOUT_MS),
         redirect: "manual",
       });
