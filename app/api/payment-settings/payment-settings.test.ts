@@ -390,7 +390,7 @@ describe("saved settings that can no longer be used", () => {
   it("sealed under another BILLING_ENCRYPTION_KEY: a problem saying to enter the keys again", async () => {
     defaults();
     await connect();
-    environment({ BILLING_ENCRYPTION_KEY: "0".repeat(63) + "1" });
+    environment({ BILLING_ENCRYPTION_KEY: `${"0".repeat(63)}1` });
     const res = await get();
     expect(res.body.data).toMatchObject({ processor: "stripe", source: "settings", secret_key_hint: "sk_test_…0000" });
     expect(res.body.data.problem).toMatch(/encrypted under another BILLING_ENCRYPTION_KEY.*Enter the keys again/);
