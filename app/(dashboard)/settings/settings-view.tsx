@@ -5,6 +5,7 @@ import { ErrorState, LoadingBlock } from "@/components/states";
 import { useAccountSettings } from "@/lib/dashboard/settings";
 import { LogoForm } from "./logo-form";
 import { MerchantForm } from "./merchant-form";
+import { PaymentsSettings } from "./payments-settings";
 import { TaxRatesTable } from "./tax-rates-table";
 
 export function SettingsView() {
@@ -13,7 +14,7 @@ export function SettingsView() {
     <div className="mx-auto max-w-5xl space-y-6">
       <PageHeader
         title="Settings"
-        description="Your business details and logo as invoices show them, how prices treat tax, and the tax rate charged in each country."
+        description="Your business details and logo as invoices show them, how prices treat tax, how payments are taken, and the tax rate charged in each country."
       />
       <Section title="Logo" description="Printed above your business name for your customers to recognise you.">
         {settings.data ? (
@@ -33,6 +34,13 @@ export function SettingsView() {
         ) : (
           <ErrorState error={settings.error} title="Could not load the settings" onRetry={() => settings.refetch()} />
         )}
+      </Section>
+      <Section
+        id="payments"
+        title="Payments"
+        description="Which payment processor takes your customers' payments, and the Stripe account it uses."
+      >
+        <PaymentsSettings />
       </Section>
       <Section
         title="Tax rates"
