@@ -73,7 +73,8 @@ describe("a subscription bought at checkout", () => {
       stored_payment_method_id: methods.body.data[0].id,
     });
     const completed = (await events(transaction.id)).find((e) => e.eventType === "transaction.completed");
-    expect((completed?.data as { payments: unknown[] }).payments[0]).toMatchObject({
+    expect(completed).toBeDefined();
+    expect((completed?.data as unknown as { payments: unknown[] } | undefined)?.payments[0]).toMatchObject({
       payment_method_id: methods.body.data[0].id,
       method_details: { type: "card", underlying_details: null },
     });
