@@ -11,8 +11,9 @@
  *   of the text: each test process then reads JSON (a few ms). Where the document is absent, the
  *   check says so once and is skipped.
  * - Each operation's schema is compiled once, when a test first meets it (ajv, JSON Schema 2020-12).
- * - Fields the family's schemas forbid (`additionalProperties: false`) but that we send on purpose
- *   are allowed in one list, FAMILY_EXTENSIONS below, each with its reason. Nothing else is.
+ * - What we send on purpose that the family's schemas do not allow (a field, an enum value, a null, a
+ *   form of text) is allowed in one list, FAMILY_EXTENSIONS below, each entry with its reason.
+ *   Nothing else is.
  */
 import { createHash } from "node:crypto";
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
@@ -34,8 +35,9 @@ export const FAMILY_DOCUMENT = path.resolve(ROOT, "../shared/reference/paddle-op
  * enum does not list, null where it has none (`nullable`), or text of another form (`pattern`, which
  * replaces the family's). Either the family added it after the document's date (2025-05-27; its
  * SDKs read it), or it is one of our documented extensions (new optional fields and values, which
- * the family's SDKs ignore: DESIGN.md "Beyond the family"). Every entry says why. An entry the
- * document has caught up with fails the check (remove it then), so the list never outlives its use.
+ * the family's SDKs ignore: DESIGN.md "Beyond the family"), or a decision of ours documented where
+ * it is made. Every entry says why. A field or value the document has caught up with fails the
+ * check (remove its entry then), so those entries never outlive their use.
  */
 export type FamilyExtension = { at: string; why: string } & (
   | { field: string }
