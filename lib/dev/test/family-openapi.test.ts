@@ -137,6 +137,27 @@ describe.skipIf(!document)("the family's OpenAPI document as a validator", () =>
     expect(familyValidator(document, []).check("GET", path, 200, { data: withGroup, meta })?.problems).toEqual([
       '/data: has "discount_group_id", which the family\'s Discount does not allow',
     ]);
+    // A null the family does not allow (nullable), and text of another form (pattern).
+    const log = {
+      id: "ntflog_01hv8x2acma2gz3he2hz5t8hgm",
+      response_code: null,
+      response_content_type: null,
+      response_body: null,
+      attempted_at: "2024-04-12T10:18:49.621022Z",
+    };
+    const logs = {
+      data: [log],
+      meta: {
+        ...meta,
+        pagination: { per_page: 50, next: "https://x.example/logs", has_more: false, estimated_total: 1 },
+      },
+    };
+    const logsPath = "/notifications/ntf_01hv8x2acma2gz3he2hz5t8hgm/logs";
+    expect(validator.check("GET", logsPath, 200, logs)?.problems).toEqual([]);
+    expect(familyValidator(document, []).check("GET", logsPath, 200, logs)?.problems).toEqual([
+      expect.stringMatching(/^\/data\/0\/response_code: must be integer/),
+      expect.stringMatching(/^\/data\/0\/response_body: must be string/),
+    ]);
     expect(() =>
       familyValidator(document, [{ at: "/components/schemas/discount", field: "code", why: "already there" }]),
     ).toThrow(/has code now: remove the entry/);

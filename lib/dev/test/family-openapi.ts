@@ -11,8 +11,9 @@
  *   of the text: each test process then reads JSON (a few ms). Where the document is absent, the
  *   check says so once and is skipped.
  * - Each operation's schema is compiled once, when a test first meets it (ajv, JSON Schema 2020-12).
- * - Fields the family's schemas forbid (`additionalProperties: false`) but that we send on purpose
- *   are allowed in one list, FAMILY_EXTENSIONS below, each with its reason. Nothing else is.
+ * - What we send on purpose that the family's schemas do not allow (a field, an enum value, a null, a
+ *   form of text) is allowed in one list, FAMILY_EXTENSIONS below, each entry with its reason.
+ *   Nothing else is.
  */
 import { createHash } from "node:crypto";
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
@@ -31,18 +32,23 @@ export const FAMILY_DOCUMENT = path.resolve(ROOT, "../shared/reference/paddle-op
 /**
  * Something we send that the family's schema (at `at`, a JSON pointer into the document) does not
  * allow: a `field` its object schema does not name (`additionalProperties: false`), a `value` its
- * enum does not list, or null where it has none (`nullable`). Either the family added it after the document's date (2025-05-27; its
+ * enum does not list, null where it has none (`nullable`), or text of another form (`pattern`, which
+ * replaces the family's). Either the family added it after the document's date (2025-05-27; its
  * SDKs read it), or it is one of our documented extensions (new optional fields and values, which
- * the family's SDKs ignore: DESIGN.md "Beyond the family"). Every entry says why. An entry the
- * document has caught up with fails the check (remove it then), so the list never outlives its use.
+ * the family's SDKs ignore: DESIGN.md "Beyond the family"), or a decision of ours documented where
+ * it is made. Every entry says why. A field or value the document has caught up with fails the
+ * check (remove its entry then), so those entries never outlive their use.
  */
 export type FamilyExtension = { at: string; why: string } & (
   | { field: string }
   | { value: string }
   | { nullable: true }
+  | { pattern: string }
 );
 
 const DISCOUNT = "/components/schemas/discount";
+const PERMISSION = "/components/schemas/permission";
+const SCHEMAS = "/components/schemas";
 const EVENT_TYPE = "/components/schemas/event_type_name";
 
 export const FAMILY_EXTENSIONS: readonly FamilyExtension[] = [
@@ -79,8 +85,51 @@ export const FAMILY_EXTENSIONS: readonly FamilyExtension[] = [
   {
     at: DISCOUNT,
     field: "revision_id",
-    why: "ours, only with include=revision: the revision PATCH /discounts/dsc_…@dscrev_… names (README: Discounts)",
+    why: "ours, only with include=revision: the revision PATCH /discounts/dsc_…@dscrev_… names (README: Discount revisions)",
   },
+  ...["discount_group.read", "discount_group.write", "client_token.read", "client_token.write"].map((value) => ({
+    at: PERMISSION,
+    value,
+    why: "the permissions of discount groups and client-side tokens, which the family added after the document (June, July 2025)",
+  })),
+  ...["api_key.read", "api_key.write", "audit_log.read", "event.read", "metrics.read"].map((value) => ({
+    at: PERMISSION,
+    value,
+    why: "ours: API keys, the audit log, events and our metrics endpoints have permissions of their own (lib/auth/permissions.ts); the family's SDKs take a permission they do not know",
+  })),
+  ...["settings.read", "settings.write", "user.read", "user.write"].map((value) => ({
+    at: PERMISSION,
+    value,
+    why: "ours: account settings and the team (lib/auth/permissions.ts)",
+  })),
+  // Ours, decided and documented where they are made (each answers what the family's would not):
+  {
+    at: `${SCHEMAS}/apikey-secret-redacted`,
+    pattern: "^svc_apikey_(sdbx|live)_…[A-Za-z0-9_]{4}$",
+    why: "ours: a key is shown by its last four characters (lib/db/entities/api-key.ts), the family's by its first ones then ****; only its hash is stored",
+  },
+  {
+    at: `${SCHEMAS}/notification_setting/properties/endpoint_secret_key`,
+    nullable: true,
+    why: "ours: null to callers without notification_setting.write, who could sign requests as us with it (lib/db/entities/notification-setting.ts)",
+  },
+  {
+    at: `${SCHEMAS}/notification_log/properties/response_code`,
+    nullable: true,
+    why: "ours: null when no server answered (a timeout, a refused connection), with our `error` saying why (lib/db/entities/notification.ts)",
+  },
+  {
+    at: `${SCHEMAS}/notification_log/properties/response_body`,
+    nullable: true,
+    why: "ours: null when no server answered, as response_code",
+  },
+  ...["JPY", "HKD", "SGD", "ARS", "BRL", "COP", "ILS", "INR", "KRW", "MXN", "NOK", "NZD"]
+    .concat(["RUB", "THB", "TRY", "TWD", "UAH", "VND"])
+    .map((value) => ({
+      at: `${SCHEMAS}/currency_code-payout`,
+      value,
+      why: "ours: payouts are in the transaction's currency, never converted (lib/billing/totals.ts payoutTotals, exchange_rate 1); the family converts into one of its payout currencies",
+    })),
 ];
 
 /** Our renaming of the family's names (DESIGN.md, "Where the spec is silent"). */
@@ -194,6 +243,9 @@ function applyExtensions(document: Json, extensions: readonly FamilyExtension[])
         throw new Error(`FAMILY_EXTENSIONS: ${at} has ${extension.field} now: remove the entry`);
       }
       schema.properties = { ...schema.properties, [extension.field]: true };
+    } else if ("pattern" in extension) {
+      if (typeof schema.pattern !== "string") throw new Error(`FAMILY_EXTENSIONS: ${at} has no pattern`);
+      schema.pattern = extension.pattern;
     } else if ("nullable" in extension) {
       const copy = { ...schema };
       for (const key of Object.keys(schema)) delete schema[key];

@@ -26,7 +26,6 @@ export const EXAMPLE_IDS = {
   product: "pro_01j82g1ydrx17jj2vwypy8bswa",
   price: "pri_01j82g1zd030mfzr8rj8e888sh",
   discount: "dsc_01j82g20c85wh5d75k2kwe6k5m",
-  discountRevision: "dscrev_01j82g21bgftj9mv5nma3n7s5k",
   discountGroup: "dsg_01j82g22aredp9nrr4e0ra54k4",
   transaction: "txn_01j82g23a0w5dp6pfaatae5cvg",
   transactionItem: "txnitm_01j82g2498r3g92b31f5046487",

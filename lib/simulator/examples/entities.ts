@@ -128,7 +128,6 @@ export function exampleDiscount(): Discount {
     import_meta: null,
     created_at: T0,
     updated_at: T0,
-    revision_id: EXAMPLE_IDS.discountRevision,
   };
 }
 

@@ -101,6 +101,7 @@ function payment(cast: Cast, attempt: PaymentAttempt, i: number, amount: string,
     error_code: attempt === "error" ? "declined" : null,
     method_details: {
       type: "card",
+      underlying_details: null,
       card: {
         type: "visa",
         last4: attempt === "error" ? "0002" : "4242",
@@ -190,24 +191,15 @@ export function exampleTransaction(cast: Cast, state: TransactionState): Json {
               credit_to_balance: "0",
               balance: "0",
               grand_total: String(total),
+              grand_total_tax: String(tax),
               fee: String(fee),
               fee_rate: "0.05",
               earnings: String(earnings),
               exchange_rate: "1",
               currency_code: currency,
             },
-      adjusted_payout_totals:
-        fee === null
-          ? null
-          : {
-              subtotal: String(subtotal),
-              tax: String(tax),
-              total: String(total),
-              fee: String(fee),
-              chargeback_fee: { amount: "0", original: null },
-              earnings: String(earnings),
-              currency_code: currency,
-            },
+      // Null until an adjustment is approved, as the API answers it (lib/billing/adjustments.ts).
+      adjusted_payout_totals: null,
       line_items: cast.items.map((item, i) => {
         const line = lines[i];
         const quantity = BigInt(item.quantity);
