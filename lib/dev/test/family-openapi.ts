@@ -75,6 +75,16 @@ export const FAMILY_EXTENSIONS: readonly FamilyExtension[] = [
   { at: EVENT_TYPE, value: "client_token.revoked", why: "client-side tokens' events (family, July 2025)" },
   { at: EVENT_TYPE, value: "discount_group.created", why: "discount groups' events (family, June 2025)" },
   { at: EVENT_TYPE, value: "discount_group.updated", why: "discount groups' events (family, June 2025)" },
+  {
+    at: "/components/schemas/permission",
+    value: "checkout_domain.read",
+    why: "checkout domains' permissions (family, after the document: its Python SDK's checkout_domains)",
+  },
+  {
+    at: "/components/schemas/permission",
+    value: "checkout_domain.write",
+    why: "checkout domains' permissions (family, after the document)",
+  },
   // Where the document is silent:
   {
     at: "/components/schemas/price/properties/id",
