@@ -115,8 +115,9 @@ export function useCreateDiscount() {
   return useSave(
     async (input: CreateDiscountInput) =>
       (await api<EntityResponse<Discount>>("/discounts", { method: "POST", body: input })).data,
+    // Not seeded into the detail's cache: the answer carries no revision (the family's discount
+    // has none), and the detail page's edit form needs it (useDiscount asks include=revision).
     () => [catalogueKeys.discountLists],
-    (discount) => catalogueKeys.discount(discount.id),
   );
 }
 
