@@ -7,7 +7,7 @@ import type { Metadata } from "next";
 import { ApiError } from "@/lib/errors";
 import type { CheckoutView } from "@/lib/schemas/payment";
 import { getAccountSettings } from "@/lib/services/account-settings";
-import { getCheckout } from "@/lib/services/payments";
+import { getCheckout } from "@/lib/services/payments/checkout";
 import { CheckoutPanel, CheckoutShell, Notice } from "./checkout-form";
 import { recurringTerms } from "./recurring-terms";
 

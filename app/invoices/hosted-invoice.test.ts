@@ -15,7 +15,7 @@ import { newId } from "@/lib/ids";
 import { updateAccountSettings } from "@/lib/services/account-settings";
 import { linkKey } from "@/lib/services/documents";
 import { loadHostedInvoice } from "@/lib/services/hosted-invoices";
-import { payAtCheckout } from "@/lib/services/payments";
+import { payAtCheckout } from "@/lib/services/payments/checkout";
 
 type Entity = Record<string, any>;
 

@@ -24,7 +24,7 @@ import { advanceTo, lastTransaction, MINUTE } from "@/lib/dev/test/subscription-
 import { DECLINES_LATER_CARD, getSubscriptionJson, subscribeAtCheckout } from "@/lib/dev/test/subscriptions";
 import { makeBusiness, makeReady } from "@/lib/dev/test/transactions";
 import { updateAccountSettings } from "@/lib/services/account-settings";
-import { payAtCheckout } from "@/lib/services/payments";
+import { payAtCheckout } from "@/lib/services/payments/checkout";
 import { PORTAL_COOKIE } from "@/lib/services/portal/access";
 import { issueToken } from "@/lib/services/portal/tokens";
 

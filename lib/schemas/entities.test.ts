@@ -104,7 +104,7 @@ import {
   transactionResponseSchema,
   transactionSchema,
 } from "@/lib/schemas/transaction";
-import { payAtCheckout } from "@/lib/services/payments";
+import { payAtCheckout } from "@/lib/services/payments/checkout";
 import { executeSimulationRun } from "@/lib/simulator/runner";
 
 /** Passes when `value` matches `schema` strictly, naming every problem otherwise. */

@@ -16,7 +16,7 @@ import {
   subscribeAtCheckout,
   subscribeByInvoice,
 } from "@/lib/dev/test/subscriptions";
-import { payAtCheckout } from "@/lib/services/payments";
+import { payAtCheckout } from "@/lib/services/payments/checkout";
 import { processDueSubscriptions, runDue, step } from "@/lib/services/subscriptions/engine";
 
 const DAY = 86_400_000;

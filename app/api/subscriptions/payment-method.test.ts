@@ -16,7 +16,7 @@ import {
   subscribeAtCheckout,
   subscribeByInvoice,
 } from "@/lib/dev/test/subscriptions";
-import { payAtCheckout } from "@/lib/services/payments";
+import { payAtCheckout } from "@/lib/services/payments/checkout";
 
 async function get(id: string, key?: string | null) {
   return call(paymentMethodTransaction.GET, "GET", `/subscriptions/${id}/update-payment-method-transaction`, {

@@ -108,7 +108,7 @@ describe("a subscription bought at checkout", () => {
       customer_id: customer.id,
       address_id: address.id,
     });
-    const { payAtCheckout } = await import("@/lib/services/payments");
+    const { payAtCheckout } = await import("@/lib/services/payments/checkout");
     const { TEST_CARD } = await import("@/lib/dev/test/adjustments");
     await payAtCheckout(txn.id, TEST_CARD);
     const res = await list(`?customer_id=${customer.id}`);

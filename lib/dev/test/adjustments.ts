@@ -4,7 +4,8 @@
  * 4242 card; a billed manual invoice is marked paid (offline). Fees are the defaults (5% + 50).
  */
 import type { CardPaymentInput } from "../../schemas/payment.ts";
-import { markPaid, payAtCheckout } from "../../services/payments.ts";
+import { payAtCheckout } from "../../services/payments/checkout.ts";
+import { markPaid } from "../../services/payments/mark-paid.ts";
 import { getTransaction } from "../../services/transactions/get.ts";
 
 /** The sandbox card that always pays (lib/billing/payments.ts TEST_CARDS). */

@@ -6,7 +6,7 @@
 import { expect } from "vitest";
 import * as subscriptionItem from "@/app/api/subscriptions/[subscription_id]/route";
 import type { CardPaymentInput } from "../../schemas/payment.ts";
-import { payAtCheckout } from "../../services/payments.ts";
+import { payAtCheckout } from "../../services/payments/checkout.ts";
 import { getTransaction } from "../../services/transactions/get.ts";
 import { TEST_CARD } from "./adjustments.ts";
 import { call } from "./api.ts";

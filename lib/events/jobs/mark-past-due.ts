@@ -7,7 +7,7 @@ export const markPastDueJob = defineJob({
   payload: z.object({}),
   schedule: "* * * * *",
   async run() {
-    const { markPastDueTransactions } = await import("../../services/payments.ts");
+    const { markPastDueTransactions } = await import("../../services/payments/past-due.ts");
     await markPastDueTransactions();
   },
 });

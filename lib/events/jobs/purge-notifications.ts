@@ -15,7 +15,7 @@ export const purgeNotificationsJob = defineJob({
     await purgeNotifications();
     const { purgeIdempotencyKeys } = await import("../../http/idempotency.ts");
     const { purgeRateLimitCounters } = await import("../../http/rate-limit.ts");
-    const { purgeCheckoutDeclines } = await import("../../services/payments.ts");
+    const { purgeCheckoutDeclines } = await import("../../services/payments/declines.ts");
     await purgeIdempotencyKeys();
     await purgeRateLimitCounters();
     await purgeCheckoutDeclines();

@@ -17,7 +17,7 @@ import { startWorker } from "@/lib/events/worker";
 import { newId } from "@/lib/ids";
 import { updateAccountSettings } from "@/lib/services/account-settings";
 import { loadHostedInvoice } from "@/lib/services/hosted-invoices";
-import { payAtCheckout } from "@/lib/services/payments";
+import { payAtCheckout } from "@/lib/services/payments/checkout";
 import { sendEventEmails } from "./events";
 
 type Entity = Record<string, any>;

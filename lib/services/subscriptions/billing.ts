@@ -27,7 +27,7 @@ import type { TransactionOrigin } from "../../schemas/transaction.ts";
 import { addCredit, takeCredit } from "../credit-balances.ts";
 import { nextInvoiceNumbers } from "../invoice-numbers.ts";
 import { savedCards } from "../payment-methods.ts";
-import { chargeSavedCards } from "../payments.ts";
+import { chargeSavedCards } from "../payments/saved-charges.ts";
 import { addressTaxContexts, taxContext, transactionDetails } from "../transactions/details.ts";
 import type { LineProration, PriceJson, ProductJson, ResolvedItem } from "../transactions/items.ts";
 import { insertItems } from "../transactions/items.ts";

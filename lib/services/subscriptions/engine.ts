@@ -28,7 +28,8 @@ import { TRANSACTION } from "../../db/entities/transaction.ts";
 import { query, sqlTransaction, storableJson, updateJson } from "../../db/sql.ts";
 import { ApiError, invalidField } from "../../errors.ts";
 import { savedCard } from "../payment-methods.ts";
-import { chargeSavedCard, INVOICE_DUE_AT } from "../payments.ts";
+import { INVOICE_DUE_AT } from "../payments/past-due.ts";
+import { chargeSavedCard } from "../payments/saved-charges.ts";
 import { subscriptionNow } from "./billing.ts";
 import {
   applyCancel,

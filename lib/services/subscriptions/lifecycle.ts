@@ -23,7 +23,7 @@ import { config } from "../../config.ts";
 import { TRANSACTION } from "../../db/entities/transaction.ts";
 import { type Queryable, query, storableJson, updateJson } from "../../db/sql.ts";
 import type { OnResume } from "../../schemas/subscription.ts";
-import { INVOICE_DUE_AT } from "../payments.ts";
+import { INVOICE_DUE_AT } from "../payments/past-due.ts";
 import { type BillLine, billSubscriptions, periodDiscount } from "./billing.ts";
 import { emitSubscriptionEvents, type SubscriptionRow, subscriptionItemsOf } from "./store.ts";
 

@@ -5,7 +5,7 @@
 import { route } from "@/lib/http/route";
 import { checkoutSchema } from "@/lib/schemas/payment";
 import { transactionParams } from "@/lib/schemas/transaction";
-import { getCheckout } from "@/lib/services/payments";
+import { getCheckout } from "@/lib/services/payments/checkout";
 
 export const GET = route(
   {

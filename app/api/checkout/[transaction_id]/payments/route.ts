@@ -6,7 +6,7 @@ import { clientAddress } from "@/lib/http/client-address";
 import { route } from "@/lib/http/route";
 import { cardPaymentBody, checkoutPaymentSchema } from "@/lib/schemas/payment";
 import { transactionParams } from "@/lib/schemas/transaction";
-import { payAtCheckout } from "@/lib/services/payments";
+import { payAtCheckout } from "@/lib/services/payments/checkout";
 
 export const POST = route(
   {

@@ -10,7 +10,7 @@ import { call, expectError, expectFieldError, expectNotFound } from "@/lib/dev/t
 import { events, expectPermission, permissionsWithout } from "@/lib/dev/test/checks";
 import { admin } from "@/lib/dev/test/resource";
 import { MANUAL_TERMS, makeDiscount, makeReady, transactions } from "@/lib/dev/test/transactions";
-import { markPastDueTransactions } from "@/lib/services/payments";
+import { markPastDueTransactions } from "@/lib/services/payments/past-due";
 
 type Entity = Record<string, any>;
 

@@ -2,7 +2,7 @@
 import { route } from "@/lib/http/route";
 import { markPaidBody } from "@/lib/schemas/payment";
 import { transactionParams, transactionQuery, transactionResponseSchema } from "@/lib/schemas/transaction";
-import { markPaid } from "@/lib/services/payments";
+import { markPaid } from "@/lib/services/payments/mark-paid";
 
 export const POST = route(
   {

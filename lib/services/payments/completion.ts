@@ -1,0 +1,292 @@
+/**
+ * The one completion of every way of paying a transaction, and the row lock payments take turns on.
+ *
+ * Completion. In one database transaction, with the transaction's row locked (a second payment
+ * waits and then finds it completed: never charged twice): the captured payment is put first in
+ * `payments` (newest first), the fee and earnings are computed by the money engine
+ * (lib/billing/payments.ts completedDetails → totals.ts payoutTotals, with the fee of lib/config.ts
+ * in the sandbox; from the processor's settlement when one is given), `billed_at` is set if it was
+ * not, `completed_at` is now, the status `completed`; the events `transaction.updated`,
+ * `transaction.paid`, `transaction.completed` are written in the same statement, in the API
+ * family's order. They all carry the completed transaction: `paid` (payment captured, processing
+ * not done) is passed through at once.
+ *
+ * Discount redemptions. A discount's `times_used` counts when a transaction is billed (see
+ * lib/services/transactions/discounts.ts); a transaction completed without ever being billed
+ * (automatic collection at checkout) counts it at completion. It is counted even past
+ * `usage_limit`: the limit was checked when the discount was applied, and the customer has paid.
+ *
+ * A declined payment is recorded as a payment with status `error` and its `error_code`, with the
+ * events `transaction.updated` and `transaction.payment_failed`; the status does not change (the
+ * customer may try another card) unless a failed renewal charge moves it to past_due.
+ */
+
+import type pg from "pg";
+import { type CompletableDetails, completedDetails, type Payment } from "../../billing/payments.ts";
+import { config } from "../../config.ts";
+import { TRANSACTION } from "../../db/entities/transaction.ts";
+import { query, storableJson, updateJson, updateRows } from "../../db/sql.ts";
+import { ApiError, notFound } from "../../errors.ts";
+import type { BillingDetails, TransactionDetails } from "../../schemas/transaction.ts";
+import { withAdjustedTotalsOf } from "../adjustments.ts";
+import { nextInvoiceNumber, nextInvoiceNumbers } from "../invoice-numbers.ts";
+import { createFromTransaction, linkColumns } from "../subscriptions/create.ts";
+import { subscriptionTransactionPaid, subscriptionTransactionsPaid } from "../subscriptions/recover.ts";
+
+export interface Locked {
+  id: string;
+  status: string;
+  collection_mode: string;
+  billing_details: BillingDetails | null;
+  details: CompletableDetails;
+  payments: Payment[];
+  discount_id: string | null;
+  billed_at: string | null;
+  invoice_number: string | null;
+  invoice_id: string | null;
+  customer_id: string | null;
+  address_id: string | null;
+  subscription_id: string | null;
+  billing_period_starts_at: string | null;
+  /** Whether any item has a recurring price: completing it creates a subscription. */
+  recurring: boolean;
+}
+
+/** The transaction's row, locked until the change commits: concurrent payments take turns. */
+export async function lockForPayment(client: pg.PoolClient, id: string): Promise<Locked> {
+  const [row] = await lockForPayments(client, [id]);
+  if (!row) throw notFound(id);
+  return row;
+}
+
+/** The rows of `ids` (in ID order: the lock order), locked as lockForPayment; unknown IDs are missing. */
+export async function lockForPayments(client: pg.PoolClient, ids: readonly string[]): Promise<Locked[]> {
+  return query<Locked>(
+    `SELECT t.id, t.status, t.collection_mode, t.billing_details, t.details, t.payments, t.discount_id,
+            t.billed_at::text AS billed_at, t.invoice_number, t.invoice_id, t.customer_id, t.address_id, t.subscription_id,
+            t.billing_period_starts_at::text AS billing_period_starts_at,
+            EXISTS (SELECT 1 FROM transaction_items i
+                     WHERE i.transaction_id = t.id AND i.quantity > 0 AND i.price->'billing_cycle' IS NOT NULL
+                       AND json_typeof(i.price->'billing_cycle') = 'object') AS recurring
+       FROM transactions t WHERE t.id = ANY($1) ORDER BY t.id FOR UPDATE`,
+    [ids],
+    client,
+  );
+}
+
+export function refuseOutsideSandbox(): void {
+  if (config.environment !== "sandbox") {
+    throw new ApiError(
+      "sandbox_only",
+      "This is the live environment: the hosted checkout takes only simulated payments, which exist in the sandbox. No card was charged.",
+    );
+  }
+}
+
+export function alreadyPaid(id: string): ApiError {
+  return new ApiError("transaction_already_paid", `Transaction ${id} is already completed: it was paid.`);
+}
+
+export async function nowText(client: pg.PoolClient): Promise<string> {
+  const [row] = await query<{ now: string }>(
+    `SELECT to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS now`,
+    [],
+    client,
+  );
+  return row.now;
+}
+
+/**
+ * Completes the locked transaction with the captured `payment` (see the top of this file). The one
+ * completion of every way of paying. A transaction with recurring items that belongs to no
+ * subscription yet creates its subscription here (lib/services/subscriptions/create.ts), with the
+ * events in the API family's order: transaction.updated, transaction.paid, subscription.created,
+ * subscription.activated (or .trialing), transaction.updated (subscription_id, billing_period,
+ * invoice number), transaction.completed. `paymentMethodId`: the card saved for renewals.
+ */
+export async function completeWithPayment(
+  client: pg.PoolClient,
+  stored: Locked,
+  payment: Payment,
+  paymentMethodId: string | null = null,
+): Promise<void> {
+  if (buysSubscription(stored)) await completeBuyingSubscription(client, stored, payment, paymentMethodId);
+  else await completeWithPayments(client, [{ stored, payment }]);
+}
+
+/** Whether completing the transaction creates its subscription (recurring items, no subscription yet). */
+function buysSubscription(stored: Locked): boolean {
+  return (
+    stored.recurring && stored.subscription_id === null && stored.customer_id !== null && stored.address_id !== null
+  );
+}
+
+/** What completion writes besides the status: the payment first in `payments`, the fees, billed_at. */
+async function paidColumns(
+  client: pg.PoolClient,
+  completions: readonly { stored: Locked; payment: Payment }[],
+): Promise<{ payments: Payment[]; details: TransactionDetails; billed_at: string | null }[]> {
+  const fees = { percent: config.fees.percent, fixed: config.fees.fixed };
+  // Credits made on the invoice before it was paid stay subtracted in the adjusted totals.
+  const details = await withAdjustedTotalsOf(
+    client,
+    completions.map(({ stored }) => ({
+      transactionId: stored.id,
+      details: completedDetails(stored.details, fees) as TransactionDetails,
+    })),
+  );
+  for (const { stored } of completions) {
+    if (stored.billed_at === null && stored.discount_id) {
+      await query("UPDATE discounts SET times_used = times_used + 1 WHERE id = $1", [stored.discount_id], client);
+    }
+  }
+  return completions.map(({ stored, payment }, i) => ({
+    payments: [payment, ...stored.payments],
+    details: details[i],
+    billed_at: stored.billed_at ?? payment.captured_at,
+  }));
+}
+
+/**
+ * An automatically-collected transaction gets its invoice number when it is completed, as in the
+ * API family (a manual one got it when billed): its invoice PDF is then available. The numbers of
+ * a batch are taken in one statement, in the batch's order.
+ */
+async function invoiceColumns(
+  client: pg.PoolClient,
+  stored: readonly Locked[],
+): Promise<{ invoice_number: string | null; invoice_id: string | null }[]> {
+  const numbers = await nextInvoiceNumbers(client, stored.filter((s) => s.invoice_number === null).length);
+  let next = 0;
+  return stored.map((s) =>
+    s.invoice_number === null
+      ? { invoice_number: numbers[next++], invoice_id: `inv_${s.id.slice("txn_".length)}` }
+      : { invoice_number: s.invoice_number, invoice_id: s.invoice_id },
+  );
+}
+
+/**
+ * Completes many locked transactions, each with its captured payment, in one statement (with their
+ * events transaction.updated, transaction.paid, transaction.completed): the completion of
+ * completeWithPayment for transactions that create no subscription (a batch of renewals is many;
+ * a checkout payment is one).
+ */
+export async function completeWithPayments(
+  client: pg.PoolClient,
+  completions: readonly { stored: Locked; payment: Payment }[],
+): Promise<void> {
+  if (completions.length === 0) return;
+  const paid = await paidColumns(client, completions);
+  const invoices = await invoiceColumns(
+    client,
+    completions.map((c) => c.stored),
+  );
+  const rows = completions.map(({ stored, payment }, i) => ({
+    id: stored.id,
+    ...paid[i],
+    status: "completed",
+    completed_at: payment.captured_at,
+    ...invoices[i],
+  }));
+  const written = await updateRows(
+    TRANSACTION,
+    rows,
+    ["transaction.updated", "transaction.paid", "transaction.completed"],
+    client,
+  );
+  if (written.length !== rows.length) throw notFound(rows.find((row) => !written.includes(row.id))?.id ?? "");
+  await subscriptionTransactionsPaid(
+    client,
+    completions.flatMap(({ stored }) =>
+      stored.subscription_id ? [{ subscriptionId: stored.subscription_id, transactionId: stored.id }] : [],
+    ),
+  );
+}
+
+/** completeWithPayment of a transaction that creates its subscription (see there for the events). */
+async function completeBuyingSubscription(
+  client: pg.PoolClient,
+  stored: Locked,
+  payment: Payment,
+  paymentMethodId: string | null,
+): Promise<void> {
+  const [paid] = await paidColumns(client, [{ stored, payment }]);
+  const [invoice] = await invoiceColumns(client, [stored]);
+  const where = { sql: "t.id = $1", values: [stored.id] };
+  await updateJson(
+    TRANSACTION,
+    where,
+    {
+      payments: storableJson(paid.payments),
+      details: storableJson(paid.details),
+      billed_at: paid.billed_at,
+      status: "paid",
+    },
+    ["transaction.updated", "transaction.paid"],
+    client,
+  );
+  const created = await createFromTransaction(
+    client,
+    stored.id,
+    new Date(payment.captured_at as string),
+    paymentMethodId,
+  );
+  const link = created ? linkColumns(created, stored.billing_period_starts_at !== null) : {};
+  const written = await updateJson(
+    TRANSACTION,
+    where,
+    { status: "completed", completed_at: payment.captured_at, ...invoice, ...link },
+    ["transaction.updated", "transaction.completed"],
+    client,
+  );
+  if (!written) throw notFound(stored.id);
+}
+
+/** What a payment endpoint answers: the attempt and the transaction's status after it. */
+export interface PaymentResult {
+  transaction_id: string;
+  transaction_status: string;
+  payment: Payment;
+}
+
+export function paymentResult(id: string, status: string, payment: Payment): PaymentResult {
+  return { transaction_id: id, transaction_status: status, payment };
+}
+
+export async function completeOwingNothing(client: pg.PoolClient, stored: Locked, when: string): Promise<void> {
+  const written = await updateJson(
+    TRANSACTION,
+    { sql: "t.id = $1", values: [stored.id] },
+    {
+      status: "completed",
+      completed_at: when,
+      billed_at: stored.billed_at ?? when,
+      ...(stored.invoice_number === null
+        ? { invoice_number: await nextInvoiceNumber(client), invoice_id: `inv_${stored.id.slice("txn_".length)}` }
+        : {}),
+    },
+    ["transaction.updated", "transaction.completed"],
+    client,
+  );
+  if (!written) throw notFound(stored.id);
+  if (stored.subscription_id) await subscriptionTransactionPaid(client, stored.subscription_id, stored.id);
+}
+
+/** A declined saved-card charge: the `error` payment, and with `pastDue` the move to past_due. */
+export async function recordDecline(
+  client: pg.PoolClient,
+  stored: Locked,
+  payment: Payment,
+  pastDue: boolean,
+): Promise<void> {
+  const moves = pastDue && stored.status !== "past_due";
+  await updateJson(
+    TRANSACTION,
+    { sql: "t.id = $1", values: [stored.id] },
+    { payments: storableJson([payment, ...stored.payments]), status: moves ? "past_due" : undefined },
+    moves
+      ? ["transaction.updated", "transaction.payment_failed", "transaction.past_due"]
+      : ["transaction.updated", "transaction.payment_failed"],
+    client,
+  );
+}
