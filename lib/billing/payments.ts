@@ -3,7 +3,15 @@
  * details of a completed transaction, and when an invoice falls due. No database, no HTTP.
  */
 import { addInterval, type CalendarInterval } from "./billing-dates.ts";
-import { type FeeConfig, type PayoutTotals, payoutTotals, type TransactionTotals } from "./totals.ts";
+import { formatAmount } from "./money.ts";
+import {
+  type FeeConfig,
+  type PayoutTotals,
+  payoutTotals,
+  type SettlementLike,
+  settledPayoutTotals,
+  type TransactionTotals,
+} from "./totals.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Cards
@@ -64,6 +72,27 @@ export function expired(expiry: { month: number; year: number }, now: Date): boo
  * `insufficient_funds`, which lib/db/entities/transaction.ts reads as `not_enough_balance`).
  */
 export type DeclineCode = "declined" | "not_enough_balance";
+
+/**
+ * The API family's payment error codes (`payments[].error_code`) that a processor's decline maps
+ * to (lib/payments/stripe.ts). The sandbox uses two of them (DeclineCode).
+ */
+export type PaymentErrorCode =
+  | "authentication_failed"
+  | "blocked_card"
+  | "canceled"
+  | "declined"
+  | "declined_not_retryable"
+  | "expired_card"
+  | "fraud"
+  | "invalid_amount"
+  | "invalid_payment_details"
+  | "issuer_unavailable"
+  | "not_enough_balance"
+  | "psp_error"
+  | "system_error"
+  | "transaction_not_permitted"
+  | "unknown";
 
 /**
  * The sandbox's test cards (shown on the checkout page). Any other Luhn-valid number succeeds, as
@@ -127,7 +156,8 @@ export interface Payment {
   payment_method_id: string | null;
   amount: string;
   status: "captured" | "error";
-  error_code: DeclineCode | null;
+  /** DeclineCode in the sandbox; any of the family's codes from a processor (lib/payments/processor.ts). */
+  error_code: DeclineCode | PaymentErrorCode | null;
   /**
    * `underlying_details`: null, as no method here has any (the family fills it for methods with
    * several options, like korea_local). `reference`: ours, on payments the merchant records
@@ -173,6 +203,26 @@ export function completedDetails<D extends CompletableDetails>(details: D, fees:
       earnings: payout.earnings,
     },
     payout_totals: payout,
+    adjusted_payout_totals: null,
+  };
+}
+
+/**
+ * completedDetails for a payment whose fee and conversion the processor reports (Stripe's balance
+ * transaction: lib/billing/totals.ts settledPayoutTotals), instead of the sandbox's fee rule.
+ */
+export function settledDetails<D extends CompletableDetails>(details: D, settlement: SettlementLike): D {
+  const { payout, fee, earnings } = settledPayoutTotals(details.totals, settlement);
+  const payoutTotals: PayoutTotals = { ...payout, balance: "0" };
+  return {
+    ...details,
+    totals: { ...details.totals, balance: "0", fee: formatAmount(fee), earnings: formatAmount(earnings) },
+    adjusted_totals: details.adjusted_totals && {
+      ...details.adjusted_totals,
+      fee: formatAmount(fee),
+      earnings: formatAmount(earnings),
+    },
+    payout_totals: payoutTotals,
     adjusted_payout_totals: null,
   };
 }

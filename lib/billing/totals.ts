@@ -571,3 +571,57 @@ export function payoutTotals(totals: TransactionTotals, fees: FeeConfig): Payout
     fee_rate: formatDecimal(parsePercent(fees.percent, "fee.percent")),
   };
 }
+
+/** What a processor reports a payment settled into (lib/payments/processor.ts ProcessorSettlement). */
+export interface SettlementLike {
+  /** The payout currency. */
+  readonly currencyCode: string;
+  /** The processor's fee, minor units of the payout currency. */
+  readonly fee: Minor;
+  /** Payout currency per unit of the transaction's currency, a decimal string ("1" when the same). */
+  readonly exchangeRate: string;
+}
+
+/**
+ * The payout of a transaction paid through a processor that reports its own fee and conversion
+ * (Stripe's balance transaction): every amount converted at the processor's exchange rate (one
+ * rounding each, half away from zero), `fee` the processor's, earnings = total − tax − fee in the
+ * payout currency. `fee` and `earnings` in the transaction's currency (for `details.totals`) are the
+ * payout figures converted back at the same rate.
+ */
+export function settledPayoutTotals(
+  totals: TransactionTotals,
+  settlement: SettlementLike,
+): { payout: PayoutTotals; fee: Minor; earnings: Minor } {
+  const rate = parseDecimal(settlement.exchangeRate, "exchange_rate");
+  if (rate.numerator <= 0n) throw invalidField("exchange_rate", "must be positive");
+  const convert = (text: string, field: string) => multiplyRound(parseAmount(text, field), rate);
+  const back = (amount: Minor) => roundHalfAwayFromZero(amount * rate.denominator, rate.numerator);
+  const total = convert(totals.total, "total");
+  const tax = convert(totals.tax, "tax");
+  const earnings = total - tax - settlement.fee;
+  const grandTotal = convert(totals.grand_total, "grand_total");
+  // Four decimal places: a fee over an amount need not be a finite decimal.
+  const feeRate =
+    grandTotal > 0n ? formatDecimal(ratio(roundHalfAwayFromZero(settlement.fee * 10000n, grandTotal), 10000n)) : "0";
+  return {
+    payout: {
+      subtotal: formatAmount(convert(totals.subtotal, "subtotal")),
+      discount: formatAmount(convert(totals.discount, "discount")),
+      tax: formatAmount(tax),
+      total: formatAmount(total),
+      credit: formatAmount(convert(totals.credit, "credit")),
+      balance: formatAmount(convert(totals.balance, "balance")),
+      grand_total: formatAmount(grandTotal),
+      grand_total_tax: formatAmount(convert(totals.grand_total_tax, "grand_total_tax")),
+      credit_to_balance: formatAmount(convert(totals.credit_to_balance, "credit_to_balance")),
+      fee: formatAmount(settlement.fee),
+      earnings: formatAmount(earnings),
+      currency_code: settlement.currencyCode as CurrencyCode,
+      exchange_rate: formatDecimal(rate),
+      fee_rate: feeRate,
+    },
+    fee: back(settlement.fee),
+    earnings: back(earnings),
+  };
+}

@@ -35,30 +35,11 @@
  * What a second processor implements: `ProcessorPayments` below, plus the webhook verification in
  * lib/payments/webhooks.ts, and a value of `PaymentProcessorName`.
  */
-import type { CardDetails, PaymentMethodType } from "../billing/payments.ts";
+import type { CardDetails, PaymentErrorCode, PaymentMethodType } from "../billing/payments.ts";
+
+export type { PaymentErrorCode };
 
 export type PaymentProcessorName = "sandbox" | "stripe";
-
-/**
- * The API family's payment error codes (`payments[].error_code`) that a processor's decline maps
- * to. The sandbox uses two of them (lib/billing/payments.ts DeclineCode).
- */
-export type PaymentErrorCode =
-  | "authentication_failed"
-  | "blocked_card"
-  | "canceled"
-  | "declined"
-  | "declined_not_retryable"
-  | "expired_card"
-  | "fraud"
-  | "invalid_amount"
-  | "invalid_payment_details"
-  | "issuer_unavailable"
-  | "not_enough_balance"
-  | "psp_error"
-  | "system_error"
-  | "transaction_not_permitted"
-  | "unknown";
 
 /** The payment method as the processor reports it (never the card number). */
 export interface ProcessorMethod {

@@ -54,11 +54,61 @@ export async function saveCard(
   return id;
 }
 
+/**
+ * Saves (or finds) a method a processor holds (Stripe's pm_, saved for off-session use by the
+ * checkout), with `payment_method.saved` when new; returns our `paymtd_` ID. The processor's ID is
+ * unique: the same card settled twice is saved once.
+ */
+export async function saveProcessorMethod(
+  client: pg.PoolClient,
+  method: {
+    customerId: string;
+    addressId: string;
+    card: CardDetails | null;
+    processor: "stripe";
+    processorAccount: string;
+    reference: string;
+  },
+): Promise<string> {
+  const [existing] = await query<{ id: string }>(
+    "SELECT id FROM payment_methods WHERE processor_reference = $1",
+    [method.reference],
+    client,
+  );
+  if (existing) return existing.id;
+  const id = newId("paymtd");
+  await insertJson(
+    PAYMENT_METHOD,
+    {
+      id,
+      customer_id: method.customerId,
+      address_id: method.addressId,
+      type: "card",
+      card: method.card ? storableJson(method.card) : null,
+      origin: "subscription",
+      behavior: "pays",
+      processor: method.processor,
+      processor_account: method.processorAccount,
+      processor_reference: method.reference,
+    },
+    "payment_method.saved",
+    client,
+  );
+  return id;
+}
+
+/** A saved method as a charge needs it; `processor` null for a sandbox test card. */
+export interface SavedMethod {
+  id: string;
+  card: CardDetails;
+  behavior: CardBehavior;
+  processor: "stripe" | null;
+  processor_account: string | null;
+  processor_reference: string | null;
+}
+
 /** The saved card a charge uses, or null when it was deleted. */
-export async function savedCard(
-  on: pg.PoolClient,
-  id: string | null,
-): Promise<{ id: string; card: CardDetails; behavior: CardBehavior } | null> {
+export async function savedCard(on: pg.PoolClient, id: string | null): Promise<SavedMethod | null> {
   if (!id) return null;
   return (await savedCards(on, [id])).get(id) ?? null;
 }
@@ -67,11 +117,11 @@ export async function savedCard(
 export async function savedCards(
   on: pg.PoolClient,
   ids: readonly (string | null)[],
-): Promise<Map<string, { id: string; card: CardDetails; behavior: CardBehavior }>> {
+): Promise<Map<string, SavedMethod>> {
   const wanted = [...new Set(ids.filter((id): id is string => id !== null))];
   if (wanted.length === 0) return new Map();
-  const rows = await query<{ id: string; card: CardDetails; behavior: CardBehavior }>(
-    "SELECT id, card, behavior FROM payment_methods WHERE id = ANY($1)",
+  const rows = await query<SavedMethod>(
+    "SELECT id, card, behavior, processor, processor_account, processor_reference FROM payment_methods WHERE id = ANY($1)",
     [wanted],
     on,
   );

@@ -22,7 +22,8 @@
  */
 
 import type pg from "pg";
-import { type CompletableDetails, completedDetails, type Payment } from "../../billing/payments.ts";
+import { type CompletableDetails, completedDetails, type Payment, settledDetails } from "../../billing/payments.ts";
+import type { SettlementLike } from "../../billing/totals.ts";
 import { config } from "../../config.ts";
 import { TRANSACTION } from "../../db/entities/transaction.ts";
 import { query, storableJson, updateJson, updateRows } from "../../db/sql.ts";
@@ -109,9 +110,20 @@ export async function completeWithPayment(
   stored: Locked,
   payment: Payment,
   paymentMethodId: string | null = null,
+  settlement: SettlementLike | null = null,
 ): Promise<void> {
-  if (buysSubscription(stored)) await completeBuyingSubscription(client, stored, payment, paymentMethodId);
-  else await completeWithPayments(client, [{ stored, payment }]);
+  if (buysSubscription(stored)) await completeBuyingSubscription(client, stored, payment, paymentMethodId, settlement);
+  else await completeWithPayments(client, [{ stored, payment, settlement }]);
+}
+
+/**
+ * A payment to complete with: the locked row, the captured payment, and the processor's settlement
+ * (its fee and conversion), or none for the sandbox's fee rule (lib/config.ts).
+ */
+export interface Completion {
+  stored: Locked;
+  payment: Payment;
+  settlement?: SettlementLike | null;
 }
 
 /** Whether completing the transaction creates its subscription (recurring items, no subscription yet). */
@@ -124,15 +136,17 @@ function buysSubscription(stored: Locked): boolean {
 /** What completion writes besides the status: the payment first in `payments`, the fees, billed_at. */
 async function paidColumns(
   client: pg.PoolClient,
-  completions: readonly { stored: Locked; payment: Payment }[],
+  completions: readonly Completion[],
 ): Promise<{ payments: Payment[]; details: TransactionDetails; billed_at: string | null }[]> {
   const fees = { percent: config.fees.percent, fixed: config.fees.fixed };
   // Credits made on the invoice before it was paid stay subtracted in the adjusted totals.
   const details = await withAdjustedTotalsOf(
     client,
-    completions.map(({ stored }) => ({
+    completions.map(({ stored, settlement }) => ({
       transactionId: stored.id,
-      details: completedDetails(stored.details, fees) as TransactionDetails,
+      details: (settlement
+        ? settledDetails(stored.details, settlement)
+        : completedDetails(stored.details, fees)) as TransactionDetails,
     })),
   );
   for (const { stored } of completions) {
@@ -171,10 +185,7 @@ async function invoiceColumns(
  * completeWithPayment for transactions that create no subscription (a batch of renewals is many;
  * a checkout payment is one).
  */
-export async function completeWithPayments(
-  client: pg.PoolClient,
-  completions: readonly { stored: Locked; payment: Payment }[],
-): Promise<void> {
+export async function completeWithPayments(client: pg.PoolClient, completions: readonly Completion[]): Promise<void> {
   if (completions.length === 0) return;
   const paid = await paidColumns(client, completions);
   const invoices = await invoiceColumns(
@@ -209,8 +220,9 @@ async function completeBuyingSubscription(
   stored: Locked,
   payment: Payment,
   paymentMethodId: string | null,
+  settlement: SettlementLike | null,
 ): Promise<void> {
-  const [paid] = await paidColumns(client, [{ stored, payment }]);
+  const [paid] = await paidColumns(client, [{ stored, payment, settlement }]);
   const [invoice] = await invoiceColumns(client, [stored]);
   const where = { sql: "t.id = $1", values: [stored.id] };
   await updateJson(

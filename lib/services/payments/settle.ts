@@ -1,0 +1,198 @@
+/**
+ * Settling a processor's outcome into the transaction, exactly once: the one place a Stripe
+ * payment's answer — from the checkout's confirmation, a webhook, or the reconciliation job,
+ * whichever comes first — becomes our payment. In one database transaction: the transaction's row
+ * is locked (lockForPayment), then the attempt's; an attempt already settled changes nothing, so
+ * the second of two racing deliveries of the same success is a no-op.
+ *
+ * - succeeded: the captured payment (card as Stripe reports it), the method saved as our `paymtd_`
+ *   when it buys or pays a subscription, the fee and payout from Stripe's balance transaction, then
+ *   the one completion (completion.ts). A transaction already completed by another attempt keeps its
+ *   payment; the attempt is settled with `duplicate` noted (the merchant refunds it in Stripe).
+ * - failed: an `error` payment with the family's error code. At the checkout the PaymentIntent can be
+ *   tried again, so the attempt stays open; each distinct failure is recorded once. Off-session, the
+ *   attempt is settled and `on_failure` decides whether the transaction moves to past_due.
+ * - requires_action, processing: noted on the attempt; settled later.
+ */
+import type pg from "pg";
+import type { CardDetails, Payment } from "../../billing/payments.ts";
+import { TRANSACTION } from "../../db/entities/transaction.ts";
+import { query, sqlTransaction, storableJson, updateJson } from "../../db/sql.ts";
+import { lockAttempt, type PaymentAttempt } from "../../payments/attempts.ts";
+import type { ProcessorPayment } from "../../payments/processor.ts";
+import { derivedUuid } from "../../payments/stripe.ts";
+import { saveProcessorMethod } from "../payment-methods.ts";
+import { completeWithPayment, type Locked, lockForPayment, nowText, recordDecline } from "./completion.ts";
+import { MAX_STORED_DECLINES } from "./declines.ts";
+
+export type SettleOutcome = "completed" | "failed" | "pending" | "already_settled";
+
+/** What settling changed, for the caller (the checkout's answer, the engine's follow-up). */
+export interface Settled {
+  outcome: SettleOutcome;
+  transactionStatus: string;
+  payment: Payment | null;
+  attempt: PaymentAttempt;
+}
+
+/**
+ * Settles `attempt` with the processor's `payment` (see the top of this file). `onSettled` runs in
+ * the same database transaction once an off-session outcome is written (the subscription engine's
+ * dunning), so that a crash cannot separate the two.
+ */
+export async function settleAttempt(
+  attemptId: string,
+  payment: ProcessorPayment,
+  onSettled?: (client: pg.PoolClient, settled: Settled) => Promise<void>,
+): Promise<Settled> {
+  return sqlTransaction(async (client) => {
+    const [{ transaction_id }] = await query<{ transaction_id: string }>(
+      "SELECT transaction_id FROM payment_attempts WHERE id = $1",
+      [attemptId],
+      client,
+    );
+    const stored = await lockForPayment(client, transaction_id);
+    const attempt = (await lockAttempt(attemptId, client)) as PaymentAttempt;
+    if (attempt.settled_at !== null) {
+      return { outcome: "already_settled", transactionStatus: stored.status, payment: null, attempt };
+    }
+    const settled = await settleLocked(client, stored, attempt, payment);
+    if (onSettled && settled.outcome !== "pending") await onSettled(client, settled);
+    return settled;
+  });
+}
+
+async function settleLocked(
+  client: pg.PoolClient,
+  stored: Locked,
+  attempt: PaymentAttempt,
+  outcome: ProcessorPayment,
+): Promise<Settled> {
+  const now = await nowText(client);
+  if (outcome.status === "requires_action" || outcome.status === "processing") {
+    await markAttempt(client, attempt.id, outcome, outcome.status, false);
+    return { outcome: "pending", transactionStatus: stored.status, payment: null, attempt };
+  }
+  if (outcome.status === "succeeded") {
+    if (stored.status === "completed" || stored.status === "paid") {
+      await markAttempt(client, attempt.id, outcome, "succeeded", true, "duplicate: the transaction was already paid");
+      return { outcome: "already_settled", transactionStatus: stored.status, payment: null, attempt };
+    }
+    const paymentMethodId = await savedMethodFor(client, stored, attempt, outcome);
+    const payment: Payment = {
+      payment_attempt_id: attempt.id,
+      stored_payment_method_id: paymentMethodId ?? attempt.id,
+      payment_method_id: paymentMethodId,
+      amount: String(outcome.amount),
+      status: "captured",
+      error_code: null,
+      method_details: {
+        type: outcome.method?.type ?? "card",
+        underlying_details: null,
+        card: outcome.method?.card ?? null,
+      },
+      created_at: attempt.created_at,
+      captured_at: now,
+    };
+    await completeWithPayment(client, stored, payment, paymentMethodId, outcome.settlement);
+    await markAttempt(client, attempt.id, outcome, "succeeded", true);
+    return { outcome: "completed", transactionStatus: "completed", payment, attempt };
+  }
+  // failed or canceled
+  const onSession = attempt.kind !== "off_session";
+  const payment: Payment = {
+    // At the checkout one PaymentIntent takes several tries: each failure is its own payment,
+    // identified by what failed (the charge, or the method whose 3-D Secure failed).
+    payment_attempt_id: onSession
+      ? derivedUuid(
+          `${outcome.reference}:${outcome.charge ?? outcome.method?.reference ?? ""}:${outcome.error?.processorCode ?? ""}`,
+        )
+      : attempt.id,
+    stored_payment_method_id: attempt.payment_method_id ?? attempt.id,
+    payment_method_id: attempt.payment_method_id,
+    amount: String(outcome.amount),
+    status: "error",
+    error_code: outcome.error?.code ?? "declined",
+    method_details: {
+      type: outcome.method?.type ?? "card",
+      underlying_details: null,
+      card: outcome.method?.card ?? null,
+    },
+    created_at: now,
+    captured_at: null,
+  };
+  if (onSession) {
+    if (!stored.payments.some((p) => p.payment_attempt_id === payment.payment_attempt_id)) {
+      let declines = 0;
+      const kept = [payment, ...stored.payments].filter(
+        (p) => p.status !== "error" || ++declines <= MAX_STORED_DECLINES,
+      );
+      await updateJson(
+        TRANSACTION,
+        { sql: "t.id = $1", values: [stored.id] },
+        { payments: storableJson(kept) },
+        ["transaction.updated", "transaction.payment_failed"],
+        client,
+      );
+    }
+    await markAttempt(client, attempt.id, outcome, outcome.status === "canceled" ? "canceled" : "failed", false);
+  } else {
+    await recordDecline(client, stored, payment, attempt.on_failure === "past_due");
+    await markAttempt(client, attempt.id, outcome, "failed", true);
+  }
+  return {
+    outcome: "failed",
+    transactionStatus: !onSession && attempt.on_failure === "past_due" ? "past_due" : stored.status,
+    payment,
+    attempt,
+  };
+}
+
+async function markAttempt(
+  client: pg.PoolClient,
+  id: string,
+  outcome: ProcessorPayment,
+  status: string,
+  settled: boolean,
+  note: string | null = null,
+): Promise<void> {
+  await query(
+    `UPDATE payment_attempts
+        SET status = $2, processor_payment = coalesce(processor_payment, $3), error_code = $4, error_message = $5,
+            settled_at = CASE WHEN $6 THEN now() ELSE NULL END, updated_at = now()
+      WHERE id = $1`,
+    [id, status, outcome.reference, outcome.error?.code ?? null, note ?? outcome.error?.message ?? null, settled],
+    client,
+  );
+}
+
+/**
+ * The method a successful payment leaves saved: the one charged (off-session), or, at the
+ * checkout, the card Stripe saved for a transaction that buys or pays a subscription (which then
+ * charges it).
+ */
+async function savedMethodFor(
+  client: pg.PoolClient,
+  stored: Locked,
+  attempt: PaymentAttempt,
+  outcome: ProcessorPayment,
+): Promise<string | null> {
+  if (attempt.kind === "off_session") return attempt.payment_method_id;
+  const buysSubscription = stored.recurring && stored.subscription_id === null;
+  const paysSubscription = stored.subscription_id !== null && stored.collection_mode === "automatic";
+  if (!(buysSubscription || paysSubscription) || !stored.customer_id || !stored.address_id || !outcome.method) {
+    return null;
+  }
+  const id = await saveProcessorMethod(client, {
+    customerId: stored.customer_id,
+    addressId: stored.address_id,
+    card: outcome.method.card as CardDetails,
+    processor: "stripe",
+    processorAccount: attempt.processor_account,
+    reference: outcome.method.reference,
+  });
+  if (paysSubscription) {
+    await query("UPDATE subscriptions SET payment_method_id = $2 WHERE id = $1", [stored.subscription_id, id], client);
+  }
+  return id;
+}
