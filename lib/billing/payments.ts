@@ -129,10 +129,66 @@ export function sandboxDecline(digits: string): DeclineCode | null {
   return DECLINES.get(digits) ?? null;
 }
 
-/** What a customer is told for each decline. */
+/**
+ * Every payment error code in plain words: what the customer is told (checkout, portal, emails)
+ * and how the merchant reads it (dashboard). A processor may know better (lib/payments/stripe.ts
+ * declineMessage reads Stripe's finer decline codes); this is what the code alone says.
+ */
+export const PAYMENT_ERRORS: Record<DeclineCode | PaymentErrorCode, { customer: string; merchant: string }> = {
+  declined: {
+    customer: "The card was declined by the bank. Try another card.",
+    merchant: "Declined by the card's bank",
+  },
+  declined_not_retryable: {
+    customer: "The card was declined by the bank and cannot be charged again. Use another card.",
+    merchant: "Declined by the card's bank; retrying will not help",
+  },
+  not_enough_balance: {
+    customer: "The card was declined for insufficient funds. Try another card.",
+    merchant: "Declined: insufficient funds",
+  },
+  authentication_failed: {
+    customer: "The payment was not confirmed with the bank (3-D Secure). Try again, or use another card.",
+    merchant: "The cardholder did not confirm the payment (3-D Secure)",
+  },
+  blocked_card: {
+    customer: "The card was declined by the bank. Use another card.",
+    merchant: "Card blocked (lost, stolen or restricted)",
+  },
+  canceled: { customer: "The payment was canceled.", merchant: "Canceled" },
+  expired_card: { customer: "The card has expired. Use another card.", merchant: "Card expired" },
+  fraud: { customer: "The card was declined by the bank. Use another card.", merchant: "Declined as suspected fraud" },
+  invalid_amount: {
+    customer: "This amount cannot be paid by card. Contact the seller.",
+    merchant: "Amount refused by the processor (below its minimum or above its maximum)",
+  },
+  invalid_payment_details: {
+    customer: "The card details are incorrect. Check them and try again.",
+    merchant: "Card details incorrect",
+  },
+  issuer_unavailable: {
+    customer: "The card's bank could not be reached. Try again in a few minutes.",
+    merchant: "The card's bank could not be reached",
+  },
+  psp_error: {
+    customer: "The payment could not be processed. Try again in a few minutes.",
+    merchant: "Processor error",
+  },
+  system_error: {
+    customer: "The payment could not be processed. Try again in a few minutes.",
+    merchant: "System error",
+  },
+  transaction_not_permitted: {
+    customer: "The card does not support this purchase. Use another card.",
+    merchant: "The card does not allow this kind of payment",
+  },
+  unknown: { customer: "The payment could not be taken. Try another card.", merchant: "Failed for an unknown reason" },
+};
+
+/** What a customer is told for each decline of the sandbox's test cards. */
 export const DECLINE_MESSAGES: Record<DeclineCode, string> = {
-  declined: "The card was declined by the bank. Try another card.",
-  not_enough_balance: "The card was declined for insufficient funds. Try another card.",
+  declined: PAYMENT_ERRORS.declined.customer,
+  not_enough_balance: PAYMENT_ERRORS.not_enough_balance.customer,
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
  * The dashboard's side of payments: marking a manual invoice paid (POST
  * /transactions/{id}/mark-paid) and how a payment attempt reads in the payments table.
  */
-import type { Payment } from "../billing/payments.ts";
+import { PAYMENT_ERRORS, type Payment } from "../billing/payments.ts";
 import type { MARK_PAID_METHODS } from "../schemas/payment.ts";
 import type { Transaction } from "../schemas/transaction.ts";
 import { api } from "./api.ts";
@@ -53,13 +53,8 @@ export function paymentMethodText(payment: Partial<Payment>): string {
   return details.reference ? `${name} · ${details.reference}` : name;
 }
 
-const ERRORS: Record<string, string> = {
-  declined: "Declined by the card's bank",
-  not_enough_balance: "Declined: insufficient funds",
-};
-
 /** Why an attempt failed, in words for the merchant; null for a captured payment. */
 export function paymentErrorText(payment: Partial<Payment>): string | null {
   if (!payment.error_code) return null;
-  return ERRORS[payment.error_code] ?? payment.error_code.replace(/_/g, " ");
+  return PAYMENT_ERRORS[payment.error_code]?.merchant ?? payment.error_code.replace(/_/g, " ");
 }

@@ -6,7 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import type Stripe from "stripe";
-import type { CardDetails, PaymentMethodType } from "../billing/payments.ts";
+import { type CardDetails, PAYMENT_ERRORS, type PaymentMethodType } from "../billing/payments.ts";
 import { query } from "../db/sql.ts";
 import type { PaymentErrorCode, ProcessorMethod, ProcessorPayment, ProcessorSettlement } from "./processor.ts";
 import { loadStripeConfiguration, type StripeSettings, stripeClient } from "./stripe-config.ts";
@@ -234,77 +234,63 @@ export function failureOfError(
 // ---------------------------------------------------------------------------------------------
 // Declines in plain words (Stripe's codes: docs.stripe.com/declines/codes)
 
-const DECLINES: Record<string, { code: PaymentErrorCode; message: string }> = {
+/**
+ * Stripe's error and decline codes as the family's codes; `message` only where Stripe's code says
+ * more than the family's (else PAYMENT_ERRORS' words for the code).
+ */
+const DECLINES: Record<string, { code: PaymentErrorCode; message?: string }> = {
   authentication_required: {
     code: "authentication_failed",
     message: "The bank asks the cardholder to confirm this payment (3-D Secure). Pay again to confirm it.",
   },
-  payment_intent_authentication_failure: {
-    code: "authentication_failed",
-    message: "The payment was not confirmed with the bank (3-D Secure). Try again, or use another card.",
-  },
-  insufficient_funds: {
-    code: "not_enough_balance",
-    message: "The card was declined for insufficient funds. Try another card.",
-  },
-  expired_card: { code: "expired_card", message: "The card has expired. Use another card." },
+  payment_intent_authentication_failure: { code: "authentication_failed" },
+  insufficient_funds: { code: "not_enough_balance" },
+  expired_card: { code: "expired_card" },
   incorrect_cvc: { code: "invalid_payment_details", message: "The card's security code is incorrect." },
   invalid_cvc: { code: "invalid_payment_details", message: "The card's security code is incorrect." },
   incorrect_number: { code: "invalid_payment_details", message: "The card number is incorrect." },
   invalid_number: { code: "invalid_payment_details", message: "The card number is incorrect." },
   invalid_expiry_month: { code: "invalid_payment_details", message: "The card's expiry month is incorrect." },
   invalid_expiry_year: { code: "invalid_payment_details", message: "The card's expiry year is incorrect." },
-  lost_card: { code: "blocked_card", message: "The card was declined by the bank. Use another card." },
-  stolen_card: { code: "blocked_card", message: "The card was declined by the bank. Use another card." },
-  pickup_card: { code: "blocked_card", message: "The card was declined by the bank. Use another card." },
-  restricted_card: { code: "blocked_card", message: "The card was declined by the bank. Use another card." },
-  fraudulent: { code: "fraud", message: "The card was declined by the bank. Use another card." },
-  merchant_blacklist: { code: "fraud", message: "The card was declined. Use another card." },
-  do_not_honor: { code: "declined", message: "The card was declined by the bank. Try another card." },
-  do_not_try_again: {
-    code: "declined_not_retryable",
-    message: "The card was declined by the bank and cannot be charged again. Use another card.",
-  },
-  card_not_supported: {
-    code: "transaction_not_permitted",
-    message: "The card does not support this kind of purchase. Use another card.",
-  },
+  lost_card: { code: "blocked_card" },
+  stolen_card: { code: "blocked_card" },
+  pickup_card: { code: "blocked_card" },
+  restricted_card: { code: "blocked_card" },
+  fraudulent: { code: "fraud" },
+  merchant_blacklist: { code: "fraud" },
+  do_not_honor: { code: "declined" },
+  generic_decline: { code: "declined" },
+  card_declined: { code: "declined" },
+  do_not_try_again: { code: "declined_not_retryable" },
+  card_not_supported: { code: "transaction_not_permitted" },
   currency_not_supported: {
     code: "transaction_not_permitted",
     message: "The card does not support this currency. Use another card.",
   },
-  transaction_not_allowed: {
-    code: "transaction_not_permitted",
-    message: "The card does not support this kind of purchase. Use another card.",
-  },
-  issuer_not_available: {
-    code: "issuer_unavailable",
-    message: "The card's bank could not be reached. Try again in a few minutes.",
-  },
-  processing_error: {
-    code: "psp_error",
-    message: "An error occurred while processing the card. Try again in a few minutes.",
-  },
+  transaction_not_allowed: { code: "transaction_not_permitted" },
+  issuer_not_available: { code: "issuer_unavailable" },
+  processing_error: { code: "psp_error" },
   test_mode_live_card: {
     code: "invalid_payment_details",
     message: "A real card was used with Stripe test keys: use a Stripe test card.",
   },
-  amount_too_small: { code: "invalid_amount", message: "The amount is below the minimum a card payment can take." },
-  amount_too_large: { code: "invalid_amount", message: "The amount is above what a card payment can take." },
+  amount_too_small: { code: "invalid_amount" },
+  amount_too_large: { code: "invalid_amount" },
 };
 
-const GENERIC_DECLINE = { code: "declined" as const, message: "The card was declined by the bank. Try another card." };
+function declineOf(code: string | null, declineCode: string | null): { code: PaymentErrorCode; message?: string } {
+  return (declineCode && DECLINES[declineCode]) || (code && DECLINES[code]) || { code: "declined" };
+}
 
 /** The API family's error code for a Stripe error code and decline code. */
 export function familyErrorCode(code: string | null, declineCode: string | null): PaymentErrorCode {
-  return (declineCode && DECLINES[declineCode]?.code) || (code && DECLINES[code]?.code) || GENERIC_DECLINE.code;
+  return declineOf(code, declineCode).code;
 }
 
 /** What the customer and the merchant read for a Stripe error code and decline code. */
 export function declineMessage(code: string | null, declineCode: string | null): string {
-  return (
-    (declineCode && DECLINES[declineCode]?.message) || (code && DECLINES[code]?.message) || GENERIC_DECLINE.message
-  );
+  const decline = declineOf(code, declineCode);
+  return decline.message ?? PAYMENT_ERRORS[decline.code].customer;
 }
 
 /** Stripe's dashboard page of a payment (test-mode payments under /test). */
