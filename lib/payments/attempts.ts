@@ -7,7 +7,11 @@
  * settles by asking the processor.
  */
 import { randomUUID } from "node:crypto";
+import { config } from "../config.ts";
 import { type Queryable, query } from "../db/sql.ts";
+import { notFound } from "../errors.ts";
+import type { PaymentAttemptView } from "../schemas/payment-attempt.ts";
+import { stripeDashboardUrl } from "./stripe.ts";
 
 export type AttemptKind = "checkout" | "off_session" | "setup";
 export type AttemptStatus = "started" | "requires_action" | "processing" | "succeeded" | "failed" | "canceled";
@@ -151,4 +155,30 @@ export async function unsettledAttempts(olderThanSeconds: number, limit: number)
       ORDER BY created_at LIMIT $2`,
     [olderThanSeconds, limit],
   );
+}
+
+/** A transaction's attempts, newest first, as the dashboard shows them (app/api/transactions/…/payment-attempts). */
+export async function attemptsOfTransaction(transactionId: string): Promise<PaymentAttemptView[]> {
+  const [exists] = await query("SELECT 1 FROM transactions WHERE id = $1", [transactionId]);
+  if (!exists) throw notFound(transactionId);
+  const rows = await query<PaymentAttempt & { livemode: boolean }>(
+    `SELECT ${COLUMNS} FROM payment_attempts WHERE transaction_id = $1 ORDER BY created_at DESC, id LIMIT 200`,
+    [transactionId],
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    processor: row.processor,
+    kind: row.kind,
+    status: row.status,
+    amount: row.amount,
+    currency_code: row.currency_code,
+    processor_reference: row.processor_payment,
+    dashboard_url: row.processor_payment
+      ? stripeDashboardUrl(row.processor_payment, config.environment === "live")
+      : null,
+    error_code: row.error_code,
+    error_message: row.error_message,
+    settled_at: row.settled_at,
+    created_at: row.created_at,
+  }));
 }

@@ -94,10 +94,11 @@ import * as r90 from "../transactions/[transaction_id]/invoice-link/route";
 import * as r91 from "../transactions/[transaction_id]/invoice-preview/route";
 import * as r92 from "../transactions/[transaction_id]/invoice/route";
 import * as r93 from "../transactions/[transaction_id]/mark-paid/route";
-import * as r94 from "../transactions/[transaction_id]/revise/route";
-import * as r95 from "../transactions/[transaction_id]/route";
-import * as r96 from "../transactions/preview/route";
-import * as r97 from "../transactions/route";
+import * as r94 from "../transactions/[transaction_id]/payment-attempts/route";
+import * as r95 from "../transactions/[transaction_id]/revise/route";
+import * as r96 from "../transactions/[transaction_id]/route";
+import * as r97 from "../transactions/preview/route";
+import * as r98 from "../transactions/route";
 
 export const ROUTES = [
   { path: "/account-settings/logo", module: r0 },
@@ -194,8 +195,9 @@ export const ROUTES = [
   { path: "/transactions/{transaction_id}/invoice-preview", module: r91 },
   { path: "/transactions/{transaction_id}/invoice", module: r92 },
   { path: "/transactions/{transaction_id}/mark-paid", module: r93 },
-  { path: "/transactions/{transaction_id}/revise", module: r94 },
-  { path: "/transactions/{transaction_id}", module: r95 },
-  { path: "/transactions/preview", module: r96 },
-  { path: "/transactions", module: r97 },
+  { path: "/transactions/{transaction_id}/payment-attempts", module: r94 },
+  { path: "/transactions/{transaction_id}/revise", module: r95 },
+  { path: "/transactions/{transaction_id}", module: r96 },
+  { path: "/transactions/preview", module: r97 },
+  { path: "/transactions", module: r98 },
 ];
