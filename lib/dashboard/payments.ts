@@ -4,12 +4,13 @@
  */
 import { PAYMENT_ERRORS, type Payment } from "../billing/payments.ts";
 import type { MARK_PAID_METHODS } from "../schemas/payment.ts";
+import type { PaymentAttemptView } from "../schemas/payment-attempt.ts";
 import type { Transaction } from "../schemas/transaction.ts";
 import { api } from "./api.ts";
-import { type EntityResponse, enc, useSave } from "./hooks.ts";
+import { type EntityResponse, enc, useEntity, useSave } from "./hooks.ts";
 import { transactionKeys } from "./transactions.ts";
 
-export type { Payment };
+export type { Payment, PaymentAttemptView };
 export type MarkPaidMethod = (typeof MARK_PAID_METHODS)[number];
 
 export const MARK_PAID_METHOD_LABELS: Record<MarkPaidMethod, string> = {
@@ -57,4 +58,25 @@ export function paymentMethodText(payment: Partial<Payment>): string {
 export function paymentErrorText(payment: Partial<Payment>): string | null {
   if (!payment.error_code) return null;
   return PAYMENT_ERRORS[payment.error_code]?.merchant ?? payment.error_code.replace(/_/g, " ");
+}
+
+/**
+ * The transaction's attempts at the payment processor (Stripe), under the transaction's key so
+ * that a payment made or marked reloads them with the transaction.
+ */
+export function usePaymentAttempts(transactionId: string) {
+  return useEntity<PaymentAttemptView[]>(
+    [...transactionKeys.detail(transactionId), "payment-attempts"],
+    `/transactions/${enc(transactionId)}/payment-attempts`,
+  );
+}
+
+const ATTEMPT_KIND_NAMES: Record<PaymentAttemptView["kind"], string> = {
+  checkout: "Checkout",
+  off_session: "Saved method charged",
+  setup: "Method saved",
+};
+
+export function attemptKindText(kind: PaymentAttemptView["kind"]): string {
+  return ATTEMPT_KIND_NAMES[kind];
 }

@@ -13,12 +13,15 @@ import { dueDate, type TermsInterval } from "@/lib/billing/payments";
 import { canMarkPaid, canPayAtCheckout } from "@/lib/billing/transaction-states";
 import { formatDateTime } from "@/lib/dashboard/display";
 import {
+  attemptKindText,
   MARK_PAID_METHOD_LABELS,
   type MarkPaidMethod,
   type Payment,
+  type PaymentAttemptView,
   paymentErrorText,
   paymentMethodText,
   useMarkPaid,
+  usePaymentAttempts,
 } from "@/lib/dashboard/payments";
 import { Allowed } from "@/lib/dashboard/permissions";
 import type { Transaction } from "@/lib/dashboard/transactions";
@@ -120,6 +123,7 @@ export function TransactionPayments({ transaction: t }: { transaction: Transacti
           </div>
         </dl>
       )}
+      <ProcessorAttempts transaction={t} />
       <ConfirmDialog
         open={confirming}
         title="Mark this invoice as paid?"
@@ -188,6 +192,78 @@ function columns(currency: string): Column<Payment>[] {
         const error = paymentErrorText(p);
         return error ? <span className="text-red-700">{error}</span> : dash;
       },
+    },
+  ];
+}
+
+/**
+ * The transaction's payments at Stripe, each linked to Stripe's dashboard, with why it failed in
+ * plain words (Stripe's decline code translated). Shown only once there is any.
+ */
+function ProcessorAttempts({ transaction: t }: { transaction: Transaction }) {
+  const attempts = usePaymentAttempts(t.id);
+  const rows = attempts.data ?? [];
+  if (rows.length === 0) return null;
+  return (
+    <div className="mt-4">
+      <DataTable
+        caption="At Stripe"
+        columns={attemptColumns(t.currency_code)}
+        rows={rows}
+        rowKey={(a) => a.id}
+        isLoading={attempts.isLoading}
+        empty={null}
+      />
+    </div>
+  );
+}
+
+const ATTEMPT_TONES: Record<PaymentAttemptView["status"], "green" | "red" | "amber" | "slate"> = {
+  succeeded: "green",
+  failed: "red",
+  canceled: "slate",
+  requires_action: "amber",
+  processing: "amber",
+  started: "slate",
+};
+
+function attemptColumns(currency: string): Column<PaymentAttemptView>[] {
+  return [
+    {
+      key: "status",
+      header: "Status",
+      cell: (a) => <StatusBadge status={a.status} tone={ATTEMPT_TONES[a.status]} />,
+    },
+    { key: "kind", header: "Kind", cell: (a) => attemptKindText(a.kind) },
+    {
+      key: "amount",
+      header: "Amount",
+      className: "text-right",
+      cell: (a) => <Amount amount={a.amount} currency={a.currency_code || currency} />,
+    },
+    {
+      key: "time",
+      header: "Time",
+      cell: (a) => <span className="whitespace-nowrap">{formatDateTime(a.created_at)}</span>,
+    },
+    {
+      key: "reason",
+      header: "Reason",
+      cell: (a) => (a.error_message ? <span className="text-red-700">{a.error_message}</span> : dash),
+    },
+    {
+      key: "stripe",
+      header: "Stripe",
+      cell: (a) =>
+        a.dashboard_url ? (
+          <a href={a.dashboard_url} target="_blank" rel="noreferrer" className="text-indigo-700 underline">
+            {a.processor_reference}
+            <span className="sr-only"> in Stripe's dashboard (opens in a new tab)</span>
+            <span aria-hidden="true"> ↗</span>
+          </a>
+        ) : (
+          dash
+        ),
     },
   ];
 }
