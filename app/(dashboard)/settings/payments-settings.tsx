@@ -76,9 +76,10 @@ function Payments({ settings }: { settings: PaymentSettings }) {
       <WebhookInstructions settings={settings} />
       {settings.source !== "environment" && <ConnectForm settings={settings} />}
       <p className="text-xs text-slate-600">
-        Test keys (sk_test_…, pk_test_…) work in the sandbox, to rehearse before going live; a live deployment takes
-        live keys only. Until the payment processor layer arrives, the checkout keeps taking sandbox test cards: these
-        keys are saved and can be tested, but no payment goes through Stripe yet.
+        With Stripe connected, the hosted checkout, renewals, one-time charges and refunds go through Stripe. Test
+        keys (sk_test_…, pk_test_…) work in the sandbox, to rehearse before going live with Stripe's test cards; a
+        live deployment takes live keys only. Without Stripe, the sandbox takes its own test cards and live takes no
+        card payments.
       </p>
     </div>
   );
