@@ -3,6 +3,7 @@ import {
   cardDigits,
   cardType,
   completedDetails,
+  settledDetails,
   dueDate,
   expired,
   luhnValid,
@@ -121,6 +122,57 @@ describe("completedDetails", () => {
     );
     expect(done.totals.fee).toBe("0");
     expect(done.totals.earnings).toBe("0");
+  });
+});
+
+describe("settledDetails: the processor's fee and conversion (Stripe's balance transaction)", () => {
+  const details = () => ({
+    totals: totals({ subtotal: "1000", tax: "200", total: "1200", balance: "1200", grand_total: "1200" }),
+    adjusted_totals: { total: "1200", fee: null, earnings: null, retained_fee: "0" },
+    payout_totals: null,
+    adjusted_payout_totals: null,
+  });
+
+  it("same currency: the fee is Stripe's, earnings = total − tax − fee, exchange rate 1", () => {
+    // Stripe: 2.9% + 30 of 1200 = 34.8 + 30 → 65 (Stripe rounds; we take its figure as it is).
+    const done = settledDetails(details(), { currencyCode: "USD", fee: 65n, exchangeRate: "1" });
+    expect(done.totals).toMatchObject({ fee: "65", earnings: "935", balance: "0" });
+    expect(done.adjusted_totals).toMatchObject({ fee: "65", earnings: "935" });
+    expect(done.payout_totals).toMatchObject({
+      total: "1200",
+      tax: "200",
+      fee: "65",
+      earnings: "935",
+      balance: "0",
+      currency_code: "USD",
+      exchange_rate: "1",
+      fee_rate: "0.0542",
+    });
+    expect(done.adjusted_payout_totals).toBeNull();
+  });
+
+  it("another payout currency: every amount converted at Stripe's rate, once each, the fee as Stripe took it", () => {
+    // 1200 EUR cents at 1.0825 → 1299 USD cents; tax 200 → 216.5 → 217; fee 68 USD cents.
+    const done = settledDetails(
+      { ...details(), totals: { ...details().totals, currency_code: "EUR" } },
+      { currencyCode: "USD", fee: 68n, exchangeRate: "1.0825" },
+    );
+    expect(done.payout_totals).toMatchObject({
+      total: "1299",
+      tax: "217",
+      grand_total: "1299",
+      fee: "68",
+      earnings: "1014",
+      currency_code: "USD",
+      exchange_rate: "1.0825",
+    });
+    // In the transaction's currency, converted back: 68 / 1.0825 = 62.8 → 63; 1014 / 1.0825 = 936.7 → 937.
+    expect(done.totals).toMatchObject({ fee: "63", earnings: "937", currency_code: "EUR" });
+  });
+
+  it("refuses a rate that is not a positive decimal", () => {
+    expect(() => settledDetails(details(), { currencyCode: "USD", fee: 1n, exchangeRate: "0" })).toThrow();
+    expect(() => settledDetails(details(), { currencyCode: "USD", fee: 1n, exchangeRate: "abc" })).toThrow();
   });
 });
 
