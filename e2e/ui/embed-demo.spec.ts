@@ -22,10 +22,12 @@ async function merchantSetup(page: Page): Promise<Setup> {
     name: `Acme Notes Pro ${uniqueTag()}`,
     tax_category: "standard",
   });
-  const price = (description: string, usd: string, eur: string, interval: string) =>
+  const price = (name: string, usd: string, eur: string, interval: string) =>
     apiCall<{ id: string }>(page, "POST", "/api/prices", {
       product_id: product.id,
-      description,
+      name,
+      // Internal: the demo page must never show it to buyers.
+      description: `${name} plan (internal, USD list price)`,
       tax_mode: "location",
       billing_cycle: { interval, frequency: 1 },
       unit_price: { amount: usd, currency_code: "USD" },
@@ -52,6 +54,8 @@ test("the demo page shows localized prices and its Buy button reaches the checko
   // The United States first: the USD price, no tax (no US rate is set).
   await expect(monthly.locator(".price")).toHaveText("$10.00");
   await expect(yearly.locator(".price")).toHaveText("$100.00");
+  await expect(monthly.locator(".desc")).toHaveText("Monthly");
+  await expect(buyer.getByText(/internal/)).toHaveCount(0);
   await expect(buyer.getByRole("status")).toHaveText("Prices in USD for United States.");
 
   // Germany: the EUR override, VAT included (tax mode location).

@@ -3,12 +3,12 @@ import {
   cardDigits,
   cardType,
   completedDetails,
-  settledDetails,
   dueDate,
   expired,
   luhnValid,
   parseExpiry,
   sandboxDecline,
+  settledDetails,
   TEST_CARDS,
 } from "./payments.ts";
 import type { TransactionTotals } from "./totals.ts";

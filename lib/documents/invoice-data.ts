@@ -14,7 +14,8 @@ export interface InvoiceTransaction extends Transaction {
   customer?: Pick<Customer, "name" | "email"> | null;
   address?: Pick<Address, "first_line" | "second_line" | "city" | "postal_code" | "region" | "country_code"> | null;
   business?: Pick<Business, "name" | "company_number" | "tax_identifier"> | null;
-  discount?: { description: string } | null;
+  /** Only its checkout `code` is shown: a discount's `description` is internal (the dashboard says so). */
+  discount?: { code?: string | null } | null;
 }
 
 /** Statuses in which a transaction has an invoice (paid ones are marked paid). */
@@ -128,7 +129,7 @@ export function invoiceDataFromTransaction(t: InvoiceTransaction, merchant: Merc
       credit: totals.credit,
       grandTotal: totals.grand_total,
     },
-    discountDescription: text(t.discount?.description),
+    discountCode: text(t.discount?.code),
     amountPaid: paid ? totals.grand_total : (BigInt(totals.grand_total) - BigInt(totals.balance)).toString(),
     amountDue,
     paid,

@@ -68,8 +68,8 @@ export interface InvoiceData {
   lines: InvoiceLine[];
   taxRates: InvoiceTaxRate[];
   totals: { subtotal: string; discount: string; tax: string; total: string; credit: string; grandTotal: string };
-  /** The discount's description, shown beside its amount. */
-  discountDescription?: string | null;
+  /** The discount's checkout code, shown beside its amount (never its internal description). */
+  discountCode?: string | null;
   amountPaid: string;
   amountDue: string;
   paid: boolean;
@@ -148,7 +148,7 @@ export async function renderInvoicePdf(data: InvoiceData): Promise<Uint8Array> {
 
   const rows: TotalRow[] = [{ label: "Subtotal", value: money(data.totals.subtotal) }];
   if (data.totals.discount !== "0") {
-    const label = data.discountDescription ? `Discount (${data.discountDescription})` : "Discount";
+    const label = data.discountCode ? `Discount (${data.discountCode})` : "Discount";
     rows.push({ label, value: money(negate(data.totals.discount)) });
   }
   if (data.taxRates.length === 0) rows.push({ label: "Tax", value: money(data.totals.tax) });

@@ -105,7 +105,8 @@
      * Prices as a buyer in `address.countryCode` sees them: each item priced on its own, with its
      * currency's unit price override for that country and tax (included or added, by the price's
      * tax mode), formatted. Resolves to { currencyCode, items: [{ priceId, quantity, productName,
-     * description, billingCycle, taxRate, subtotal, tax, total, formattedSubtotal, formattedTax,
+     * name (the price's name, for customers), description (the price's internal description: never
+     * show it to customers), billingCycle, taxRate, subtotal, tax, total, formattedSubtotal, formattedTax,
      * formattedTotal, formattedUnitTotal }], raw }.
      */
     async previewPrices(options = {}) {
@@ -119,6 +120,7 @@
           priceId: line.price.id,
           quantity: line.quantity,
           productName: line.product ? line.product.name : null,
+          name: line.price.name ?? null,
           description: line.price.description,
           billingCycle: line.price.billing_cycle,
           taxRate: line.tax_rate,

@@ -76,10 +76,10 @@ function Payments({ settings }: { settings: PaymentSettings }) {
       <WebhookInstructions settings={settings} />
       {settings.source !== "environment" && <ConnectForm settings={settings} />}
       <p className="text-xs text-slate-600">
-        With Stripe connected, the hosted checkout, renewals, one-time charges and refunds go through Stripe. Test
-        keys (sk_test_…, pk_test_…) work in the sandbox, to rehearse before going live with Stripe's test cards; a
-        live deployment takes live keys only. Without Stripe, the sandbox takes its own test cards and live takes no
-        card payments.
+        With Stripe connected, the hosted checkout, renewals, one-time charges and refunds go through Stripe. Test keys
+        (sk_test_…, pk_test_…) work in the sandbox, to rehearse before going live with Stripe's test cards; a live
+        deployment takes live keys only. Without Stripe, the sandbox takes its own test cards and live takes no card
+        payments.
       </p>
     </div>
   );

@@ -118,12 +118,13 @@ describe("GET /transactions/{transaction_id}/invoice", () => {
     await query("DELETE FROM settings WHERE key LIKE 'merchant_%'");
   });
 
-  it("names the discount and shows the tax per rate of a taxed customer", async () => {
-    const discount = await makeDiscount({ description: "Launch offer" });
+  it("names the discount by its code, never its internal description, and shows the tax per rate", async () => {
+    const discount = await makeDiscount({ description: "Launch offer", code: "LAUNCH20" });
     const ready = await makeManual({ discount_id: discount.id }, "GB");
     const billed = await bill(ready.id);
     const { text } = await pdfText((await open((await invoiceLink(billed.id)).body.data.url)).bytes);
-    expect(text).toContain("Discount (Launch offer) -$1.00");
+    expect(text).toContain("Discount (LAUNCH20) -$1.00");
+    expect(text).not.toContain("Launch offer");
     expect(text).toContain("Tax 20% on $9.00 $1.80");
     expect(text).toContain("Total $10.80");
     expect(text).toContain("Amount due (USD) $10.80");

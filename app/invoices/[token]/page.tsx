@@ -131,7 +131,7 @@ function InvoiceView({ view }: { view: HostedInvoiceView }) {
             <Row label="Subtotal" value={money(data.totals.subtotal)} />
             {data.totals.discount !== "0" && (
               <Row
-                label={data.discountDescription ? `Discount (${data.discountDescription})` : "Discount"}
+                label={data.discountCode ? `Discount (${data.discountCode})` : "Discount"}
                 value={`-${money(data.totals.discount)}`}
               />
             )}

@@ -247,7 +247,7 @@ export function DiscountForm(props: Props) {
           autoComplete="off"
           maxLength={500}
           {...bind("description")}
-          hint="Internal, for you and your team: customers do not see it."
+          hint="Internal, for you and your team: customers never see it (invoices show the code, or just “Discount”)."
           className="sm:col-span-2"
         />
       </div>
@@ -334,8 +334,8 @@ export function DiscountForm(props: Props) {
             placeholder="SUMMER15"
             hint={
               values.enabled_for_checkout
-                ? "Letters and digits, such as SUMMER15. Left empty, a code is generated for checkout."
-                : "Optional. Letters and digits, unique without regard to case."
+                ? "Letters and digits, such as SUMMER15. Left empty, a code is generated for checkout. Customers see it on their invoices."
+                : "Optional. Letters and digits, unique without regard to case. Customers see it on their invoices."
             }
           />
         </div>
