@@ -117,11 +117,11 @@ function RevenueCards() {
 
 function Attention() {
   const pastDue = useCount("/transactions", { status: "past_due", per_page: 5, order_by: "id[DESC]" });
-  const failed = useCount("/events", { event_type: "transaction.payment_failed", per_page: 5 });
+  const failed = useCount("/transactions", { payment_failed: "true", per_page: 5 });
   const webhooks = useCount("/notifications", { status: "failed", per_page: 5 });
   const items = [
     { query: pastDue, label: "Invoices past due", href: "/transactions?status=past_due" },
-    { query: failed, label: "Failed payments", href: "/transactions?status=past_due" },
+    { query: failed, label: "Failed payments", href: "/transactions?payment=failed" },
     { query: webhooks, label: "Webhook deliveries failed", href: "/notifications/log?status=failed" },
   ].filter((item) => item.query.data?.allowed !== false);
   const loaded = items.every((item) => item.query.data);

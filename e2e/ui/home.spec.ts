@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { apiCall, shot, signIn, uniqueEmail } from "../helpers";
+import { apiCall, createBuyer, shot, signIn, uniqueEmail } from "../helpers";
 
 test("sign-in lands on Home: revenue, what needs attention, recent activity in plain words, first steps", async ({
   page,
@@ -51,4 +51,33 @@ test("sign-in lands on Home: revenue, what needs attention, recent activity in p
   await page.unroute("**/api/notification-settings?*");
   await page.goto(`/customers/${customer.id}`);
   await expect(page.getByRole("heading", { level: 1 })).toContainText(email);
+});
+
+test("Home's failed payments count only unresolved failures and open exactly those transactions", async ({ page }) => {
+  await signIn(page);
+  const buyer = await createBuyer(page, "failed-payment");
+  const txn = await apiCall<{ id: string }>(page, "POST", "/api/transactions", {
+    items: [{ price_id: buyer.priceId, quantity: 1 }],
+    customer_id: buyer.customerId,
+    address_id: buyer.addressId,
+  });
+  const card = { cardholder_name: "Grace Hopper", expiry: "12/39", cvc: "123" };
+  // A declined card at the hosted checkout (its public endpoint answers 201 with the failed attempt).
+  await apiCall(page, "POST", `/api/checkout/${txn.id}/payments`, { ...card, number: "4000 0000 0000 0002" });
+
+  await page.goto("/");
+  const attention = page.getByRole("region", { name: "Needs attention" });
+  await attention.getByRole("link", { name: "Failed payments" }).click();
+  await expect(page).toHaveURL(/\/transactions\?payment=failed$/);
+  await expect(page.getByLabel("Payment")).toHaveValue("failed");
+  await page.getByLabel("Search transactions").fill(txn.id);
+  await page.getByLabel("Search transactions").press("Enter");
+  const table = page.getByRole("table", { name: "Transactions" });
+  await expect(table.getByRole("row")).toHaveCount(2);
+  await expect(table).toContainText(buyer.email);
+
+  // Paid with another card: no longer a failure to look at.
+  await apiCall(page, "POST", `/api/checkout/${txn.id}/payments`, { ...card, number: "4242 4242 4242 4242" });
+  await page.reload();
+  await expect(page.getByRole("heading", { name: "No transactions match" })).toBeVisible();
 });

@@ -141,6 +141,15 @@ export const COLLECTION_MODE_OPTIONS = [
 ];
 
 /**
+ * The payment filter of the transactions list: `failed` keeps the unresolved payment failures (the
+ * API's `payment_failed=true`: the latest attempt failed, not paid or canceled since).
+ */
+export const PAYMENT_OPTIONS = [
+  { value: "", label: "All" },
+  { value: "failed", label: "Last attempt failed" },
+];
+
+/**
  * A list's customer filter given as an email (or part of one, or a name): the customers that match
  * it (GET /customers?search=, at most a page of them), as the `customer_id` filter of the list.
  * An empty term or a customer ID needs no lookup (`term` null).

@@ -647,6 +647,14 @@ export const listTransactionsQuery = z.object({
   invoice_number: csv(z.string().max(200, "must be at most 200 characters")).optional(),
   collection_mode: collectionMode.optional(),
   origin: csv(z.enum(TRANSACTION_ORIGINS, { error: `must be one of ${TRANSACTION_ORIGINS.join(", ")}` })).optional(),
+  /**
+   * Ours: `true` keeps the unresolved payment failures — transactions whose latest payment attempt
+   * failed and that are neither paid nor canceled since; `false` the others.
+   */
+  payment_failed: z
+    .enum(["true", "false"], { error: "must be true or false" })
+    .transform((value) => value === "true")
+    .optional(),
   ...rangeParams("created_at"),
   ...rangeParams("updated_at"),
   ...rangeParams("billed_at"),

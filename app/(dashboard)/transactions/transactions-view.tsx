@@ -14,6 +14,7 @@ import { Allowed } from "@/lib/dashboard/permissions";
 import {
   COLLECTION_MODE_OPTIONS,
   isCustomerId,
+  PAYMENT_OPTIONS,
   refundLabel,
   startOfDayIso,
   startOfNextDayIso,
@@ -106,6 +107,8 @@ export function TransactionsView() {
   const { search, setSearch, status, setStatus, orderBy, order, params, choice, setFilters, pagination } =
     useListFilters("");
   const mode = choice("collection_mode", COLLECTION_MODE_OPTIONS);
+  const payment = choice("payment", PAYMENT_OPTIONS);
+  const setPayment = (value: string) => setFilters({ payment: value || undefined });
   const range = { from: params.get("from") ?? "", to: params.get("to") ?? "" };
   const setMode = (value: string) => setFilters({ collection_mode: value || undefined });
   const setRange = (value: { from: string; to: string }) =>
@@ -121,6 +124,7 @@ export function TransactionsView() {
   const listParams = {
     status,
     collection_mode: mode,
+    payment_failed: payment === "failed" ? "true" : undefined,
     id: target.kind === "transaction" ? target.term : undefined,
     invoice_number: target.kind === "invoice" ? target.term : undefined,
     customer_id: matched.customerId,
@@ -131,7 +135,8 @@ export function TransactionsView() {
     order_by: orderBy,
   };
   const list = useTransactions(listParams, !searching && !noCustomerMatches);
-  const filtered = status !== "" || mode !== "" || search !== "" || range.from !== "" || range.to !== "";
+  const filtered =
+    status !== "" || mode !== "" || payment !== "" || search !== "" || range.from !== "" || range.to !== "";
 
   return (
     <div className="mx-auto max-w-6xl">
@@ -163,6 +168,7 @@ export function TransactionsView() {
           <>
             <DateRange label="Created" from={range.from} to={range.to} onChange={setRange} />
             <StatusFilter label="Collection" value={mode} options={COLLECTION_MODE_OPTIONS} onChange={setMode} />
+            <StatusFilter label="Payment" value={payment} options={PAYMENT_OPTIONS} onChange={setPayment} />
           </>
         }
       />
@@ -185,7 +191,7 @@ export function TransactionsView() {
             filtered ? (
               <EmptyState
                 title="No transactions match"
-                description="Try another status, collection mode, customer or date range."
+                description="Try another status, collection mode, payment, customer or date range."
               />
             ) : (
               <EmptyState

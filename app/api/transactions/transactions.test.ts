@@ -5,6 +5,7 @@
  * States and billing: states.test.ts. Totals: totals.test.ts. Previews: preview/.
  */
 import { beforeAll, describe, expect, it } from "vitest";
+import { TEST_CARD } from "@/lib/dev/test/adjustments";
 import { call, errorFields, expectError, expectFieldError, expectNotFound } from "@/lib/dev/test/api";
 import {
   events,
@@ -31,6 +32,7 @@ import {
   transactions,
 } from "@/lib/dev/test/transactions";
 import { newId } from "@/lib/ids";
+import { payAtCheckout } from "@/lib/services/payments/checkout";
 import * as customerItem from "../customers/[customer_id]/route";
 import * as discountItem from "../discounts/[discount_id]/route";
 import * as priceItem from "../prices/[price_id]/route";
@@ -946,6 +948,23 @@ describe("GET /transactions", () => {
     expect(ids(await list(`?${q}&origin=api,web`))).toEqual([a.id, b.id, c.id]);
     expect(ids(await list(`?${q}&origin=web`))).toEqual([]);
     expect(ids(await list(`?subscription_id=${newId("sub")}`))).toEqual([]);
+  });
+
+  it("payment_failed (ours): the unresolved payment failures, not those paid since", async () => {
+    const buyer = await makeBuyer();
+    const made = () =>
+      makeTransaction({ items: oneItem(), customer_id: buyer.customer.id, address_id: buyer.address.id });
+    const failing = await made();
+    const recovered = await made();
+    const untouched = await made();
+    const declined = { ...TEST_CARD, number: "4000 0000 0000 0002" };
+    await payAtCheckout(failing.id, declined);
+    await payAtCheckout(recovered.id, declined);
+    await payAtCheckout(recovered.id, TEST_CARD);
+    const q = `customer_id=${buyer.customer.id}`;
+    expect(ids(await list(`?${q}&payment_failed=true`))).toEqual([failing.id]);
+    expect(ids(await list(`?${q}&payment_failed=false`))).toEqual([recovered.id, untouched.id]);
+    expectFields(await list("?payment_failed=yes"), ["payment_failed"]);
   });
 
   it("filters by created_at and billed_at ranges ([LT], [LTE], [GT], [GTE], exact)", async () => {
