@@ -200,3 +200,49 @@ test("an API refusal at creation is shown at the step it belongs to", async ({ p
   await page.waitForURL(/\/transactions\/txn_[a-z0-9]{26}$/);
   await expect(page.getByRole("button", { name: "Issue invoice" })).toBeVisible();
 });
+
+test("a German customer invoiced in EUR is offered the price's Germany EUR override", async ({ page }) => {
+  await signIn(page);
+  const productName = `Studio ${uniqueTag()}`;
+  const email = uniqueEmail("german");
+  await page.evaluate(
+    async ({ email, productName }) => {
+      const post = async (path: string, body: unknown) =>
+        (
+          await (
+            await fetch(path, {
+              method: "POST",
+              headers: { "content-type": "application/json" },
+              body: JSON.stringify(body),
+            })
+          ).json()
+        ).data;
+      const product = await post("/api/products", { name: productName, tax_category: "standard" });
+      await post("/api/prices", {
+        product_id: product.id,
+        description: "Studio seat",
+        unit_price: { amount: "10000", currency_code: "USD" },
+        unit_price_overrides: [{ country_codes: ["DE"], unit_price: { amount: "9500", currency_code: "EUR" } }],
+      });
+      const customer = await post("/api/customers", { email, name: "Jonas Becker" });
+      await post(`/api/customers/${customer.id}/addresses`, { country_code: "DE", postal_code: "10115" });
+    },
+    { email, productName },
+  );
+
+  await page.goto("/transactions/new");
+  await page.getByRole("searchbox", { name: "Search customers by email or name" }).fill(email);
+  await page.getByRole("radio", { name: /Jonas Becker/ }).check();
+  await page.getByRole("button", { name: "Continue" }).click();
+  await page.getByRole("radio", { name: /10115/ }).check();
+  await page.getByRole("button", { name: "Continue" }).click();
+  await page.getByLabel("Currency").selectOption("EUR");
+  await page.getByRole("searchbox", { name: "Search catalogue products" }).fill(productName);
+  const catalogue = page.getByRole("list", { name: "Catalogue products" });
+  await expect(catalogue).toContainText("Studio seat · €95.00");
+  await expect(catalogue).not.toContainText("No active price in EUR");
+  await page.getByRole("button", { name: `Add ${productName}, Studio seat` }).click();
+  const totals = page.getByRole("complementary", { name: "Totals" });
+  await expect(totals).not.toContainText("has no unit price");
+  await expect(totals).toContainText("€");
+});

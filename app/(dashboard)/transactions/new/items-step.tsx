@@ -6,6 +6,7 @@ import { SelectField, TextField } from "@/components/form";
 import { MoneyField } from "@/components/money-input";
 import { SearchInput } from "@/components/search-input";
 import { LoadingBlock } from "@/components/states";
+import { unitPriceFor } from "@/lib/billing/totals";
 import { type ProductWithPrices, useProducts } from "@/lib/dashboard/catalogue";
 import {
   type CustomLine,
@@ -30,12 +31,34 @@ function lineKey(): string {
   return `line-${lineSeq}`;
 }
 
-/** Catalogue products matching a search, each with its active prices in the invoice's currency. */
+/**
+ * What a price costs the invoice's customer: the override for the customer's country in the
+ * invoice's currency (as the totals engine prices it), else its own unit price; null when neither
+ * is in the invoice's currency.
+ */
+function unitPriceIn(price: Price, countryCode: string | null, currency: string): Price["unit_price"] | null {
+  const unit = unitPriceFor(price, countryCode, currency) as Price["unit_price"];
+  return unit.currency_code === currency ? unit : null;
+}
+
+/** A catalogue line's unit price as the customer is charged it (unitPriceIn), or its own when none applies. */
+function formatLineUnit(price: Price, countryCode: string | null, currency: string): string {
+  const unit = unitPriceIn(price, countryCode, currency) ?? price.unit_price;
+  return formatMoney(unit.amount, unit.currency_code);
+}
+
+/**
+ * Catalogue products matching a search, each with its active prices in the invoice's currency —
+ * its own, or an override for the customer's country (a German customer invoiced in EUR is offered
+ * a USD price's Germany EUR override).
+ */
 function CataloguePicker({
   currency,
+  countryCode,
   onAdd,
 }: {
   currency: string;
+  countryCode: string | null;
   onAdd: (price: Price, productName: string) => void;
 }) {
   const [term, setTerm] = useState("");
@@ -60,9 +83,11 @@ function CataloguePicker({
       ) : (
         <ul aria-label="Catalogue products" className="divide-y divide-slate-100 rounded-md border border-slate-200">
           {rows.map((product) => {
-            const prices = (product.prices ?? []).filter(
-              (p) => p.status === "active" && p.type === "standard" && p.unit_price.currency_code === currency,
-            );
+            const prices = (product.prices ?? []).flatMap((p) => {
+              const unit =
+                p.status === "active" && p.type === "standard" ? unitPriceIn(p, countryCode, currency) : null;
+              return unit ? [{ price: p, unit }] : [];
+            });
             return (
               <li key={product.id} className="px-3 py-2">
                 <p className="text-sm font-medium text-slate-900">{product.name}</p>
@@ -70,10 +95,10 @@ function CataloguePicker({
                   <p className="text-xs text-slate-500">No active price in {currency}.</p>
                 ) : (
                   <ul className="mt-1 space-y-1">
-                    {prices.map((price) => (
+                    {prices.map(({ price, unit }) => (
                       <li key={price.id} className="flex items-center justify-between gap-2 text-sm">
                         <span className="text-slate-700">
-                          {price.description} · {formatMoney(price.unit_price.amount, currency)} ·{" "}
+                          {price.description} · {formatMoney(unit.amount, currency)} ·{" "}
                           {billingCycleText(price.billing_cycle)}
                         </span>
                         <Button
@@ -174,7 +199,7 @@ export function ItemsStep({
                       </p>
                       <p className="text-slate-600">
                         {line.price.description} ·{" "}
-                        {formatMoney(line.price.unit_price.amount, line.price.unit_price.currency_code)}
+                        {formatLineUnit(line.price, draft.address?.country_code ?? null, draft.currency)}
                       </p>
                       {problem(line.key, "price") && (
                         <p className="mt-1 text-sm text-red-700">{problem(line.key, "price")}</p>
@@ -256,6 +281,7 @@ export function ItemsStep({
         <legend className="text-sm font-medium text-slate-700">Add from the catalogue</legend>
         <CataloguePicker
           currency={draft.currency}
+          countryCode={draft.address?.country_code ?? null}
           onAdd={(price, productName) =>
             onLines([...lines, { key: lineKey(), kind: "catalogue", price, productName, quantity: "1" }])
           }
