@@ -20,6 +20,7 @@
  * (the entity as it was when the event was written), so a late job still describes that moment.
  */
 import { addInterval, type CalendarInterval } from "../../billing/billing-dates.ts";
+import { PAYMENT_ERRORS } from "../../billing/payments.ts";
 import { pool } from "../../db/connection.ts";
 import { query, sqlTransaction, ts } from "../../db/sql.ts";
 import { invoiceUnavailableReason } from "../../documents/invoice-data.ts";
@@ -171,6 +172,7 @@ async function customerEmails(
               customerName: customer.name,
               amount: money(t.details.totals.balance),
               link: await portalLink(t.customer_id as string, t.subscription_id),
+              ...failureWords(t.payments?.[0]?.error_code ?? null),
             }),
           },
         ];
@@ -365,4 +367,11 @@ export async function emailPortalLink(customerId: string): Promise<{ id: string;
 async function portalLinkOrThrow(customerId: string): Promise<string> {
   const session = await createPortalSession(customerId, { subscription_ids: [] });
   return session.urls.general.overview;
+}
+
+/** What the payment-failed email says of the latest attempt's error code. */
+function failureWords(code: string | null): { reason: string | null; needsAuthentication: boolean } {
+  if (code === "authentication_failed") return { reason: null, needsAuthentication: true };
+  const words = code ? PAYMENT_ERRORS[code as keyof typeof PAYMENT_ERRORS]?.customer : null;
+  return { reason: words ?? null, needsAuthentication: false };
 }

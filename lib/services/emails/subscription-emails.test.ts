@@ -9,6 +9,7 @@ import { advanceTo } from "@/lib/dev/test/subscription-updates";
 import { DECLINES_LATER_CARD, makeRecurringPrice, subscribeAtCheckout } from "@/lib/dev/test/subscriptions";
 import { cancelSubscription } from "@/lib/services/subscriptions/cancel";
 import { remindTrialEndingBy, sendEventEmails, sendTrialEndingEmail, TRIAL_REMINDER_DAYS } from "./events";
+import { paymentFailedEmail } from "./templates";
 
 type Entity = Record<string, any>;
 
@@ -123,5 +124,21 @@ describe("subscription emails", () => {
     expect(failed?.text_body).toMatch(
       /Update payment method: http:\/\/localhost:3000\/portal\/subscriptions\/sub_\w+\/update-payment-method\?token=/,
     );
+    // The reason in plain words, from the payment's error code.
+    expect(failed?.text_body).toContain("The reason given: The card was declined by the bank. Try another card.");
+  });
+
+  it("a charge the bank wants confirmed (3-D Secure) asks the customer to confirm it, not to change the card", () => {
+    const content = paymentFailedEmail({
+      merchant: "Acme",
+      logoUrl: null,
+      customerName: "Sam",
+      amount: "$30.00",
+      link: "https://billing.example/portal/x",
+      needsAuthentication: true,
+    });
+    expect(content.subject).toBe("Confirm your payment to Acme");
+    expect(content.text).toContain("Your bank asks you to confirm your payment of $30.00");
+    expect(content.text).toContain("Confirm payment: https://billing.example/portal/x");
   });
 });

@@ -151,14 +151,32 @@ export function paymentFailedEmail(
     customerName: string | null;
     amount: string;
     link: string | null;
+    /** Why, in plain words (PAYMENT_ERRORS), when the payment says. */
+    reason?: string | null;
+    /** The bank asks the cardholder to confirm (3-D Secure): nothing is wrong with the card. */
+    needsAuthentication?: boolean;
   },
 ): EmailContent {
+  if (f.needsAuthentication) {
+    return compose(
+      f.merchant,
+      `Confirm your payment to ${f.merchant}`,
+      f.customerName,
+      [
+        `Your bank asks you to confirm your payment of ${f.amount} for your subscription with ${f.merchant} (3-D Secure). Until you do, it is not taken.`,
+        "To keep your subscription, confirm the payment, or pay with another card:",
+        ...(f.link ? ([{ link: f.link, label: "Confirm payment" }] as Block[]) : []),
+      ],
+      f,
+    );
+  }
   return compose(
     f.merchant,
     `Your payment to ${f.merchant} failed`,
     f.customerName,
     [
       `We could not take your payment of ${f.amount} for your subscription with ${f.merchant}. We will try again in a few days.`,
+      ...(f.reason ? [`The reason given: ${f.reason}`] : []),
       "To keep your subscription, pay now with another card or update your payment method:",
       ...(f.link ? ([{ link: f.link, label: "Update payment method" }] as Block[]) : []),
     ],
