@@ -202,7 +202,6 @@ test("an API refusal at creation is shown at the step it belongs to", async ({ p
 });
 
 test("a German customer invoiced in EUR is offered the price's Germany EUR override", async ({ page }) => {
-  await signIn(page);
   const productName = `Studio ${uniqueTag()}`;
   const email = uniqueEmail("german");
   await page.evaluate(
