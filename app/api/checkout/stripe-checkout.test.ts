@@ -78,7 +78,7 @@ afterEach(() => {
   Object.assign(process.env, saved);
 });
 
-const headers = (from?: string) => (from ? { "x-forwarded-for": from } : {});
+const headers = (from?: string): Record<string, string> => (from ? { "x-forwarded-for": from } : {});
 
 function view(id: string) {
   return call(checkoutItem.GET, "GET", `/checkout/${id}`, { params: { transaction_id: id } });
