@@ -79,7 +79,7 @@ async function createTransaction(recurring = false): Promise<Txn> {
       name: recurring ? "Monthly plan" : "One gadget",
       amount: recurring ? "3000" : "4950",
       currency_code: "USD",
-      ...(recurring ? { billing_cycle: { interval: "month", frequency: 1 } } : {}),
+      ...(recurring ? { interval: "month" } : {}),
     },
   ]);
   const [price] = await apiCall<{ id: string }[]>(admin, "GET", `/api/prices?product_id=${productId}`);
