@@ -310,9 +310,12 @@ describe("POST /checkout/{transaction_id}/payments/confirm", () => {
     expect(method.id).toMatch(/^paymtd_/);
     expect(done.payments[0].payment_method_id).toBe(method.id);
     expect(await eventTypes(t.id)).toContain("transaction.completed");
-    // Confirmed again (a reload): the same answer, nothing settled twice.
+    // Confirmed again (a reload): the same answer from our rows, Stripe not asked, nothing settled twice.
+    const asked = (await control.requests({ path: `/v1/payment_intents/${pi.id}` })).length;
     const again = await confirm(t.id, { payment_intent: pi.id });
     expect(again.body.data).toMatchObject({ status: "succeeded", transaction_status: "completed" });
+    expect(again.body.data.payment.payment_attempt_id).toBe(done.payments[0].payment_attempt_id);
+    expect((await control.requests({ path: `/v1/payment_intents/${pi.id}` })).length).toBe(asked);
     expect((await transactions.get(t.id)).body.data.payments).toHaveLength(1);
   });
 

@@ -316,12 +316,24 @@ export async function confirmStripeCheckout(
   ) {
     throw new ApiError("not_found", `No payment ${reference} was started at the checkout of transaction ${id}.`);
   }
-  if (attempt.settled_at === null) {
-    await sqlTransaction(async (client) => {
-      await lockForPayment(client, id);
-      await checkDeclineLimits(client, id, clientKey);
-    });
+  if (attempt.settled_at !== null) {
+    // Settled already (by this call's twin, the webhook, reconciliation): answered from our rows,
+    // without asking Stripe again.
+    const status = attempt.status === "succeeded" ? "succeeded" : "canceled";
+    return confirmation(
+      id,
+      attempt.id,
+      { outcome: "already_settled", transactionStatus: "", payment: null, attempt },
+      {
+        status,
+        error: null,
+      },
+    );
   }
+  await sqlTransaction(async (client) => {
+    await lockForPayment(client, id);
+    await checkDeclineLimits(client, id, clientKey);
+  });
   let settled: Settled;
   let read: Pick<ProcessorPayment, "status" | "error">;
   try {
