@@ -1,25 +1,16 @@
+import { contentSecurityPolicy as buildContentSecurityPolicy, STRIPE_PAGES } from "./lib/http/csp.js";
 import { rootApiRewrites } from "./lib/http/root-api.js";
 
 /**
- * Content-Security-Policy of the pages (dashboard, sign-in, hosted checkout). `frame-ancestors
- * 'none'` (and X-Frame-Options for older browsers): no other site may frame the card form or the
- * dashboard. Next.js renders inline <script> tags (the RSC payload and bootstrap, different on every
- * page), so scripts need 'unsafe-inline' unless every page carried a per-request nonce; React adds
- * inline style attributes, hence 'unsafe-inline' for styles. `next dev` also evaluates code.
+ * Content-Security-Policy of the pages (dashboard, sign-in, portal, hosted invoice): the fixed policy
+ * of lib/http/csp.js, where why each directive is what it is is written. The hosted checkout's opens
+ * Stripe's origins, which depend on STRIPE_JS_URL at run time: proxy.ts sets it per request
+ * (STRIPE_PAGES), so this build-time rule leaves it out.
  */
 const dev = process.env.NODE_ENV === "development";
-const contentSecurityPolicy = [
-  "default-src 'self'",
-  `script-src 'self' 'unsafe-inline'${dev ? " 'unsafe-eval'" : ""}`,
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join("; ");
+const contentSecurityPolicy = buildContentSecurityPolicy({ dev });
+/** Every page but the Stripe pages: `/((?!api/|checkout$).*)`. */
+const pagesWithFixedPolicy = `/((?!api/|${STRIPE_PAGES.map((page) => `${page.slice(1)}$`).join("|")}).*)`;
 
 /**
  * Fixed at build time. Strict-Transport-Security depends on PUBLIC_URL at run time: proxy.ts (pages)
@@ -38,10 +29,12 @@ const securityHeaders = [
     // Pages. Not /api: JSON needs no policy, and a policy on the PDFs of /api/documents could stop
     // the browser's PDF viewer.
     source: "/((?!api/).*)",
-    headers: [
-      { key: "Content-Security-Policy", value: contentSecurityPolicy },
-      { key: "X-Frame-Options", value: "DENY" },
-    ],
+    headers: [{ key: "X-Frame-Options", value: "DENY" }],
+  },
+  {
+    // The checkout's policy comes from proxy.ts (STRIPE_PAGES): one policy per page, never two.
+    source: pagesWithFixedPolicy,
+    headers: [{ key: "Content-Security-Policy", value: contentSecurityPolicy }],
   },
   // Pages whose address is their capability (the checkout's transaction ID, a hosted invoice's
   // signed token, a one-time invitation token): never sent as a referrer.

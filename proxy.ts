@@ -16,6 +16,10 @@ export const config = {
     // decode. Narrow on purpose: for a request it runs on, Next.js first copies the body (up to
     // experimental.proxyClientMaxBodySize) for the proxy, so API calls with bodies stay off it.
     "/(.*%(?![0-9A-Fa-f]{2}).*|.*%[89A-Fa-f].*)",
+    // The pages that load Stripe.js (lib/http/csp.js STRIPE_PAGES), whatever the request carries:
+    // their Content-Security-Policy is set here, never at build time. (A literal: Next.js reads the
+    // matcher statically.)
+    "/checkout",
     // Pages (not /api, not Next.js's own files) without a body: Strict-Transport-Security.
     {
       source: "/((?!api/|_next/).*)",

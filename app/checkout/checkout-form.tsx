@@ -10,6 +10,7 @@ import { billingCycleText, formatMoney } from "@/lib/dashboard/money";
 import { type CheckoutView, cardPaymentBody } from "@/lib/schemas/payment";
 import { MerchantLogo } from "./merchant-logo";
 import type { RecurringTerms } from "./recurring-terms";
+import { StripePaymentForm, StripeTestCards } from "./stripe-form";
 
 const FIELDS = ["cardholder_name", "number", "expiry", "cvc"] as const;
 
@@ -17,6 +18,12 @@ interface PaymentResult {
   transaction_id: string;
   transaction_status: string;
   payment: Payment;
+}
+
+/** What the paid notice shows of the payment (the sandbox's answer, or Stripe's confirmation). */
+export interface PaidPayment {
+  amount: string;
+  method_details: { card: { last4: string } | null };
 }
 
 /** The page's frame: a narrow column on a quiet background. */
@@ -59,14 +66,17 @@ export function CheckoutPanel({
   view,
   terms = null,
   logoUrl = null,
+  returned = null,
 }: {
   view: CheckoutView;
   terms?: RecurringTerms | null;
   /** The merchant's logo (account settings `logo_url`). */
   logoUrl?: string | null;
+  /** A Stripe payment that came back from a redirect (3-D Secure) and was settled by the page's server. */
+  returned?: { payment: PaidPayment | null; error: string | null } | null;
 }) {
   const [state, setState] = useState(view.state);
-  const [paid, setPaid] = useState<Payment | null>(null);
+  const [paid, setPaid] = useState<PaidPayment | null>(returned?.payment ?? null);
   const money = (amount: string) => formatMoney(amount, view.currency_code);
 
   return (
@@ -125,7 +135,12 @@ export function CheckoutPanel({
 
         <div className="space-y-4 md:col-span-3">
           {state === "paid" ? (
-            paid ? (
+            paid?.amount === "0" && view.processor === "stripe" ? (
+              <Notice tone="success" title="Card saved">
+                The card ending {paid.method_details.card?.last4} is saved: your next payments are charged to it. Thank
+                you!
+              </Notice>
+            ) : paid ? (
               <Notice tone="success" title="Payment successful">
                 {money(paid.amount)} was paid with the card ending {paid.method_details.card?.last4}. Thank you!
               </Notice>
@@ -139,6 +154,18 @@ export function CheckoutPanel({
               It is {view.status.replace(/_/g, " ")}: payments are taken only for transactions awaiting payment. Contact{" "}
               {view.merchant_name} if you think this is wrong.
             </Notice>
+          ) : view.processor === "stripe" ? (
+            <StripePaymentForm
+              view={view}
+              terms={terms}
+              returnedError={returned?.error ?? null}
+              onPaid={(payment) => {
+                setPaid(payment);
+                setState("paid");
+              }}
+              onAlreadyPaid={() => setState("paid")}
+              onNotPayable={() => setState("not_payable")}
+            />
           ) : (
             <CardForm
               view={view}
@@ -150,7 +177,9 @@ export function CheckoutPanel({
               onNotPayable={() => setState("not_payable")}
             />
           )}
-          {view.environment === "sandbox" && state === "payable" && <TestCards />}
+          {view.environment === "sandbox" &&
+            state === "payable" &&
+            (view.processor === "stripe" ? <StripeTestCards /> : <TestCards />)}
         </div>
       </div>
     </CheckoutShell>

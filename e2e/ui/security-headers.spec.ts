@@ -1,10 +1,12 @@
 /**
- * The pages' Content-Security-Policy in Chromium (next.config.js): the dashboard, sign-in and the
- * hosted checkout work under it with no violation reported, and no other site can frame them.
+ * The pages' Content-Security-Policy in Chromium (next.config.js, lib/http/csp.js): the dashboard,
+ * sign-in and the hosted checkout work under it with no violation reported, and no other site can
+ * frame them. Only the checkout's policy opens Stripe.js's origin (STRIPE_JS_URL's: the suite's
+ * stand-in), set per request by the proxy; every other page keeps the strict one.
  */
 import { expect, type Page, test } from "@playwright/test";
 import { apiCall, createProductViaApi, signIn, uniqueEmail, uniqueTag } from "../helpers";
-import { baseURL } from "../playwright.config";
+import { baseURL, STRIPE_STAND_IN_URL } from "../playwright.config";
 
 /** Every CSP violation the page reports, in the console or as a securitypolicyviolation event. */
 function watchViolations(page: Page): string[] {
@@ -81,4 +83,30 @@ test("another site cannot frame the sign-in page or the checkout", async ({ page
     expect(await frame.locator("form").count()).toBe(0);
   }
   expect(violations.join("\n")).toMatch(/frame-ancestors|X-Frame-Options/);
+});
+
+test("only the checkout's policy opens Stripe.js's origin, for scripts, connections and frames", async ({
+  request,
+}) => {
+  const directives = (policy: string) =>
+    Object.fromEntries(policy.split("; ").map((d) => [d.split(" ")[0], d.split(" ").slice(1)]));
+  const policies = async (path: string) =>
+    (await request.get(path, { maxRedirects: 0 }))
+      .headersArray()
+      .filter((h) => h.name.toLowerCase() === "content-security-policy");
+
+  const checkout = await policies("/checkout?_ptxn=txn_01hv8x0000000000000000000a");
+  expect(checkout).toHaveLength(1);
+  const open = directives(checkout[0].value);
+  for (const name of ["script-src", "connect-src", "frame-src"])
+    expect(open[name], name).toContain(STRIPE_STAND_IN_URL);
+  expect(open["frame-ancestors"]).toEqual(["'none'"]);
+  expect(open["default-src"]).toEqual(["'self'"]);
+
+  for (const path of ["/sign-in", "/portal/overview", "/invoices/nope", "/checkouts"]) {
+    const strict = await policies(path);
+    expect(strict, path).toHaveLength(1);
+    expect(strict[0].value, path).not.toContain(STRIPE_STAND_IN_URL);
+    expect(directives(strict[0].value)["connect-src"], path).toEqual(["'self'"]);
+  }
 });

@@ -10,9 +10,15 @@
  * 2. Strict-Transport-Security on pages when PUBLIC_URL is https: a runtime setting, which the
  *    build-time headers of next.config.js cannot follow. (API responses get it from the route
  *    wrapper.)
+ * 3. The Content-Security-Policy of the pages that load Stripe.js (the hosted checkout:
+ *    lib/http/csp.js STRIPE_PAGES): the fixed policy with Stripe's origins — or STRIPE_JS_URL's, a
+ *    runtime setting — opened for scripts, connections and frames. next.config.js leaves these
+ *    pages out of its policy, so each page has exactly one; proxy.ts runs on them whatever the
+ *    request carries.
  */
 import { NextResponse } from "next/server";
 import { ApiError } from "../errors.ts";
+import { contentSecurityPolicy, STRIPE_PAGES, stripeOrigins } from "./csp.js";
 import { apiErrorResponse, hstsHeader } from "./response.ts";
 import { isRootApiRequest } from "./root-api.js";
 
@@ -43,10 +49,19 @@ export function badPathResponse(pathname: string, headers: Headers = new Headers
   return new Response(BAD_PATH_PAGE, { status: 400, headers: { "content-type": "text/html; charset=utf-8" } });
 }
 
+/** The policy of a page that loads Stripe.js (STRIPE_PAGES), for the STRIPE_JS_URL of now. */
+export function stripePagePolicy(): string {
+  return contentSecurityPolicy({
+    dev: process.env.NODE_ENV === "development",
+    stripe: stripeOrigins(process.env.STRIPE_JS_URL),
+  });
+}
+
 export function proxy(pathname: string, headers: Headers = new Headers()): Response {
   if (!decodablePath(pathname)) return badPathResponse(pathname, headers);
   const response = NextResponse.next();
   const hsts = hstsHeader();
   if (hsts) response.headers.set("strict-transport-security", hsts);
+  if (STRIPE_PAGES.includes(pathname)) response.headers.set("content-security-policy", stripePagePolicy());
   return response;
 }

@@ -63,6 +63,11 @@ export const checkoutSchema = z.object({
   /** `payable`: a payment can be taken; `paid`: already completed; `not_payable`: any other state. */
   state: z.enum(["payable", "paid", "not_payable"]),
   environment: z.enum(["sandbox", "live"]),
+  /**
+   * Who takes the payment: `sandbox`, the sandbox's test cards (POST /checkout/{id}/payments);
+   * `stripe`, Stripe's Payment Element (POST /checkout/{id}/payment-intent, then …/payments/confirm).
+   */
+  processor: z.enum(["sandbox", "stripe"]),
   merchant_name: z.string(),
   currency_code: z.string(),
   invoice_number: z.string().nullable(),
@@ -120,3 +125,44 @@ export const checkoutPaymentSchema = z.object({
   transaction_status: z.string(),
   payment: paymentSchema,
 });
+
+/**
+ * What the checkout page needs to collect a payment through Stripe (POST /checkout/{id}/payment-intent):
+ * the client secret of the attempt's PaymentIntent (`kind: payment`) or, for a transaction that owes
+ * nothing but saves a card, SetupIntent (`kind: setup`), the publishable key and Stripe.js's address.
+ */
+export const checkoutIntentSchema = z.object({
+  transaction_id: z.string(),
+  kind: z.enum(["payment", "setup"]),
+  client_secret: z.string(),
+  publishable_key: z.string(),
+  stripe_js_url: z.string(),
+  /** What the intent is for: the transaction's balance (0 for a setup), minor units. */
+  amount: z.string(),
+  currency_code: z.string(),
+});
+export type CheckoutIntent = z.infer<typeof checkoutIntentSchema>;
+
+/** Stripe's IDs: a PaymentIntent (pi_…) or a SetupIntent (seti_…). */
+const INTENT_ID = /^(pi|seti)_[A-Za-z0-9]{1,200}$/;
+
+/** POST /checkout/{id}/payments/confirm: the intent Stripe.js confirmed; its outcome is read from Stripe. */
+export const checkoutConfirmBody = z.strictObject({
+  payment_intent: z
+    .string({ error: "is required: the ID of the PaymentIntent or SetupIntent Stripe.js confirmed" })
+    .regex(INTENT_ID, "must be a Stripe PaymentIntent ID (pi_…) or SetupIntent ID (seti_…)"),
+});
+export type CheckoutConfirmInput = z.infer<typeof checkoutConfirmBody>;
+
+/** The confirmation's outcome, as Stripe reports it and as it was settled. */
+export const checkoutConfirmationSchema = z.object({
+  transaction_id: z.string(),
+  transaction_status: z.string(),
+  /** `succeeded`: the transaction is paid; `failed`: pay again with another card; the others: wait. */
+  status: z.enum(["succeeded", "failed", "requires_action", "processing"]),
+  /** The captured payment (succeeded), or the failed attempt's error payment. */
+  payment: paymentSchema.nullable(),
+  /** Why it failed, in words a customer reads (Stripe's decline codes translated). */
+  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+});
+export type CheckoutConfirmation = z.infer<typeof checkoutConfirmationSchema>;

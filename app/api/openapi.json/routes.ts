@@ -10,95 +10,97 @@ import * as r6 from "../audit-log/route";
 import * as r7 from "../checkout-domains/[checkout_domain_id]/route";
 import * as r8 from "../checkout-domains/[checkout_domain_id]/verify-payment-method/route";
 import * as r9 from "../checkout-domains/route";
-import * as r10 from "../checkout/[transaction_id]/payments/route";
-import * as r11 from "../checkout/[transaction_id]/route";
-import * as r12 from "../client-tokens/[client_token_id]/route";
-import * as r13 from "../client-tokens/route";
-import * as r14 from "../customers/[customer_id]/addresses/[address_id]/route";
-import * as r15 from "../customers/[customer_id]/addresses/route";
-import * as r16 from "../customers/[customer_id]/auth-token/route";
-import * as r17 from "../customers/[customer_id]/businesses/[business_id]/route";
-import * as r18 from "../customers/[customer_id]/businesses/route";
-import * as r19 from "../customers/[customer_id]/credit-balances/route";
-import * as r20 from "../customers/[customer_id]/payment-methods/[payment_method_id]/route";
-import * as r21 from "../customers/[customer_id]/payment-methods/route";
-import * as r22 from "../customers/[customer_id]/portal-link-email/route";
-import * as r23 from "../customers/[customer_id]/portal-sessions/route";
-import * as r24 from "../customers/[customer_id]/route";
-import * as r25 from "../customers/[customer_id]/summary/route";
-import * as r26 from "../customers/route";
-import * as r27 from "../discount-groups/[discount_group_id]/route";
-import * as r28 from "../discount-groups/route";
-import * as r29 from "../discounts/[discount_id]/route";
-import * as r30 from "../discounts/route";
-import * as r31 from "../documents/credit-notes/[adjustment_id]/route";
-import * as r32 from "../documents/invoices/[transaction_id]/route";
-import * as r33 from "../documents/reports/[report_id]/route";
-import * as r34 from "../emails/[email_id]/route";
-import * as r35 from "../emails/route";
-import * as r36 from "../event-types/route";
-import * as r37 from "../events/route";
-import * as r38 from "../health/route";
-import * as r39 from "../ips/route";
-import * as r40 from "../metrics/active-subscribers/route";
-import * as r41 from "../metrics/chargebacks/route";
-import * as r42 from "../metrics/checkout-conversion/route";
-import * as r43 from "../metrics/monthly-recurring-revenue-change/route";
-import * as r44 from "../metrics/monthly-recurring-revenue-movements/route";
-import * as r45 from "../metrics/monthly-recurring-revenue/route";
-import * as r46 from "../metrics/refunds/route";
-import * as r47 from "../metrics/revenue/route";
-import * as r48 from "../notification-settings/[notification_setting_id]/route";
-import * as r49 from "../notification-settings/route";
-import * as r50 from "../notifications/[notification_id]/logs/route";
-import * as r51 from "../notifications/[notification_id]/replay/route";
-import * as r52 from "../notifications/[notification_id]/route";
-import * as r53 from "../notifications/route";
-import * as r54 from "../payment-settings/route";
-import * as r55 from "../payment-settings/test/route";
-import * as r56 from "../prices/[price_id]/route";
-import * as r57 from "../prices/route";
-import * as r58 from "../pricing-preview/route";
-import * as r59 from "../products/[product_id]/route";
-import * as r60 from "../products/route";
-import * as r61 from "../reports/[report_id]/download-url/route";
-import * as r62 from "../reports/[report_id]/route";
-import * as r63 from "../reports/route";
-import * as r64 from "../simulation-types/route";
-import * as r65 from "../simulations/[simulation_id]/route";
-import * as r66 from "../simulations/[simulation_id]/runs/[simulation_run_id]/events/[simulation_event_id]/replay/route";
-import * as r67 from "../simulations/[simulation_id]/runs/[simulation_run_id]/events/[simulation_event_id]/route";
-import * as r68 from "../simulations/[simulation_id]/runs/[simulation_run_id]/events/route";
-import * as r69 from "../simulations/[simulation_id]/runs/[simulation_run_id]/route";
-import * as r70 from "../simulations/[simulation_id]/runs/route";
-import * as r71 from "../simulations/route";
-import * as r72 from "../subscriptions/[subscription_id]/activate/route";
-import * as r73 from "../subscriptions/[subscription_id]/cancel/route";
-import * as r74 from "../subscriptions/[subscription_id]/charge/preview/route";
-import * as r75 from "../subscriptions/[subscription_id]/charge/route";
-import * as r76 from "../subscriptions/[subscription_id]/pause/route";
-import * as r77 from "../subscriptions/[subscription_id]/preview/route";
-import * as r78 from "../subscriptions/[subscription_id]/resume/route";
-import * as r79 from "../subscriptions/[subscription_id]/route";
-import * as r80 from "../subscriptions/[subscription_id]/test-clock/advance/route";
-import * as r81 from "../subscriptions/[subscription_id]/update-payment-method-transaction/route";
-import * as r82 from "../subscriptions/route";
-import * as r83 from "../tax-rates/[country_code]/route";
-import * as r84 from "../tax-rates/route";
-import * as r85 from "../team/invites/[invite_id]/route";
-import * as r86 from "../team/invites/accept/route";
-import * as r87 from "../team/invites/route";
-import * as r88 from "../team/members/[user_id]/route";
-import * as r89 from "../team/members/route";
-import * as r90 from "../transactions/[transaction_id]/invoice-link/route";
-import * as r91 from "../transactions/[transaction_id]/invoice-preview/route";
-import * as r92 from "../transactions/[transaction_id]/invoice/route";
-import * as r93 from "../transactions/[transaction_id]/mark-paid/route";
-import * as r94 from "../transactions/[transaction_id]/payment-attempts/route";
-import * as r95 from "../transactions/[transaction_id]/revise/route";
-import * as r96 from "../transactions/[transaction_id]/route";
-import * as r97 from "../transactions/preview/route";
-import * as r98 from "../transactions/route";
+import * as r10 from "../checkout/[transaction_id]/payment-intent/route";
+import * as r11 from "../checkout/[transaction_id]/payments/confirm/route";
+import * as r12 from "../checkout/[transaction_id]/payments/route";
+import * as r13 from "../checkout/[transaction_id]/route";
+import * as r14 from "../client-tokens/[client_token_id]/route";
+import * as r15 from "../client-tokens/route";
+import * as r16 from "../customers/[customer_id]/addresses/[address_id]/route";
+import * as r17 from "../customers/[customer_id]/addresses/route";
+import * as r18 from "../customers/[customer_id]/auth-token/route";
+import * as r19 from "../customers/[customer_id]/businesses/[business_id]/route";
+import * as r20 from "../customers/[customer_id]/businesses/route";
+import * as r21 from "../customers/[customer_id]/credit-balances/route";
+import * as r22 from "../customers/[customer_id]/payment-methods/[payment_method_id]/route";
+import * as r23 from "../customers/[customer_id]/payment-methods/route";
+import * as r24 from "../customers/[customer_id]/portal-link-email/route";
+import * as r25 from "../customers/[customer_id]/portal-sessions/route";
+import * as r26 from "../customers/[customer_id]/route";
+import * as r27 from "../customers/[customer_id]/summary/route";
+import * as r28 from "../customers/route";
+import * as r29 from "../discount-groups/[discount_group_id]/route";
+import * as r30 from "../discount-groups/route";
+import * as r31 from "../discounts/[discount_id]/route";
+import * as r32 from "../discounts/route";
+import * as r33 from "../documents/credit-notes/[adjustment_id]/route";
+import * as r34 from "../documents/invoices/[transaction_id]/route";
+import * as r35 from "../documents/reports/[report_id]/route";
+import * as r36 from "../emails/[email_id]/route";
+import * as r37 from "../emails/route";
+import * as r38 from "../event-types/route";
+import * as r39 from "../events/route";
+import * as r40 from "../health/route";
+import * as r41 from "../ips/route";
+import * as r42 from "../metrics/active-subscribers/route";
+import * as r43 from "../metrics/chargebacks/route";
+import * as r44 from "../metrics/checkout-conversion/route";
+import * as r45 from "../metrics/monthly-recurring-revenue-change/route";
+import * as r46 from "../metrics/monthly-recurring-revenue-movements/route";
+import * as r47 from "../metrics/monthly-recurring-revenue/route";
+import * as r48 from "../metrics/refunds/route";
+import * as r49 from "../metrics/revenue/route";
+import * as r50 from "../notification-settings/[notification_setting_id]/route";
+import * as r51 from "../notification-settings/route";
+import * as r52 from "../notifications/[notification_id]/logs/route";
+import * as r53 from "../notifications/[notification_id]/replay/route";
+import * as r54 from "../notifications/[notification_id]/route";
+import * as r55 from "../notifications/route";
+import * as r56 from "../payment-settings/route";
+import * as r57 from "../payment-settings/test/route";
+import * as r58 from "../prices/[price_id]/route";
+import * as r59 from "../prices/route";
+import * as r60 from "../pricing-preview/route";
+import * as r61 from "../products/[product_id]/route";
+import * as r62 from "../products/route";
+import * as r63 from "../reports/[report_id]/download-url/route";
+import * as r64 from "../reports/[report_id]/route";
+import * as r65 from "../reports/route";
+import * as r66 from "../simulation-types/route";
+import * as r67 from "../simulations/[simulation_id]/route";
+import * as r68 from "../simulations/[simulation_id]/runs/[simulation_run_id]/events/[simulation_event_id]/replay/route";
+import * as r69 from "../simulations/[simulation_id]/runs/[simulation_run_id]/events/[simulation_event_id]/route";
+import * as r70 from "../simulations/[simulation_id]/runs/[simulation_run_id]/events/route";
+import * as r71 from "../simulations/[simulation_id]/runs/[simulation_run_id]/route";
+import * as r72 from "../simulations/[simulation_id]/runs/route";
+import * as r73 from "../simulations/route";
+import * as r74 from "../subscriptions/[subscription_id]/activate/route";
+import * as r75 from "../subscriptions/[subscription_id]/cancel/route";
+import * as r76 from "../subscriptions/[subscription_id]/charge/preview/route";
+import * as r77 from "../subscriptions/[subscription_id]/charge/route";
+import * as r78 from "../subscriptions/[subscription_id]/pause/route";
+import * as r79 from "../subscriptions/[subscription_id]/preview/route";
+import * as r80 from "../subscriptions/[subscription_id]/resume/route";
+import * as r81 from "../subscriptions/[subscription_id]/route";
+import * as r82 from "../subscriptions/[subscription_id]/test-clock/advance/route";
+import * as r83 from "../subscriptions/[subscription_id]/update-payment-method-transaction/route";
+import * as r84 from "../subscriptions/route";
+import * as r85 from "../tax-rates/[country_code]/route";
+import * as r86 from "../tax-rates/route";
+import * as r87 from "../team/invites/[invite_id]/route";
+import * as r88 from "../team/invites/accept/route";
+import * as r89 from "../team/invites/route";
+import * as r90 from "../team/members/[user_id]/route";
+import * as r91 from "../team/members/route";
+import * as r92 from "../transactions/[transaction_id]/invoice-link/route";
+import * as r93 from "../transactions/[transaction_id]/invoice-preview/route";
+import * as r94 from "../transactions/[transaction_id]/invoice/route";
+import * as r95 from "../transactions/[transaction_id]/mark-paid/route";
+import * as r96 from "../transactions/[transaction_id]/payment-attempts/route";
+import * as r97 from "../transactions/[transaction_id]/revise/route";
+import * as r98 from "../transactions/[transaction_id]/route";
+import * as r99 from "../transactions/preview/route";
+import * as r100 from "../transactions/route";
 
 export const ROUTES = [
   { path: "/account-settings/logo", module: r0 },
@@ -111,93 +113,95 @@ export const ROUTES = [
   { path: "/checkout-domains/{checkout_domain_id}", module: r7 },
   { path: "/checkout-domains/{checkout_domain_id}/verify-payment-method", module: r8 },
   { path: "/checkout-domains", module: r9 },
-  { path: "/checkout/{transaction_id}/payments", module: r10 },
-  { path: "/checkout/{transaction_id}", module: r11 },
-  { path: "/client-tokens/{client_token_id}", module: r12 },
-  { path: "/client-tokens", module: r13 },
-  { path: "/customers/{customer_id}/addresses/{address_id}", module: r14 },
-  { path: "/customers/{customer_id}/addresses", module: r15 },
-  { path: "/customers/{customer_id}/auth-token", module: r16 },
-  { path: "/customers/{customer_id}/businesses/{business_id}", module: r17 },
-  { path: "/customers/{customer_id}/businesses", module: r18 },
-  { path: "/customers/{customer_id}/credit-balances", module: r19 },
-  { path: "/customers/{customer_id}/payment-methods/{payment_method_id}", module: r20 },
-  { path: "/customers/{customer_id}/payment-methods", module: r21 },
-  { path: "/customers/{customer_id}/portal-link-email", module: r22 },
-  { path: "/customers/{customer_id}/portal-sessions", module: r23 },
-  { path: "/customers/{customer_id}", module: r24 },
-  { path: "/customers/{customer_id}/summary", module: r25 },
-  { path: "/customers", module: r26 },
-  { path: "/discount-groups/{discount_group_id}", module: r27 },
-  { path: "/discount-groups", module: r28 },
-  { path: "/discounts/{discount_id}", module: r29 },
-  { path: "/discounts", module: r30 },
-  { path: "/documents/credit-notes/{adjustment_id}", module: r31 },
-  { path: "/documents/invoices/{transaction_id}", module: r32 },
-  { path: "/documents/reports/{report_id}", module: r33 },
-  { path: "/emails/{email_id}", module: r34 },
-  { path: "/emails", module: r35 },
-  { path: "/event-types", module: r36 },
-  { path: "/events", module: r37 },
-  { path: "/health", module: r38 },
-  { path: "/ips", module: r39 },
-  { path: "/metrics/active-subscribers", module: r40 },
-  { path: "/metrics/chargebacks", module: r41 },
-  { path: "/metrics/checkout-conversion", module: r42 },
-  { path: "/metrics/monthly-recurring-revenue-change", module: r43 },
-  { path: "/metrics/monthly-recurring-revenue-movements", module: r44 },
-  { path: "/metrics/monthly-recurring-revenue", module: r45 },
-  { path: "/metrics/refunds", module: r46 },
-  { path: "/metrics/revenue", module: r47 },
-  { path: "/notification-settings/{notification_setting_id}", module: r48 },
-  { path: "/notification-settings", module: r49 },
-  { path: "/notifications/{notification_id}/logs", module: r50 },
-  { path: "/notifications/{notification_id}/replay", module: r51 },
-  { path: "/notifications/{notification_id}", module: r52 },
-  { path: "/notifications", module: r53 },
-  { path: "/payment-settings", module: r54 },
-  { path: "/payment-settings/test", module: r55 },
-  { path: "/prices/{price_id}", module: r56 },
-  { path: "/prices", module: r57 },
-  { path: "/pricing-preview", module: r58 },
-  { path: "/products/{product_id}", module: r59 },
-  { path: "/products", module: r60 },
-  { path: "/reports/{report_id}/download-url", module: r61 },
-  { path: "/reports/{report_id}", module: r62 },
-  { path: "/reports", module: r63 },
-  { path: "/simulation-types", module: r64 },
-  { path: "/simulations/{simulation_id}", module: r65 },
-  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}/events/{simulation_event_id}/replay", module: r66 },
-  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}/events/{simulation_event_id}", module: r67 },
-  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}/events", module: r68 },
-  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}", module: r69 },
-  { path: "/simulations/{simulation_id}/runs", module: r70 },
-  { path: "/simulations", module: r71 },
-  { path: "/subscriptions/{subscription_id}/activate", module: r72 },
-  { path: "/subscriptions/{subscription_id}/cancel", module: r73 },
-  { path: "/subscriptions/{subscription_id}/charge/preview", module: r74 },
-  { path: "/subscriptions/{subscription_id}/charge", module: r75 },
-  { path: "/subscriptions/{subscription_id}/pause", module: r76 },
-  { path: "/subscriptions/{subscription_id}/preview", module: r77 },
-  { path: "/subscriptions/{subscription_id}/resume", module: r78 },
-  { path: "/subscriptions/{subscription_id}", module: r79 },
-  { path: "/subscriptions/{subscription_id}/test-clock/advance", module: r80 },
-  { path: "/subscriptions/{subscription_id}/update-payment-method-transaction", module: r81 },
-  { path: "/subscriptions", module: r82 },
-  { path: "/tax-rates/{country_code}", module: r83 },
-  { path: "/tax-rates", module: r84 },
-  { path: "/team/invites/{invite_id}", module: r85 },
-  { path: "/team/invites/accept", module: r86 },
-  { path: "/team/invites", module: r87 },
-  { path: "/team/members/{user_id}", module: r88 },
-  { path: "/team/members", module: r89 },
-  { path: "/transactions/{transaction_id}/invoice-link", module: r90 },
-  { path: "/transactions/{transaction_id}/invoice-preview", module: r91 },
-  { path: "/transactions/{transaction_id}/invoice", module: r92 },
-  { path: "/transactions/{transaction_id}/mark-paid", module: r93 },
-  { path: "/transactions/{transaction_id}/payment-attempts", module: r94 },
-  { path: "/transactions/{transaction_id}/revise", module: r95 },
-  { path: "/transactions/{transaction_id}", module: r96 },
-  { path: "/transactions/preview", module: r97 },
-  { path: "/transactions", module: r98 },
+  { path: "/checkout/{transaction_id}/payment-intent", module: r10 },
+  { path: "/checkout/{transaction_id}/payments/confirm", module: r11 },
+  { path: "/checkout/{transaction_id}/payments", module: r12 },
+  { path: "/checkout/{transaction_id}", module: r13 },
+  { path: "/client-tokens/{client_token_id}", module: r14 },
+  { path: "/client-tokens", module: r15 },
+  { path: "/customers/{customer_id}/addresses/{address_id}", module: r16 },
+  { path: "/customers/{customer_id}/addresses", module: r17 },
+  { path: "/customers/{customer_id}/auth-token", module: r18 },
+  { path: "/customers/{customer_id}/businesses/{business_id}", module: r19 },
+  { path: "/customers/{customer_id}/businesses", module: r20 },
+  { path: "/customers/{customer_id}/credit-balances", module: r21 },
+  { path: "/customers/{customer_id}/payment-methods/{payment_method_id}", module: r22 },
+  { path: "/customers/{customer_id}/payment-methods", module: r23 },
+  { path: "/customers/{customer_id}/portal-link-email", module: r24 },
+  { path: "/customers/{customer_id}/portal-sessions", module: r25 },
+  { path: "/customers/{customer_id}", module: r26 },
+  { path: "/customers/{customer_id}/summary", module: r27 },
+  { path: "/customers", module: r28 },
+  { path: "/discount-groups/{discount_group_id}", module: r29 },
+  { path: "/discount-groups", module: r30 },
+  { path: "/discounts/{discount_id}", module: r31 },
+  { path: "/discounts", module: r32 },
+  { path: "/documents/credit-notes/{adjustment_id}", module: r33 },
+  { path: "/documents/invoices/{transaction_id}", module: r34 },
+  { path: "/documents/reports/{report_id}", module: r35 },
+  { path: "/emails/{email_id}", module: r36 },
+  { path: "/emails", module: r37 },
+  { path: "/event-types", module: r38 },
+  { path: "/events", module: r39 },
+  { path: "/health", module: r40 },
+  { path: "/ips", module: r41 },
+  { path: "/metrics/active-subscribers", module: r42 },
+  { path: "/metrics/chargebacks", module: r43 },
+  { path: "/metrics/checkout-conversion", module: r44 },
+  { path: "/metrics/monthly-recurring-revenue-change", module: r45 },
+  { path: "/metrics/monthly-recurring-revenue-movements", module: r46 },
+  { path: "/metrics/monthly-recurring-revenue", module: r47 },
+  { path: "/metrics/refunds", module: r48 },
+  { path: "/metrics/revenue", module: r49 },
+  { path: "/notification-settings/{notification_setting_id}", module: r50 },
+  { path: "/notification-settings", module: r51 },
+  { path: "/notifications/{notification_id}/logs", module: r52 },
+  { path: "/notifications/{notification_id}/replay", module: r53 },
+  { path: "/notifications/{notification_id}", module: r54 },
+  { path: "/notifications", module: r55 },
+  { path: "/payment-settings", module: r56 },
+  { path: "/payment-settings/test", module: r57 },
+  { path: "/prices/{price_id}", module: r58 },
+  { path: "/prices", module: r59 },
+  { path: "/pricing-preview", module: r60 },
+  { path: "/products/{product_id}", module: r61 },
+  { path: "/products", module: r62 },
+  { path: "/reports/{report_id}/download-url", module: r63 },
+  { path: "/reports/{report_id}", module: r64 },
+  { path: "/reports", module: r65 },
+  { path: "/simulation-types", module: r66 },
+  { path: "/simulations/{simulation_id}", module: r67 },
+  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}/events/{simulation_event_id}/replay", module: r68 },
+  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}/events/{simulation_event_id}", module: r69 },
+  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}/events", module: r70 },
+  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}", module: r71 },
+  { path: "/simulations/{simulation_id}/runs", module: r72 },
+  { path: "/simulations", module: r73 },
+  { path: "/subscriptions/{subscription_id}/activate", module: r74 },
+  { path: "/subscriptions/{subscription_id}/cancel", module: r75 },
+  { path: "/subscriptions/{subscription_id}/charge/preview", module: r76 },
+  { path: "/subscriptions/{subscription_id}/charge", module: r77 },
+  { path: "/subscriptions/{subscription_id}/pause", module: r78 },
+  { path: "/subscriptions/{subscription_id}/preview", module: r79 },
+  { path: "/subscriptions/{subscription_id}/resume", module: r80 },
+  { path: "/subscriptions/{subscription_id}", module: r81 },
+  { path: "/subscriptions/{subscription_id}/test-clock/advance", module: r82 },
+  { path: "/subscriptions/{subscription_id}/update-payment-method-transaction", module: r83 },
+  { path: "/subscriptions", module: r84 },
+  { path: "/tax-rates/{country_code}", module: r85 },
+  { path: "/tax-rates", module: r86 },
+  { path: "/team/invites/{invite_id}", module: r87 },
+  { path: "/team/invites/accept", module: r88 },
+  { path: "/team/invites", module: r89 },
+  { path: "/team/members/{user_id}", module: r90 },
+  { path: "/team/members", module: r91 },
+  { path: "/transactions/{transaction_id}/invoice-link", module: r92 },
+  { path: "/transactions/{transaction_id}/invoice-preview", module: r93 },
+  { path: "/transactions/{transaction_id}/invoice", module: r94 },
+  { path: "/transactions/{transaction_id}/mark-paid", module: r95 },
+  { path: "/transactions/{transaction_id}/payment-attempts", module: r96 },
+  { path: "/transactions/{transaction_id}/revise", module: r97 },
+  { path: "/transactions/{transaction_id}", module: r98 },
+  { path: "/transactions/preview", module: r99 },
+  { path: "/transactions", module: r100 },
 ];

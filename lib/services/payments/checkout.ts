@@ -2,7 +2,8 @@
  * The hosted checkout of the sandbox processor: what the page shows (getCheckout) and a payment
  * with a sandbox test card (payAtCheckout), decided here at once. A card that buys a subscription
  * is saved for its renewals. With Stripe configured the checkout pays through Stripe instead
- * (lib/services/payments/stripe-checkout.ts).
+ * (lib/services/payments/stripe-checkout.ts): getCheckout says which (`processor`), and the page's
+ * test-card payment (payWithTestCard) is refused.
  */
 
 import { randomUUID } from "node:crypto";
@@ -21,6 +22,7 @@ import { config } from "../../config.ts";
 import { TRANSACTION } from "../../db/entities/transaction.ts";
 import { query, sqlTransaction, storableJson, updateJson } from "../../db/sql.ts";
 import { ApiError, notFound } from "../../errors.ts";
+import { stripeActive } from "../../payments/stripe.ts";
 import { DEFAULT_MERCHANT_NAME } from "../../schemas/account-settings.ts";
 import type { CardPaymentInput, CheckoutView } from "../../schemas/payment.ts";
 import type { BillingDetails, Transaction } from "../../schemas/transaction.ts";
@@ -144,9 +146,41 @@ interface CheckoutRow {
   merchant_name: string | null;
 }
 
+/**
+ * The page's card-form payment (POST /checkout/{id}/payments): the sandbox's test cards, refused
+ * when a Stripe processor is configured — the checkout then pays through Stripe only
+ * (stripe-checkout.ts), and no card number is ever sent here. payAtCheckout itself stays the
+ * sandbox processor's operation (test fixtures make subscriptions with it).
+ */
+export async function payWithTestCard(
+  id: string,
+  card: CardPaymentInput,
+  clientKey = "unknown",
+): Promise<PaymentResult> {
+  refuseOutsideSandbox();
+  if (await stripeActive()) {
+    throw new ApiError(
+      "bad_request",
+      "This checkout takes payments through Stripe (Stripe keys are configured): card numbers are entered in Stripe's form, never sent here. Use POST /checkout/{transaction_id}/payment-intent.",
+    );
+  }
+  return payAtCheckout(id, card, clientKey);
+}
+
+/**
+ * Which processor the checkout uses: Stripe when configured (test keys in the sandbox, live keys in
+ * live), else the sandbox's test cards — which live refuses: a live deployment without Stripe takes
+ * no card payment (sandbox_only).
+ */
+export async function checkoutProcessor(): Promise<"sandbox" | "stripe"> {
+  if (await stripeActive()) return "stripe";
+  refuseOutsideSandbox();
+  return "sandbox";
+}
+
 /** What the hosted checkout page shows (no API key: the transaction ID in the link is the capability). */
 export async function getCheckout(id: string): Promise<CheckoutView> {
-  refuseOutsideSandbox();
+  const processor = await checkoutProcessor();
   const [row] = await query<CheckoutRow>(
     `SELECT t.id, t.status, t.collection_mode, t.billing_details, t.currency_code, t.invoice_number,
             coalesce(t.customer_snapshot->>'email', (SELECT c.email FROM customers c WHERE c.id = t.customer_id)) AS customer_email,
@@ -168,6 +202,7 @@ export async function getCheckout(id: string): Promise<CheckoutView> {
     status: row.status,
     state,
     environment: config.environment,
+    processor,
     merchant_name: row.merchant_name?.trim() || DEFAULT_MERCHANT_NAME,
     currency_code: row.currency_code,
     invoice_number: row.invoice_number,

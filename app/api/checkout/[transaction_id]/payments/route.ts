@@ -6,7 +6,7 @@ import { clientAddress } from "@/lib/http/client-address";
 import { route } from "@/lib/http/route";
 import { cardPaymentBody, checkoutPaymentSchema } from "@/lib/schemas/payment";
 import { transactionParams } from "@/lib/schemas/transaction";
-import { payAtCheckout } from "@/lib/services/payments/checkout";
+import { payWithTestCard } from "@/lib/services/payments/checkout";
 
 export const POST = route(
   {
@@ -17,7 +17,7 @@ export const POST = route(
     body: cardPaymentBody,
     status: 201,
   },
-  ({ input, request }) => payAtCheckout(input.params.transaction_id, input.body, clientAddress(request.headers)),
+  ({ input, request }) => payWithTestCard(input.params.transaction_id, input.body, clientAddress(request.headers)),
 );
 
 export {
