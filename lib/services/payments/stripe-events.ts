@@ -180,8 +180,18 @@ async function onDispute(ctx: StripeContext, object: { id: string }): Promise<vo
   const dispute = await orMissing(() => ctx.stripe.disputes.retrieve(object.id));
   if (!dispute || INQUIRY.has(dispute.status)) return;
   const intent = typeof dispute.payment_intent === "string" ? dispute.payment_intent : dispute.payment_intent?.id;
-  const attempt = intent ? await attemptByProcessorPayment(intent) : null;
-  if (attempt?.status !== "succeeded" || attempt.processor_account !== ctx.account) return;
+  let attempt = intent ? await attemptByProcessorPayment(intent) : null;
+  if (!attempt || attempt.processor_account !== ctx.account) return;
+  if (attempt.settled_at === null && intent) {
+    // The dispute's events can come before the payment's (Stripe opens some disputes at once):
+    // settle the payment first, from its current state, so that the chargeback has its transaction.
+    await onPaymentIntent(ctx, { id: intent });
+    attempt = await attemptByProcessorPayment(intent);
+    if (attempt?.settled_at === null) {
+      throw new Error(`the payment ${intent} of dispute ${dispute.id} is not settled yet: the dispute waits for it`);
+    }
+  }
+  if (attempt?.status !== "succeeded") return;
   await recordChargeback({
     transactionId: attempt.transaction_id,
     reference: dispute.id,
