@@ -231,6 +231,11 @@ export interface AdjustmentAmounts extends Split {
   fee: Minor;
   retainedFee: Minor;
   earnings: Minor;
+  /**
+   * Chargebacks: the processor's dispute fee (Stripe's 15.00), in the payout currency; outside
+   * `earnings`, as the API family reports it. Absent (0) for the other actions.
+   */
+  chargebackFee?: Minor;
 }
 
 /**
@@ -338,7 +343,7 @@ export function adjustedPayoutTotals(
     total: minus(payout.total, convert(approved.total)),
     fee: minus(payout.fee, convert(approved.fee)),
     retained_fee: formatAmount(convert(approved.retainedFee)),
-    chargeback_fee: { amount: "0", original: null },
+    chargeback_fee: { amount: formatAmount(approved.chargebackFee ?? 0n), original: null },
     earnings: minus(payout.earnings, convert(approved.earnings)),
     currency_code: payout.currency_code,
     exchange_rate: payout.exchange_rate,

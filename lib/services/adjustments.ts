@@ -265,6 +265,7 @@ async function insertAdjustment(client: pg.PoolClient, a: NewAdjustment): Promis
       fee: a.amounts.fee,
       retained_fee: a.amounts.retainedFee,
       earnings: a.amounts.earnings,
+      chargeback_fee: a.amounts.chargebackFee ?? 0n,
       has_payout: a.txn.details.payout_totals !== null,
       processor_reference: a.processorReference ?? null,
       tax_rates_used: storableJson(taxRatesUsed(a.planned)),
@@ -486,6 +487,8 @@ export async function recordChargeback(input: {
   transactionId: string;
   reference: string;
   amount: bigint;
+  /** The processor's dispute fee, minor units of the payout currency. */
+  chargebackFee?: bigint;
   reason: string;
 }): Promise<string | null> {
   return sqlTransaction(async (client) => {
@@ -511,6 +514,7 @@ export async function recordChargeback(input: {
         processorKeepsFee: true,
       },
     );
+    amounts.chargebackFee = input.chargebackFee ?? 0n;
     const full =
       planned.every((item) => item.type === "full") && planned.length === lines.filter((l) => l.total > 0n).length;
     const id = newId("adj");
@@ -622,7 +626,8 @@ async function approvedAmounts(
   const rows = await query<Record<string, string>>(
     `SELECT transaction_id, coalesce(sum(subtotal), 0)::text AS subtotal, coalesce(sum(tax), 0)::text AS tax,
             coalesce(sum(total), 0)::text AS total, coalesce(sum(fee), 0)::text AS fee,
-            coalesce(sum(retained_fee), 0)::text AS retained_fee, coalesce(sum(earnings), 0)::text AS earnings
+            coalesce(sum(retained_fee), 0)::text AS retained_fee, coalesce(sum(earnings), 0)::text AS earnings,
+            coalesce(sum(chargeback_fee), 0)::text AS chargeback_fee
        FROM adjustments a WHERE transaction_id = ANY($1) AND ${COUNTED("a")}
       GROUP BY transaction_id`,
     [transactionIds],
@@ -638,6 +643,7 @@ async function approvedAmounts(
         fee: BigInt(row.fee),
         retainedFee: BigInt(row.retained_fee),
         earnings: BigInt(row.earnings),
+        chargebackFee: BigInt(row.chargeback_fee),
       },
     ]),
   );

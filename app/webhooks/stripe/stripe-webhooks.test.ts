@@ -597,9 +597,12 @@ describe("disputes", () => {
       status: "approved",
       totals: { total: "1200", tax: "200", subtotal: "1000", fee: "65", retained_fee: "65", earnings: "1000" },
     });
+    // Stripe's 15.00 dispute fee, outside earnings as the family reports it.
+    expect(chargeback.payout_totals).toMatchObject({ chargeback_fee: { amount: "1500", original: null } });
     expect((await events(chargeback.id)).map((e) => e.eventType)).toEqual(["adjustment.created"]);
     let t = (await transactions.get(ready.id)).body.data;
     expect(t.details.adjusted_totals).toMatchObject({ total: "0" });
+    expect(t.details.adjusted_payout_totals).toMatchObject({ total: "0", chargeback_fee: { amount: "1500" } });
     expect(await countToday()).toBe(before + 1);
 
     // Won.

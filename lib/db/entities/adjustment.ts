@@ -35,7 +35,11 @@ const TOTALS = jsonRecord([
   ["currency_code", "t.currency_code"],
 ]);
 
-/** In the transaction's currency: payouts are not converted (see lib/billing/totals.ts payoutTotals). */
+/**
+ * In the transaction's currency: payouts are not converted (see lib/billing/totals.ts payoutTotals;
+ * a Stripe payout in another currency is converted in the transaction's adjusted_payout_totals
+ * only). `chargeback_fee`: a chargeback's dispute fee (0 for the other actions).
+ */
 const PAYOUT_TOTALS = `CASE WHEN t.has_payout THEN ${jsonRecord([
   ["subtotal", amount("t.subtotal")],
   ["tax", amount("t.tax")],
@@ -45,7 +49,7 @@ const PAYOUT_TOTALS = `CASE WHEN t.has_payout THEN ${jsonRecord([
   [
     "chargeback_fee",
     jsonRecord([
-      ["amount", "'0'::text"],
+      ["amount", amount("t.chargeback_fee")],
       ["original", "NULL::json"],
     ]),
   ],

@@ -27,7 +27,8 @@ import { activeStripe, type StripeContext } from "../../payments/stripe.ts";
 import { type RefundOutcome, refundAdjustmentFor, settleRefundAdjustment } from "../adjustments.ts";
 
 function warn(message: string, details: Record<string, unknown>): void {
-  console.error(`[stripe] ${message} ${JSON.stringify(details)}`);
+  const pairs = Object.entries(details).map(([key, value]) => `${key}=${String(value)}`);
+  console.error(`[stripe] ${message} ${pairs.join(" ")}`);
 }
 
 /** The idempotency key of the refund of adjustment `adjustmentId`. */

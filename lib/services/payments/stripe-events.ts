@@ -192,10 +192,15 @@ async function onDispute(ctx: StripeContext, object: { id: string }): Promise<vo
     }
   }
   if (attempt?.status !== "succeeded") return;
+  // Stripe's dispute fee: the fees of the dispute's withdrawals (its reinstatement, if won, has none).
+  const chargebackFee = (dispute.balance_transactions ?? [])
+    .filter((balance) => balance.amount < 0)
+    .reduce((sum, balance) => sum + BigInt(balance.fee), 0n);
   await recordChargeback({
     transactionId: attempt.transaction_id,
     reference: dispute.id,
     amount: BigInt(dispute.amount),
+    chargebackFee,
     reason: `Dispute ${dispute.id} opened by the cardholder's bank (${dispute.reason.replaceAll("_", " ")})`,
   });
   if (dispute.status === "won") {
