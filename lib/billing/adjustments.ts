@@ -21,10 +21,22 @@
  * a share of that fee in proportion to the part of the transaction's total it returns, rounded
  * cumulatively: after adjustments of A₁…Aₖ in all, fee shares add up to round(fee × ΣA / total),
  * so every share is ≥ 0, they never add up to more than the fee, and a transaction adjusted in full
- * has taken back exactly its fee. The processor keeps nothing on a refund here (`retained_fee` 0):
- * the sandbox is its own processor and returns its fee in full. An adjustment's `earnings` are its
- * net amount minus its fee share (what the merchant's earnings go down by). A credit of an unpaid
- * invoice has no fee to share (0).
+ * has taken back exactly its fee. What happens to that share depends on the processor:
+ *
+ * - The sandbox is its own processor and returns its fee in full (`retained_fee` 0). An
+ *   adjustment's `earnings` are its net amount minus its fee share (what the merchant's earnings go
+ *   down by).
+ * - Stripe keeps its processing fee when a payment is refunded or disputed (its documented rule):
+ *   the whole fee share is `retained_fee`, and `earnings` = net − fee + retained_fee = the net
+ *   amount. A transaction refunded in full through Stripe so ends with adjusted fee 0, retained_fee
+ *   its whole original fee, and adjusted earnings −fee: exactly what the merchant is out of pocket.
+ *
+ * In every case `earnings` = subtotal − (fee − retained_fee). A credit of an unpaid invoice has no
+ * fee to share (0).
+ *
+ * Which adjustments take amounts off a transaction (`AMOUNT_ACTIONS`): refunds, credits and
+ * chargebacks. A chargeback's reversal (dispute won) marks its chargeback `reversed` and counts for
+ * nothing itself, as do warnings; so the adjusted totals after a won dispute equal those before it.
  */
 import { invalidField } from "../errors.ts";
 import {
@@ -52,6 +64,12 @@ export const ALL_ADJUSTMENT_ACTIONS = [
   "credit_reverse",
 ] as const;
 export type AdjustmentAction = (typeof ALL_ADJUSTMENT_ACTIONS)[number];
+/**
+ * The actions whose amounts come off the transaction (its adjusted totals, what is left to adjust,
+ * the balance report), when approved. `chargeback_reverse` and `credit_reverse` undo another
+ * adjustment, which becomes `reversed` and stops counting; warnings move no money.
+ */
+export const AMOUNT_ACTIONS = ["refund", "credit", "chargeback"] as const;
 export const ADJUSTMENT_STATUSES = ["pending_approval", "approved", "rejected", "reversed"] as const;
 export type AdjustmentStatus = (typeof ADJUSTMENT_STATUSES)[number];
 export const ADJUSTMENT_TYPES = ["full", "partial"] as const;
@@ -61,9 +79,12 @@ export type AdjustmentItemType = (typeof ADJUSTMENT_ITEM_TYPES)[number];
 export const ADJUSTMENT_TAX_MODES = ["internal", "external"] as const;
 export type AdjustmentTaxMode = (typeof ADJUSTMENT_TAX_MODES)[number];
 
-/** Statuses whose adjustments use up what is left of a transaction (a rejected one gave it back). */
-export function usesUpAmount(status: string): boolean {
-  return status !== "rejected";
+/**
+ * Whether an adjustment uses up what is left of a transaction: one of AMOUNT_ACTIONS, not rejected
+ * (it gave the amount back) nor reversed (a chargeback whose dispute was won).
+ */
+export function usesUpAmount(status: string, action: string = "refund"): boolean {
+  return status !== "rejected" && status !== "reversed" && (AMOUNT_ACTIONS as readonly string[]).includes(action);
 }
 
 /** A refund returns money paid: only a completed transaction can be refunded. */
@@ -210,6 +231,11 @@ export interface AdjustmentAmounts extends Split {
   fee: Minor;
   retainedFee: Minor;
   earnings: Minor;
+  /**
+   * Chargebacks: the processor's dispute fee (Stripe's 15.00), in the payout currency; outside
+   * `earnings`, as the API family reports it. Absent (0) for the other actions.
+   */
+  chargebackFee?: Minor;
 }
 
 /**
@@ -218,14 +244,15 @@ export interface AdjustmentAmounts extends Split {
  */
 export function adjustmentAmounts(
   items: readonly Split[],
-  transaction: { total: Minor; fee: Minor | null; adjustedBefore: Minor },
+  transaction: { total: Minor; fee: Minor | null; adjustedBefore: Minor; processorKeepsFee?: boolean },
 ): AdjustmentAmounts {
   const split = addSplits(items);
   const fee =
     transaction.fee === null
       ? 0n
       : feeShare(transaction.fee, transaction.total, transaction.adjustedBefore, split.total);
-  return { ...split, fee, retainedFee: 0n, earnings: split.subtotal - fee };
+  const retainedFee = transaction.processorKeepsFee ? fee : 0n;
+  return { ...split, fee, retainedFee, earnings: split.subtotal - fee + retainedFee };
 }
 
 export interface TaxRateUsedTotals {
@@ -300,21 +327,24 @@ export function adjustedTotals(totals: TransactionTotals, approved: AdjustmentAm
 /**
  * `details.adjusted_payout_totals`: null until the transaction has payout totals (completed) and an
  * approved adjustment (`approved` null: none), as the API family sends it; then the payout less the
- * adjustments, at the payout's exchange rate.
+ * adjustments, converted at the payout's exchange rate (one rounding per figure, half away from
+ * zero; "1" — the sandbox, or a Stripe payout in the transaction's currency — changes nothing).
  */
 export function adjustedPayoutTotals(
   payout: PayoutTotals | null,
   approved: AdjustmentAmounts | null,
 ): AdjustedPayoutTotals | null {
   if (!payout || !approved) return null;
+  const rate = parseDecimal(payout.exchange_rate || "1", "exchange_rate");
+  const convert = (amount: Minor) => multiplyRound(amount, rate);
   return {
-    subtotal: minus(payout.subtotal, approved.subtotal),
-    tax: minus(payout.tax, approved.tax),
-    total: minus(payout.total, approved.total),
-    fee: minus(payout.fee, approved.fee),
-    retained_fee: formatAmount(approved.retainedFee),
-    chargeback_fee: { amount: "0", original: null },
-    earnings: minus(payout.earnings, approved.earnings),
+    subtotal: minus(payout.subtotal, convert(approved.subtotal)),
+    tax: minus(payout.tax, convert(approved.tax)),
+    total: minus(payout.total, convert(approved.total)),
+    fee: minus(payout.fee, convert(approved.fee)),
+    retained_fee: formatAmount(convert(approved.retainedFee)),
+    chargeback_fee: { amount: formatAmount(approved.chargebackFee ?? 0n), original: null },
+    earnings: minus(payout.earnings, convert(approved.earnings)),
     currency_code: payout.currency_code,
     exchange_rate: payout.exchange_rate,
   };

@@ -29,7 +29,7 @@ export function adjustmentsOf(t: TransactionWithIncludes): Adjustment[] {
 export function leftByLine(t: TransactionWithIncludes): Map<string, Split> {
   const used = new Map<string, Split[]>();
   for (const adjustment of adjustmentsOf(t)) {
-    if (!usesUpAmount(adjustment.status)) continue;
+    if (!usesUpAmount(adjustment.status, adjustment.action)) continue;
     for (const item of adjustment.items) {
       const split = {
         subtotal: BigInt(item.totals.subtotal),

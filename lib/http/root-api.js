@@ -14,7 +14,7 @@
  * 1. Its path is not `/` and not under /api/ (already the API), /_next/ (Next.js's files), /js-api/
  *    (the client-side library's endpoints, which take a client-side token as Bearer), /portal/ (the
  *    customer portal and its own endpoints), /exports/, /docs/, /js/ or /demo/ (other handlers and
- *    public files), nor /logo.
+ *    public files), /webhooks/ (processors' webhooks: POST /webhooks/stripe), nor /logo.
  * 2. It is not one of Next.js's own requests: no `RSC`, `Next-Router-Prefetch` or `Next-Action`
  *    header (client navigations, prefetches and server actions of the dashboard).
  * 3. And either
@@ -41,7 +41,7 @@ function anyCase(word) {
 }
 
 /** Path prefixes (first segment) that stay what they are, whatever the request carries. */
-const KEPT = ["api", "_next", "js-api", "portal", "exports", "docs", "js", "demo"];
+const KEPT = ["api", "_next", "js-api", "portal", "exports", "docs", "js", "demo", "webhooks"];
 
 /** The rewrites' `source`: every path but `/`, the KEPT folders and /logo; `:path` is the rest. */
 export const ROOT_API_SOURCE = `/:path((?!(?:${KEPT.join("|")})(?:/|$)|logo$).+)`;

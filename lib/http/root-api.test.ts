@@ -101,6 +101,7 @@ describe("the root API rewrites", () => {
     ["the API reference", "/docs/api", { accept: "application/json" }, null],
     ["the logo", "/logo", { authorization: `Bearer ${KEY}` }, null],
     ["the demo page", "/demo/embed.html", { accept: "application/json" }, null],
+    ["Stripe's webhooks", "/webhooks/stripe", { accept: "application/json", "stripe-signature": "t=1,v1=x" }, null],
     ["the home page", "/", { authorization: `Bearer ${KEY}` }, null],
   ])("%s: %s", (_name, pathname, headers, expected) => {
     expect(rewritten(pathname, headers)).toBe(expected);

@@ -155,16 +155,60 @@ export async function getPaymentMethod(customerId: string, id: string): Promise<
  * saves another card (the update-payment-method checkout).
  */
 export async function deletePaymentMethod(customerId: string, id: string): Promise<void> {
-  await sqlTransaction(async (client) => {
-    const fields = PAYMENT_METHOD.fields.map(([name, expr]) => `${expr} AS "${name}"`).join(", ");
-    const rows = await query<{ id: string }>(
-      `WITH d AS (DELETE FROM payment_methods t WHERE t.id = $1 AND t.customer_id = $2 RETURNING t.*),
-            o AS (SELECT d.id, (SELECT row_to_json(r) FROM (SELECT ${fields}, 'api' AS deletion_reason FROM d t) r) AS j FROM d)
-       INSERT INTO events (id, event_type, entity_id, data) SELECT $3, 'payment_method.deleted', o.id, o.j FROM o RETURNING entity_id AS id`,
-      [id, customerId, newId("evt")],
-      client,
-    );
-    if (rows.length === 0) throw notFound(id);
-    await query("UPDATE subscriptions SET payment_method_id = NULL WHERE payment_method_id = $1", [id], client);
-  });
+  const deleted = await sqlTransaction((client) =>
+    deleteMethods(client, "t.id = $1 AND t.customer_id = $2", [id, customerId]),
+  );
+  if (deleted.length === 0) throw notFound(id);
+}
+
+/**
+ * Deletes the saved method a processor holds as `reference` (Stripe's pm_, detached in Stripe:
+ * removed by the customer or the merchant there), as deletePaymentMethod does. Returns our
+ * `paymtd_` ID, or null when no saved method has it.
+ */
+export async function deleteProcessorMethod(reference: string): Promise<string | null> {
+  const deleted = await sqlTransaction((client) => deleteMethods(client, "t.processor_reference = $1", [reference]));
+  return deleted[0] ?? null;
+}
+
+/**
+ * Deletes the methods `where` selects (row `t`; its values $1, $2…) with their `payment_method.deleted`
+ * events (deletion_reason `api`: the family's only other reason, `replaced_by_newer_version`, is
+ * about a card saved again) and takes them off the subscriptions that charged them.
+ */
+async function deleteMethods(client: pg.PoolClient, where: string, values: unknown[]): Promise<string[]> {
+  const fields = PAYMENT_METHOD.fields.map(([name, expr]) => `${expr} AS "${name}"`).join(", ");
+  const eventParam = `$${values.length + 1}`;
+  const rows = await query<{ id: string }>(
+    `WITH d AS (DELETE FROM payment_methods t WHERE ${where} RETURNING t.*),
+          o AS (SELECT d.id, (SELECT row_to_json(r) FROM (SELECT ${fields}, 'api' AS deletion_reason FROM d t) r) AS j FROM d)
+     INSERT INTO events (id, event_type, entity_id, data) SELECT ${eventParam}, 'payment_method.deleted', o.id, o.j FROM o RETURNING entity_id AS id`,
+    [...values, newId("evt")],
+    client,
+  );
+  const ids = rows.map((row) => row.id);
+  if (ids.length > 0) {
+    await query("UPDATE subscriptions SET payment_method_id = NULL WHERE payment_method_id = ANY($1)", [ids], client);
+  }
+  return ids;
+}
+
+/**
+ * A processor's new details of a saved card (Stripe's payment_method.updated: a new expiry, the
+ * card updater's new number): brand, last 4 and expiry written over ours. The API family has no
+ * event for a changed saved method, so none is written; `updated_at` moves. Returns our ID or null.
+ */
+export async function updateProcessorMethod(reference: string, card: CardDetails): Promise<string | null> {
+  const [row] = await query<{ id: string }>(
+    `UPDATE payment_methods
+        SET card = json_build_object('type', $2::text, 'last4', $3::text, 'expiry_month', $4::int,
+                                     'expiry_year', $5::int, 'cardholder_name', coalesce(card->>'cardholder_name', $6::text)),
+            updated_at = now()
+      WHERE processor_reference = $1
+        AND (card IS NULL OR card->>'type' IS DISTINCT FROM $2 OR card->>'last4' IS DISTINCT FROM $3
+             OR (card->>'expiry_month')::int IS DISTINCT FROM $4 OR (card->>'expiry_year')::int IS DISTINCT FROM $5)
+      RETURNING id`,
+    [reference, card.type, card.last4, card.expiry_month, card.expiry_year, card.cardholder_name],
+  );
+  return row?.id ?? null;
 }

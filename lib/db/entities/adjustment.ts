@@ -35,7 +35,11 @@ const TOTALS = jsonRecord([
   ["currency_code", "t.currency_code"],
 ]);
 
-/** In the transaction's currency: payouts are not converted (see lib/billing/totals.ts payoutTotals). */
+/**
+ * In the transaction's currency: payouts are not converted (see lib/billing/totals.ts payoutTotals;
+ * a Stripe payout in another currency is converted in the transaction's adjusted_payout_totals
+ * only). `chargeback_fee`: a chargeback's dispute fee (0 for the other actions).
+ */
 const PAYOUT_TOTALS = `CASE WHEN t.has_payout THEN ${jsonRecord([
   ["subtotal", amount("t.subtotal")],
   ["tax", amount("t.tax")],
@@ -45,7 +49,7 @@ const PAYOUT_TOTALS = `CASE WHEN t.has_payout THEN ${jsonRecord([
   [
     "chargeback_fee",
     jsonRecord([
-      ["amount", "'0'::text"],
+      ["amount", amount("t.chargeback_fee")],
       ["original", "NULL::json"],
     ]),
   ],
@@ -78,6 +82,10 @@ export const ADJUSTMENT: EntityTable<Adjustment> = {
 
 /** Adjustments that count in a transaction's adjusted totals and `adjustments_totals`. */
 export const COUNTED_STATUS = "approved";
+/** lib/billing/adjustments.ts AMOUNT_ACTIONS, as SQL (lib/db does not import lib/billing; a test holds them equal). */
+export const AMOUNT_ACTIONS_SQL = "'refund', 'credit', 'chargeback'";
+/** The SQL condition on adjustment row `a` that it counts: approved, of an action that takes amounts off. */
+export const COUNTED = (a: string) => `${a}.status = '${COUNTED_STATUS}' AND ${a}.action IN (${AMOUNT_ACTIONS_SQL})`;
 
 const sumOf = (expr: string, filter = "") =>
   `coalesce(sum(${expr})${filter ? ` FILTER (WHERE ${filter})` : ""}, 0)::text`;
@@ -96,4 +104,4 @@ export const ADJUSTMENTS_TOTALS = `(SELECT row_to_json(r) FROM (
                  ${sumOf("a.total", "a.action = 'credit'")} AS credit,
                  ${sumOf("a.total", "a.action = 'refund'")} AS refund,
                  ${sumOf("a.total", "a.action = 'chargeback'")} AS chargeback
-          FROM adjustments a WHERE a.transaction_id = t.id AND a.status = '${COUNTED_STATUS}') s) r)`;
+          FROM adjustments a WHERE a.transaction_id = t.id AND ${COUNTED("a")}) s) r)`;

@@ -2,6 +2,8 @@
  * Every background job the worker runs (lib/events/worker.ts builds its task list and crontab from
  * this list; the crontab keeps the list's order).
  */
+import { applyStripeEventJob } from "./apply-stripe-event.ts";
+import { createStripeRefundJob } from "./create-stripe-refund.ts";
 import { deliverEmailsJob } from "./deliver-emails.ts";
 import { deliverNotificationJob } from "./deliver-notification.ts";
 import { expireReportsJob } from "./expire-reports.ts";
@@ -27,4 +29,6 @@ export const JOBS: readonly RunnableJob[] = [
   deliverEmailsJob,
   sendTrialEndingEmailJob,
   purgeAuditLogJob,
+  applyStripeEventJob,
+  createStripeRefundJob,
 ];

@@ -19,6 +19,8 @@ describe("background jobs", () => {
       "deliver_emails",
       "send_trial_ending_email",
       "purge_audit_log",
+      "apply_stripe_event",
+      "create_stripe_refund",
     ]);
   });
 

@@ -6,9 +6,9 @@
  * Refunds: the approved refunds' totals (what went back to the customer) per UTC day of approval,
  * converted to the primary balance currency at the current rate, as revenue. Chargebacks: how many
  * were received per day (warnings and reversals are other actions and never count). Chargebacks
- * come from a payment provider's dispute, which this service has none of yet: no API operation or
- * simulation creates one, so the series is all zeros until something writes an adjustment with
- * action `chargeback`, which it then counts.
+ * come from Stripe's disputes (lib/services/payments/stripe-events.ts: a `chargeback` adjustment,
+ * approved when the dispute opens); one whose dispute is won becomes `reversed` and is taken out of
+ * its day again by the rollup's trigger. No API operation or simulation creates one.
  */
 import { type CurrencyCode, isCurrencyCode } from "../../billing/currencies.ts";
 import { type CurrencyAmount, convertSum } from "../../billing/exchange-rates.ts";

@@ -10,6 +10,7 @@
  * joined with `;`.
  */
 
+import { COUNTED } from "../../db/entities/adjustment.ts";
 import { DISCOUNT } from "../../db/entities/discount.ts";
 import { Params, ts } from "../../db/sql.ts";
 import type { ReportFilter, ReportType } from "../../schemas/report.ts";
@@ -301,8 +302,9 @@ export function filterConditions(
  * `balance`: a per-currency summary of what this service records (it keeps no ledger of its own):
  * per currency, the completed transactions updated in the date range (their count, totals, tax,
  * fee and earnings) and the approved adjustments updated in it (refunds, credits and chargebacks:
- * their count, total and the earnings they take back), and `balance` = earnings − adjustment
- * earnings. One row per currency, sorted by currency code.
+ * their count, total and the earnings they take back; a chargeback reversed by a won dispute and
+ * its reversal count for nothing), and `balance` = earnings − adjustment earnings. One row per
+ * currency, sorted by currency code.
  */
 function balanceQuery(filters: readonly ReportFilter[], params: Params): { columns: string[]; sql: string } {
   const txn = filterConditions(filters, { updated_at: "t.updated_at" }, params);
@@ -328,7 +330,7 @@ function balanceQuery(filters: readonly ReportFilter[], params: Params): { colum
       FROM transactions t ${DETAILS} WHERE ${["t.status = 'completed'", ...txn].join(" AND ")} GROUP BY t.currency_code),
     ad AS (
       SELECT t.currency_code, count(*) AS n, sum(t.total) AS total, sum(t.earnings) AS earnings
-      FROM adjustments t WHERE ${["t.status = 'approved'", ...adj].join(" AND ")} GROUP BY t.currency_code)
+      FROM adjustments t WHERE ${[COUNTED("t"), ...adj].join(" AND ")} GROUP BY t.currency_code)
     SELECT cur AS currency_code, coalesce(tx.n, 0)::text, coalesce(tx.total, 0)::text, coalesce(tx.tax, 0)::text,
            coalesce(tx.fee, 0)::text, coalesce(tx.earnings, 0)::text, coalesce(ad.n, 0)::text,
            coalesce(ad.total, 0)::text, coalesce(ad.earnings, 0)::text,

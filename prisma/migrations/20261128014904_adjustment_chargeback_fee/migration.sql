@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "adjustments" ADD COLUMN     "chargeback_fee" BIGINT NOT NULL DEFAULT 0;
