@@ -24,6 +24,7 @@ import { recordChargeback, reverseChargeback } from "../adjustments.ts";
 import { deleteProcessorMethod, updateProcessorMethod } from "../payment-methods.ts";
 import { applyStripeRefund } from "./refunds.ts";
 import { settleAttempt } from "./settle.ts";
+import { settleSetupIntent } from "./settle-setup.ts";
 
 type Handler = (ctx: StripeContext, object: { id: string } & Record<string, unknown>) => Promise<void>;
 
@@ -38,10 +39,10 @@ export const STRIPE_EVENT_HANDLERS: Record<StripeAppliedEvent, Handler> = {
   "payment_intent.processing": onPaymentIntent,
   "payment_intent.requires_action": onPaymentIntent,
   "payment_intent.canceled": onPaymentIntent,
-  // TODO(lead, at merge): the checkout helper's settleSetupIntent(setupIntentId) in
-  // lib/services/payments/settle-setup.ts saves the card of an "update payment method" SetupIntent
-  // exactly once; wire it here: `async (_ctx, object) => { await settleSetupIntent(object.id); }`.
-  "setup_intent.succeeded": async () => {},
+  // The card of an "update payment method" SetupIntent, saved once (settle-setup.ts).
+  "setup_intent.succeeded": async (_ctx, object) => {
+    await settleSetupIntent(object.id);
+  },
   "charge.refunded": onChargeRefunded,
   "charge.refund.updated": onRefund,
   "refund.created": onRefund,
