@@ -158,7 +158,7 @@ async function markAttempt(
 ): Promise<void> {
   await query(
     `UPDATE payment_attempts
-        SET status = $2, processor_payment = coalesce(processor_payment, $3), error_code = $4, error_message = $5,
+        SET status = $2, processor_payment = coalesce(processor_payment, nullif($3, '')), error_code = $4, error_message = $5,
             settled_at = CASE WHEN $6 THEN now() ELSE NULL END, updated_at = now()
       WHERE id = $1`,
     [id, status, outcome.reference, outcome.error?.code ?? null, note ?? outcome.error?.message ?? null, settled],
