@@ -19,6 +19,7 @@ describe("background jobs", () => {
       "deliver_emails",
       "send_trial_ending_email",
       "purge_audit_log",
+      "reconcile_payments",
     ]);
   });
 
@@ -29,6 +30,7 @@ describe("background jobs", () => {
       "* * * * * subscriptions_due",
       "*/10 * * * * expire_reports",
       "43 3 * * * purge_audit_log",
+      "* * * * * reconcile_payments",
     ]);
   });
 
