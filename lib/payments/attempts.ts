@@ -152,3 +152,12 @@ export async function unsettledAttempts(olderThanSeconds: number, limit: number)
     [olderThanSeconds, limit],
   );
 }
+
+/** Locks the attempts of `ids` (in ID order), as lockAttempt does one; unknown IDs are missing. */
+export async function lockAttempts(ids: readonly string[], on: Queryable): Promise<PaymentAttempt[]> {
+  return query<PaymentAttempt>(
+    `SELECT ${COLUMNS} FROM payment_attempts WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`,
+    [ids],
+    on,
+  );
+}

@@ -11,8 +11,9 @@
  *    locked: a PaymentIntent per attempt (`confirm`, `off_session`, the Stripe customer and the
  *    saved `pm_`, the attempt's amount and currency, metadata {transaction_id, attempt_id}) with the
  *    idempotency key `idempotencyKey(attempt.id, "charge")`, a bounded number at a time.
- * 3. **Settle** — each answer in its own database transaction, exactly once
- *    (lib/services/payments/settle.ts settleAttempt), with the caller's follow-up (`onSettled`: the
+ * 3. **Settle** — the answers in a new database transaction, exactly once
+ *    (lib/services/payments/settle.ts settleAttempts, the batch form of settleAttempt: a batch of
+ *    renewals completes in one statement), with the caller's follow-up (`onSettled`: the
  *    subscription's past_due, dunning schedule…) in that same transaction.
  *
  * A crash between 2 and 3 (or a lost answer) leaves the attempt unsettled: the reconciliation job
@@ -41,7 +42,7 @@ import {
   stripeCurrency,
   stripeCustomerFor,
 } from "../../payments/stripe.ts";
-import { type Settled, settleAttempt } from "./settle.ts";
+import { type Settled, settleAttempt, settleAttempts } from "./settle.ts";
 
 /** What a settled off-session charge leads to, in the settling database transaction. */
 export type OnSettled = (client: pg.PoolClient, settled: Settled) => Promise<void>;
@@ -185,17 +186,47 @@ export async function chargeAttempts(
   } catch (error) {
     unreachable = error; // the account could not be asked: every attempt stays in doubt
   }
-  return boundedEach(attempts, chargeConcurrency(), async (attempt): Promise<ChargeResult> => {
+  const methods = await savedMethodsOf(attempts);
+  const answers = await boundedEach(attempts, chargeConcurrency(), async (attempt) => {
     try {
       if (unreachable) throw unreachable;
-      const payment = await chargeAttempt(ctx, attempt);
+      const payment = await chargeAttempt(ctx, attempt, methods.get(attempt.payment_method_id ?? "") ?? null);
       if (offSessionHooks.afterAnswer) await offSessionHooks.afterAnswer(attempt, payment);
-      const settled = await settleWithRetry(attempt.id, payment, followUpOf(attempt));
-      return { attempt, settled, payment };
+      return { attempt, payment, error: null };
     } catch (error) {
-      console.error(`[payments] off-session attempt ${attempt.id} left to reconciliation: ${(error as Error).message}`);
-      return { attempt, settled: null, payment: null, error };
+      return { attempt, payment: null, error };
     }
+  });
+  const answered = answers.filter((a) => a.payment !== null) as {
+    attempt: PaymentAttempt;
+    payment: ProcessorPayment;
+  }[];
+  const settled = new Map<string, Settled>();
+  // Settled together (one database transaction, one completion statement for the successes);
+  // if the batch fails, one by one, so that one bad answer does not hold back the others.
+  try {
+    const batch = await settleAttempts(
+      answered.map(({ attempt, payment }) => ({ attemptId: attempt.id, payment, onSettled: followUpOf(attempt) })),
+    );
+    for (const [i, { attempt }] of answered.entries()) settled.set(attempt.id, batch[i]);
+  } catch (error) {
+    if (answered.length > 1)
+      console.error(`[payments] batch settlement failed, one by one: ${(error as Error).message}`);
+    for (const { attempt, payment } of answered) {
+      try {
+        settled.set(attempt.id, await settleWithRetry(attempt.id, payment, followUpOf(attempt)));
+      } catch (one) {
+        console.error(`[payments] settling attempt ${attempt.id} failed: ${(one as Error).message}`);
+      }
+    }
+  }
+  return answers.map(({ attempt, payment, error }): ChargeResult => {
+    const done = settled.get(attempt.id);
+    if (payment && done) return { attempt, settled: done, payment };
+    console.error(
+      `[payments] off-session attempt ${attempt.id} left to reconciliation: ${(error as Error | null)?.message ?? "not settled"}`,
+    );
+    return { attempt, settled: null, payment: null, error: error ?? new Error("not settled") };
   });
 }
 
@@ -205,7 +236,11 @@ export async function chargeAttempts(
  * request Stripe refuses for its parameters (the saved method detached, the customer deleted):
  * nothing was charged. Anything else (no answer) throws: the attempt is in doubt.
  */
-export async function chargeAttempt(ctx: StripeContext | null, attempt: PaymentAttempt): Promise<ProcessorPayment> {
+export async function chargeAttempt(
+  ctx: StripeContext | null,
+  attempt: PaymentAttempt,
+  method?: SavedStripeMethod | null,
+): Promise<ProcessorPayment> {
   if (!ctx) {
     return refusal(
       attempt,
@@ -221,7 +256,7 @@ export async function chargeAttempt(ctx: StripeContext | null, attempt: PaymentA
     );
   }
   if (attempt.processor_payment?.startsWith("pi_")) return readIntent(ctx, attempt.processor_payment);
-  const params = await intentParams(ctx, attempt);
+  const params = await intentParams(ctx, attempt, method === undefined ? await savedMethodOf(attempt) : method);
   if (!params) {
     return refusal(attempt, "psp_error", "The saved payment method is no longer available at Stripe.");
   }
@@ -256,11 +291,8 @@ export async function chargeAttempt(ctx: StripeContext | null, attempt: PaymentA
 async function intentParams(
   ctx: StripeContext,
   attempt: PaymentAttempt,
+  method: SavedStripeMethod | null,
 ): Promise<Stripe.PaymentIntentCreateParams | null> {
-  const [method] = await query<{ processor_reference: string | null; customer_id: string }>(
-    "SELECT processor_reference, customer_id FROM payment_methods WHERE id = $1",
-    [attempt.payment_method_id],
-  );
   if (!method?.processor_reference) return null;
   let customer = attempt.processor_customer;
   if (!customer) {
@@ -282,6 +314,28 @@ async function intentParams(
     metadata: { transaction_id: attempt.transaction_id, attempt_id: attempt.id },
     expand: INTENT_EXPAND,
   };
+}
+
+/** What a charge needs of the saved method: Stripe's pm_ and our customer. */
+export interface SavedStripeMethod {
+  id: string;
+  processor_reference: string | null;
+  customer_id: string;
+}
+
+/** The saved methods of `attempts`, by ID, in one query (a batch of renewals). */
+async function savedMethodsOf(attempts: readonly PaymentAttempt[]): Promise<Map<string, SavedStripeMethod>> {
+  const ids = [...new Set(attempts.map((a) => a.payment_method_id).filter((id) => id !== null))];
+  if (ids.length === 0) return new Map();
+  const rows = await query<SavedStripeMethod>(
+    "SELECT id, processor_reference, customer_id FROM payment_methods WHERE id = ANY($1)",
+    [ids],
+  );
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+async function savedMethodOf(attempt: PaymentAttempt): Promise<SavedStripeMethod | null> {
+  return (await savedMethodsOf([attempt])).get(attempt.payment_method_id ?? "") ?? null;
 }
 
 /** A charge refused on our side, before or without Stripe: a failed payment in plain words. */
