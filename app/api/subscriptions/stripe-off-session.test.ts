@@ -10,11 +10,14 @@ import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import type Stripe from "stripe";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import * as activateRoute from "@/app/api/subscriptions/[subscription_id]/activate/route";
 import { query, sqlTransaction } from "@/lib/db/sql";
 import type { Behaviour } from "@/lib/dev/stripe/cards";
 import { StandInControl } from "@/lib/dev/stripe/control-client";
 import { DEFAULT_ACCOUNT, type StripeStandIn, startStripeStandIn } from "@/lib/dev/stripe/server";
+import { call } from "@/lib/dev/test/api";
 import { events } from "@/lib/dev/test/checks";
+import { admin } from "@/lib/dev/test/resource";
 import {
   advanceTo,
   chargeSubscription,
@@ -26,6 +29,7 @@ import {
   subscribed,
   transactionsOf,
 } from "@/lib/dev/test/subscription-updates";
+import { makeRecurringPrice } from "@/lib/dev/test/subscriptions";
 import { makePrice } from "@/lib/dev/test/transactions";
 import { reconcileAttempts } from "@/lib/payments/reconcile";
 import { saveProcessorMethod } from "@/lib/services/payment-methods";
@@ -76,9 +80,9 @@ afterEach(async () => {
  * is then a Stripe card: `token` attached to its customer's Stripe customer, linked as the checkout
  * links them (processor_customers, payment_methods with processor 'stripe').
  */
-async function stripeSubscription(token = "pm_card_visa") {
+async function stripeSubscription(token = "pm_card_visa", options: Parameters<typeof subscribed>[0] = {}) {
   stripeOff();
-  const bought = await subscribed();
+  const bought = await subscribed(options);
   stripeOn();
   const customer = await stripe.customers.create({ email: bought.customer.email });
   const pm = await stripe.paymentMethods.attach(token, { customer: customer.id });
@@ -316,6 +320,33 @@ describe("one-time charges and changes billed now, through Stripe", () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.data.items[0].quantity).toBe(2);
     expect((await lastTransaction(subscription.id)).status).toBe("completed");
+  });
+});
+
+describe("activation through Stripe", () => {
+  const activate = async (id: string) =>
+    call(activateRoute.POST, "POST", `/subscriptions/${id}/activate`, {
+      key: await admin(),
+      params: { subscription_id: id },
+    });
+
+  it("a declined first charge leaves the trial as it was (400); a paying card activates it", async () => {
+    const price = await makeRecurringPrice({ trial_period: { interval: "day", frequency: 14 } });
+    const declined = await stripeSubscription("pm_card_chargeCustomerFail", { price });
+    expect(declined.subscription.status).toBe("trialing");
+    const before = (await getWith(declined.subscription.id, "")).body.data;
+    const res = await activate(declined.subscription.id);
+    expect(res.status, JSON.stringify(res.body)).toBe(400);
+    expect(res.body.error.code).toBe("subscription_payment_declined");
+    const after = (await getWith(declined.subscription.id, "")).body.data;
+    expect({ ...after, updated_at: null }).toEqual({ ...before, updated_at: null });
+    expect((await lastTransaction(declined.subscription.id)).status).toBe("canceled");
+
+    const paying = await stripeSubscription("pm_card_visa", { price });
+    const ok = await activate(paying.subscription.id);
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    expect(ok.body.data.status).toBe("active");
+    expect((await lastTransaction(paying.subscription.id)).status).toBe("completed");
   });
 });
 
