@@ -25,7 +25,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type pg from "pg";
 import { config } from "../../config.ts";
 import { TRANSACTION } from "../../db/entities/transaction.ts";
-import { query, updateJson } from "../../db/sql.ts";
+import { query, storableJson, updateJson } from "../../db/sql.ts";
 import type { PaymentAttempt } from "../../payments/attempts.ts";
 import { type ChargeResult, type OnSettled, offSessionScope, scopedAttempts } from "../payments/off-session.ts";
 import type { ChargeOutcome } from "../payments/saved-charges.ts";
@@ -53,7 +53,7 @@ export type ChargePurpose =
     };
 
 export function purposeText(purpose: ChargePurpose): string {
-  return JSON.stringify(purpose);
+  return storableJson(purpose);
 }
 
 export function purposeOf(attempt: Pick<PaymentAttempt, "purpose">): ChargePurpose | null {
@@ -286,13 +286,13 @@ async function undoChange(
   await query(
     `UPDATE subscriptions s SET (${columns.join(", ")}) = (SELECT ${columns.join(", ")} FROM json_populate_record(NULL::subscriptions, $2::json))
       WHERE s.id = $1`,
-    [id, JSON.stringify(snapshot.subscription)],
+    [id, storableJson(snapshot.subscription)],
     client,
   );
   await query("DELETE FROM subscription_items WHERE subscription_id = $1", [id], client);
   await query(
     "INSERT INTO subscription_items SELECT * FROM json_populate_recordset(NULL::subscription_items, $1::json)",
-    [JSON.stringify(snapshot.items)],
+    [storableJson(snapshot.items)],
     client,
   );
   await query(
@@ -302,7 +302,7 @@ async function undoChange(
   );
   await query(
     "INSERT INTO subscription_charges SELECT * FROM json_populate_recordset(NULL::subscription_charges, $1::json)",
-    [JSON.stringify(snapshot.charges)],
+    [storableJson(snapshot.charges)],
     client,
   );
   // A discount the change redeemed is given back.
