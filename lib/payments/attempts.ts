@@ -182,3 +182,12 @@ export async function attemptsOfTransaction(transactionId: string): Promise<Paym
     created_at: row.created_at,
   }));
 }
+
+/** Locks the attempts of `ids` (in ID order), as lockAttempt does one; unknown IDs are missing. */
+export async function lockAttempts(ids: readonly string[], on: Queryable): Promise<PaymentAttempt[]> {
+  return query<PaymentAttempt>(
+    `SELECT ${COLUMNS} FROM payment_attempts WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`,
+    [ids],
+    on,
+  );
+}

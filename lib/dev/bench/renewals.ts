@@ -70,7 +70,7 @@ const LIST_SMALL = 1_000;
 const TICKS = 100; // clock ticks per second (Linux USER_HZ)
 
 /** [parent pid, CPU seconds (user + system)] of a process, from /proc; null when it is gone. */
-function procStat(pid: number): { ppid: number; seconds: number } | null {
+export function procStat(pid: number): { ppid: number; seconds: number } | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
@@ -86,7 +86,7 @@ function procStat(pid: number): { ppid: number; seconds: number } | null {
  * (other helpers' tests) are not counted. Sampled often: a process that ends between samples (an
  * autovacuum worker) keeps the time last seen.
  */
-class ServerCpu {
+export class ServerCpu {
   private readonly seen = new Map<number, number>();
   private readonly start = new Map<number, number>();
 
@@ -115,7 +115,7 @@ class ServerCpu {
 }
 
 /** The postmaster of the server `client` is connected to (the parent of its backend). */
-async function postmasterPid(client: pg.Client): Promise<number> {
+export async function postmasterPid(client: pg.Client): Promise<number> {
   const { rows } = await client.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
   const stat = procStat(rows[0].pid);
   if (!stat) throw new Error("the database server is not on this machine: its CPU time cannot be read");
@@ -126,7 +126,7 @@ async function postmasterPid(client: pg.Client): Promise<number> {
  * `count` subscriptions of one monthly USD 30.00 price, each with its customer, address and saved
  * card, all due at `due`. Set-based, in batches.
  */
-async function seedSubscriptions(client: pg.Client, count: number, due: Date, offset = 0): Promise<void> {
+export async function seedSubscriptions(client: pg.Client, count: number, due: Date, offset = 0): Promise<void> {
   const productId = "pro_bench0000000000000000000000".slice(0, 30);
   const priceId = "pri_bench0000000000000000000000".slice(0, 30);
   await client.query(

@@ -16,8 +16,10 @@
  *      subscriptions' history (lib/dev/bench/subscription-metrics.ts).
  *   7. a transactions report of 1,000,000 rows generated (streamed, memory flat) and downloaded:
  *      time, CPU time and peak RSS of the generating process (lib/dev/bench/reports.ts).
- * BENCH_ONLY=api, deliveries, metrics, renewals, subscriptions, subscription-metrics or reports runs
- *   one part.
+ *   8. renewals charged off-session through Stripe against the local stand-in (BENCH_ONLY=renewals-stripe
+ *      only: lib/dev/bench/renewals-stripe.ts).
+ * BENCH_ONLY=api, deliveries, metrics, renewals, renewals-stripe, subscriptions, subscription-metrics or
+ *   reports runs one part.
  * DATABASE_URL names the server (a database `billing_bench` is made on it); without it an embedded
  * PostgreSQL is used. BENCH_SECONDS sets the length of each run (default 10). BENCH_PORT (default 3200)
  * and BENCH_DATABASE_PREFIX keep benches of several checkouts on one machine apart.
@@ -30,6 +32,7 @@ import { ROOT } from "../../cli/tasks.ts";
 import { benchDeliveries } from "./deliveries.ts";
 import { benchMetrics } from "./metrics.ts";
 import { benchRenewals, benchSubscriptionList } from "./renewals.ts";
+import { benchStripeRenewals } from "./renewals-stripe.ts";
 import { benchReports } from "./reports.ts";
 import { CONNECTIONS, load, prepareBench, type Run, SECONDS, withServer } from "./server.ts";
 import { benchSubscriptionMetrics } from "./subscription-metrics.ts";
@@ -54,6 +57,8 @@ async function main() {
   if (runs("deliveries")) results.deliveries = await benchDeliveries();
   if (runs("metrics")) results.metrics = await benchMetrics();
   if (runs("renewals")) results.renewals = await benchRenewals();
+  // Not in the default run: it starts the Stripe stand-in (BENCH_ONLY=renewals-stripe).
+  if (only === "renewals-stripe") results.renewalsStripe = await benchStripeRenewals();
   if (runs("subscriptions")) results.subscriptionList = await benchSubscriptionList();
   if (runs("reports")) results.reports = await benchReports();
   if (runs("subscription-metrics")) results.subscriptionMetrics = await benchSubscriptionMetrics();

@@ -12,6 +12,7 @@ import type { RunnableJob } from "./job.ts";
 import { markPastDueJob } from "./mark-past-due.ts";
 import { purgeAuditLogJob } from "./purge-audit-log.ts";
 import { purgeNotificationsJob } from "./purge-notifications.ts";
+import { reconcilePaymentsJob } from "./reconcile-payments.ts";
 import { runSimulationJob } from "./run-simulation.ts";
 import { sendEventEmailsJob } from "./send-event-emails.ts";
 import { sendTrialEndingEmailJob } from "./send-trial-ending-email.ts";
@@ -31,4 +32,5 @@ export const JOBS: readonly RunnableJob[] = [
   purgeAuditLogJob,
   applyStripeEventJob,
   createStripeRefundJob,
+  reconcilePaymentsJob,
 ];

@@ -21,6 +21,7 @@ describe("background jobs", () => {
       "purge_audit_log",
       "apply_stripe_event",
       "create_stripe_refund",
+      "reconcile_payments",
     ]);
   });
 
@@ -31,6 +32,7 @@ describe("background jobs", () => {
       "* * * * * subscriptions_due",
       "*/10 * * * * expire_reports",
       "43 3 * * * purge_audit_log",
+      "* * * * * reconcile_payments",
     ]);
   });
 

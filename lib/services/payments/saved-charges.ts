@@ -1,6 +1,8 @@
 /**
- * Charges of saved payment methods (renewals, dunning retries, immediate charges), in the caller's
- * database transaction for the sandbox processor.
+ * Charges of saved payment methods (renewals, dunning retries, immediate charges). A sandbox test
+ * card is charged here, in the caller's database transaction (nothing leaves the server); a method
+ * held by Stripe is only recorded here as an attempt, charged once that transaction has committed
+ * (off-session.ts).
  */
 
 import { randomUUID } from "node:crypto";
@@ -15,6 +17,7 @@ import {
   recordDecline,
   refuseOutsideSandbox,
 } from "./completion.ts";
+import { recordStripeCharges, type StripeCharge } from "./off-session.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Saved cards (subscriptions)
@@ -24,7 +27,16 @@ export interface ChargeableCard {
   id: string;
   card: CardDetails;
   behavior: "pays" | "declines_renewals";
+  /** "stripe": the method is Stripe's (pm_ of `processor_account`); null/absent: a sandbox test card. */
+  processor?: "stripe" | null;
+  processor_account?: string | null;
 }
+
+/**
+ * A charge's outcome: `pending` when it was recorded as an attempt at Stripe, to be charged and
+ * settled after the caller's database transaction commits (the transaction stays billed).
+ */
+export type ChargeOutcome = "completed" | "declined" | "pending";
 
 /**
  * Charges a subscription's saved card for what the locked transaction still owes (renewals, dunning
@@ -40,8 +52,9 @@ export async function chargeSavedCard(
   saved: ChargeableCard | null,
   at: Date,
   pastDue: boolean,
-): Promise<"completed" | "declined"> {
-  const [outcome] = await chargeSavedCards(client, [{ transactionId, saved, at, pastDue }]);
+  purpose: string | null = null,
+): Promise<ChargeOutcome> {
+  const [outcome] = await chargeSavedCards(client, [{ transactionId, saved, at, pastDue, purpose }]);
   return outcome;
 }
 
@@ -51,6 +64,8 @@ export interface SavedCardCharge {
   saved: ChargeableCard | null;
   at: Date;
   pastDue: boolean;
+  /** What the subscription engine does with a Stripe charge's outcome (payment_attempts.purpose). */
+  purpose?: string | null;
 }
 
 /**
@@ -62,7 +77,7 @@ export interface SavedCardCharge {
 export async function chargeSavedCards(
   client: pg.PoolClient,
   charges: readonly SavedCardCharge[],
-): Promise<("completed" | "declined")[]> {
+): Promise<ChargeOutcome[]> {
   const locked = new Map(
     (
       await lockForPayments(
@@ -71,9 +86,10 @@ export async function chargeSavedCards(
       )
     ).map((row) => [row.id, row]),
   );
-  const outcomes: ("completed" | "declined")[] = [];
+  const outcomes: ChargeOutcome[] = [];
   const captured: { stored: Locked; payment: Payment }[] = [];
-  for (const { transactionId, saved, at, pastDue } of charges) {
+  const atStripe: StripeCharge[] = [];
+  for (const { transactionId, saved, at, pastDue, purpose } of charges) {
     const stored = locked.get(transactionId);
     if (!stored) throw notFound(transactionId);
     if (stored.status === "completed" || stored.status === "paid") {
@@ -85,6 +101,19 @@ export async function chargeSavedCards(
     if (stored.details.totals.balance === "0") {
       await completeOwingNothing(client, stored, when);
       outcomes.push("completed");
+      continue;
+    }
+    if (saved?.processor === "stripe") {
+      atStripe.push({
+        transactionId,
+        customerId: stored.customer_id,
+        amount: stored.details.totals.balance,
+        currencyCode: stored.details.totals.currency_code,
+        method: { id: saved.id, processor_account: saved.processor_account ?? null },
+        pastDue,
+        purpose: purpose ?? null,
+      });
+      outcomes.push("pending");
       continue;
     }
     refuseOutsideSandbox();
@@ -109,6 +138,7 @@ export async function chargeSavedCards(
     }
   }
   await completeWithPayments(client, captured);
+  await recordStripeCharges(client, atStripe);
   return outcomes;
 }
 

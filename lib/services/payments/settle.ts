@@ -18,11 +18,19 @@ import type pg from "pg";
 import type { CardDetails, Payment } from "../../billing/payments.ts";
 import { TRANSACTION } from "../../db/entities/transaction.ts";
 import { query, sqlTransaction, storableJson, updateJson } from "../../db/sql.ts";
-import { lockAttempt, type PaymentAttempt } from "../../payments/attempts.ts";
+import { lockAttempt, lockAttempts, type PaymentAttempt } from "../../payments/attempts.ts";
 import type { ProcessorPayment } from "../../payments/processor.ts";
 import { derivedUuid } from "../../payments/stripe.ts";
 import { saveProcessorMethod } from "../payment-methods.ts";
-import { completeWithPayment, type Locked, lockForPayment, nowText, recordDecline } from "./completion.ts";
+import {
+  completeWithPayment,
+  completeWithPayments,
+  type Locked,
+  lockForPayment,
+  lockForPayments,
+  nowText,
+  recordDecline,
+} from "./completion.ts";
 import { MAX_STORED_DECLINES } from "./declines.ts";
 
 export type SettleOutcome = "completed" | "failed" | "pending" | "already_settled";
@@ -79,21 +87,7 @@ async function settleLocked(
       return { outcome: "already_settled", transactionStatus: stored.status, payment: null, attempt };
     }
     const paymentMethodId = await savedMethodFor(client, stored, attempt, outcome);
-    const payment: Payment = {
-      payment_attempt_id: attempt.id,
-      stored_payment_method_id: paymentMethodId ?? attempt.id,
-      payment_method_id: paymentMethodId,
-      amount: String(outcome.amount),
-      status: "captured",
-      error_code: null,
-      method_details: {
-        type: outcome.method?.type ?? "card",
-        underlying_details: null,
-        card: outcome.method?.card ?? null,
-      },
-      created_at: attempt.created_at,
-      captured_at: now,
-    };
+    const payment = capturedPayment(attempt, outcome, paymentMethodId, now);
     await completeWithPayment(client, stored, payment, paymentMethodId, outcome.settlement);
     await markAttempt(client, attempt.id, outcome, "succeeded", true);
     return { outcome: "completed", transactionStatus: "completed", payment, attempt };
@@ -148,6 +142,114 @@ async function settleLocked(
   };
 }
 
+/** The captured payment a succeeded attempt becomes. */
+function capturedPayment(
+  attempt: PaymentAttempt,
+  outcome: ProcessorPayment,
+  paymentMethodId: string | null,
+  now: string,
+): Payment {
+  return {
+    payment_attempt_id: attempt.id,
+    stored_payment_method_id: paymentMethodId ?? attempt.id,
+    payment_method_id: paymentMethodId,
+    amount: String(outcome.amount),
+    status: "captured",
+    error_code: null,
+    method_details: {
+      type: outcome.method?.type ?? "card",
+      underlying_details: null,
+      card: outcome.method?.card ?? null,
+    },
+    created_at: attempt.created_at,
+    captured_at: now,
+  };
+}
+
+/** An off-session outcome to settle in a batch (settleAttempts). */
+export interface AttemptOutcome {
+  attemptId: string;
+  payment: ProcessorPayment;
+  onSettled?: (client: pg.PoolClient, settled: Settled) => Promise<void>;
+}
+
+/**
+ * settleAttempt for many off-session attempts of distinct transactions (a batch of renewals
+ * charged through Stripe), in one database transaction: the transactions' rows locked together (in
+ * ID order), then the attempts'; the successes completed together (completeWithPayments: one
+ * statement, one block of invoice numbers, as the sandbox's batch does); anything else, the unusual
+ * case, settled one by one as settleAttempt does; then each follow-up, in order. Returns each
+ * outcome's Settled, in the order of `outcomes`.
+ */
+export async function settleAttempts(outcomes: readonly AttemptOutcome[]): Promise<Settled[]> {
+  if (outcomes.length === 0) return [];
+  return sqlTransaction(async (client) => {
+    const ids = outcomes.map((o) => o.attemptId);
+    const owners = await query<{ id: string; transaction_id: string }>(
+      "SELECT id::text, transaction_id FROM payment_attempts WHERE id = ANY($1::uuid[])",
+      [ids],
+      client,
+    );
+    const transactionOf = new Map(owners.map((o) => [o.id, o.transaction_id]));
+    const locked = new Map(
+      (await lockForPayments(client, [...new Set(owners.map((o) => o.transaction_id))])).map((row) => [row.id, row]),
+    );
+    const attempts = new Map((await lockAttempts(ids, client)).map((attempt) => [attempt.id, attempt]));
+    const now = await nowText(client);
+    const results: Settled[] = new Array(outcomes.length);
+    const captured: {
+      index: number;
+      stored: Locked;
+      attempt: PaymentAttempt;
+      payment: Payment;
+      outcome: ProcessorPayment;
+    }[] = [];
+    const seen = new Set<string>();
+    for (const [index, { attemptId, payment: outcome }] of outcomes.entries()) {
+      const attempt = attempts.get(attemptId);
+      const stored = locked.get(transactionOf.get(attemptId) ?? "");
+      if (!attempt || !stored) throw new Error(`payment attempt ${attemptId} or its transaction is missing`);
+      if (seen.has(stored.id)) throw new Error(`settleAttempts: transaction ${stored.id} appears twice`);
+      seen.add(stored.id);
+      if (attempt.settled_at !== null) {
+        results[index] = { outcome: "already_settled", transactionStatus: stored.status, payment: null, attempt };
+      } else if (
+        outcome.status === "succeeded" &&
+        attempt.kind === "off_session" &&
+        stored.status !== "completed" &&
+        stored.status !== "paid" &&
+        !(stored.recurring && stored.subscription_id === null)
+      ) {
+        const payment = capturedPayment(attempt, outcome, attempt.payment_method_id, now);
+        captured.push({ index, stored, attempt, payment, outcome });
+        results[index] = { outcome: "completed", transactionStatus: "completed", payment, attempt };
+      } else {
+        results[index] = await settleLocked(client, stored, attempt, outcome);
+      }
+    }
+    await completeWithPayments(
+      client,
+      captured.map(({ stored, payment, outcome }) => ({ stored, payment, settlement: outcome.settlement })),
+    );
+    if (captured.length > 0) {
+      await query(
+        `UPDATE payment_attempts a SET status = 'succeeded', processor_payment = coalesce(a.processor_payment, nullif(x.reference, '')),
+                error_code = NULL, error_message = NULL, settled_at = now(), updated_at = now()
+           FROM unnest($1::uuid[], $2::text[]) AS x(id, reference) WHERE a.id = x.id`,
+        [captured.map((c) => c.attempt.id), captured.map((c) => c.outcome.reference)],
+        client,
+      );
+    }
+    for (const [index, { onSettled }] of outcomes.entries()) {
+      const settled = results[index];
+      if (onSettled && settled.outcome !== "pending" && settled.outcome !== "already_settled") {
+        await onSettled(client, settled);
+      }
+    }
+    return results;
+  });
+}
+
 async function markAttempt(
   client: pg.PoolClient,
   id: string,
@@ -158,7 +260,7 @@ async function markAttempt(
 ): Promise<void> {
   await query(
     `UPDATE payment_attempts
-        SET status = $2, processor_payment = coalesce(processor_payment, $3), error_code = $4, error_message = $5,
+        SET status = $2, processor_payment = coalesce(processor_payment, nullif($3, '')), error_code = $4, error_message = $5,
             settled_at = CASE WHEN $6 THEN now() ELSE NULL END, updated_at = now()
       WHERE id = $1`,
     [id, status, outcome.reference, outcome.error?.code ?? null, note ?? outcome.error?.message ?? null, settled],

@@ -15,6 +15,11 @@
  * charge now: an activation that left a past_due subscription behind would be worse than the
  * trial it replaced (the API family does the same for immediate charges with prevent_change).
  *
+ * With a method held by Stripe, the charge is made after this commits (never inside the database
+ * transaction): the activation commits with the charge recorded, and a decline undoes it — the
+ * subscription's rows as they were, the transaction canceled — before the same 400 is answered
+ * (charge-outcomes.ts, lib/payments/README.md).
+ *
  * A recurring discount limited to N periods ends N periods after the new anchor (it ended N periods
  * after the trial's end).
  */
@@ -24,6 +29,7 @@ import { refusal } from "../../billing/subscription-states.ts";
 import { query } from "../../db/sql.ts";
 import { ApiError } from "../../errors.ts";
 import { savedCard } from "../payment-methods.ts";
+import { changePurpose } from "./charge-outcomes.ts";
 import { billPeriod } from "./lifecycle.ts";
 import { refuse, subscriptionOperation } from "./operation.ts";
 import { emitSubscriptionEvents } from "./store.ts";
@@ -61,13 +67,17 @@ export function activateSubscription(id: string) {
       { ...sub, status: "active", billing_anchor_at: now, discount_ends_at: discountEndsAt },
       { starts_at: now, ends_at: endsAt },
       now,
+      changePurpose(sub.id, now, "activate"),
     );
-    const [billed] = await query<{ status: string }>(
-      "SELECT status FROM transactions WHERE id = $1",
+    const [billed] = await query<{ status: string; pending: boolean }>(
+      `SELECT status, EXISTS (SELECT 1 FROM payment_attempts a WHERE a.transaction_id = t.id AND a.settled_at IS NULL) AS pending
+         FROM transactions t WHERE id = $1`,
       [transactionId],
       client,
     );
-    if (billed?.status !== "completed") {
+    // Through Stripe the charge is made once this commits; a decline then undoes the activation
+    // (charge-outcomes.ts `change`) and the request answers the same 400.
+    if (billed?.status !== "completed" && !billed?.pending) {
       throw new ApiError(
         "subscription_payment_declined",
         "The subscription's saved payment method was declined for the first period's charge, so the subscription was not activated and nothing changed: it stays in trial until its trial ends. The customer can update the payment method and you can try again.",

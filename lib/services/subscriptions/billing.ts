@@ -3,10 +3,12 @@
  * collected (reference §9) — the one path for renewals, resumes that start a new period, trial
  * activations, immediate item changes and one-time charges.
  *
- * - Automatic collection: the saved card is charged at once (lib/services/payments.ts
- *   chargeSavedCard, the one completion of every payment). A decline leaves the transaction with
- *   its failed payment; `onDecline: "past_due"` also moves it (and the caller the subscription) to
- *   past_due, as a renewal does.
+ * - Automatic collection: the saved card is charged (lib/services/payments/saved-charges.ts
+ *   chargeSavedCards, the one completion of every payment): a sandbox test card at once, a method
+ *   held by Stripe after this database transaction commits (the outcome is `pending` here, and the
+ *   request's `purpose` says what its settlement does: charge-outcomes.ts). A decline leaves the
+ *   transaction with its failed payment; `onDecline: "past_due"` also moves it (and the caller the
+ *   subscription) to past_due, as a renewal does.
  * - Manual collection: the invoice is issued (invoice number now, `billed`), paid by the customer
  *   on its terms; the engine moves it to past_due at its due date.
  * Totals come from the same engine as every transaction (lib/services/transactions/details.ts), so a
@@ -97,8 +99,12 @@ export async function subscriptionCountry(on: Queryable, addressId: string): Pro
 
 export interface Billed {
   transactionId: string;
-  /** completed (paid now), declined (automatic, the card refused), billed (manual: an invoice issued). */
-  outcome: "completed" | "declined" | "billed";
+  /**
+   * completed (paid now), declined (automatic, the card refused), billed (manual: an invoice
+   * issued), pending (automatic, a Stripe method: the charge is recorded and made once the caller's
+   * database transaction commits; its purpose's follow-up runs when it settles).
+   */
+  outcome: "completed" | "declined" | "billed" | "pending";
 }
 
 /** One subscription transaction to bill: `lines` for `sub`, as of `at` (its clock), for `period`. */
@@ -110,6 +116,8 @@ export interface BillRequest {
   at: Date;
   discount: DiscountRef | null;
   onDecline: "past_due" | "keep";
+  /** What a Stripe charge's settlement does next (charge-outcomes.ts ChargePurpose, as text). */
+  purpose?: string | null;
 }
 
 /**
@@ -207,12 +215,13 @@ export async function billSubscriptions(client: pg.PoolClient, requests: readonl
   );
   const outcomes = await chargeSavedCards(
     client,
-    collected.map(({ request: { sub, at, onDecline }, id }) => ({
+    collected.map(({ request: { sub, at, onDecline, purpose }, id }) => ({
       transactionId: id,
       saved:
         sub.collection_mode === "manual" || !sub.payment_method_id ? null : (cards.get(sub.payment_method_id) ?? null),
       at,
       pastDue: onDecline === "past_due",
+      purpose: purpose ?? null,
     })),
   );
   const outcome = new Map(collected.map((b, i) => [b.id, outcomes[i]]));

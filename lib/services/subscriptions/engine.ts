@@ -31,14 +31,8 @@ import { savedCard } from "../payment-methods.ts";
 import { INVOICE_DUE_AT } from "../payments/past-due.ts";
 import { chargeSavedCard } from "../payments/saved-charges.ts";
 import { subscriptionNow } from "./billing.ts";
-import {
-  applyCancel,
-  applyPause,
-  applyResume,
-  billPeriods,
-  dunningOffsets,
-  scheduleInvoiceCheck,
-} from "./lifecycle.ts";
+import { afterSyncCharge, billingScope, purposeText } from "./charge-outcomes.ts";
+import { applyCancel, applyPause, applyResume, billPeriods, scheduleInvoiceCheck } from "./lifecycle.ts";
 import {
   emitEventsOf,
   emitSubscriptionEvents,
@@ -163,29 +157,22 @@ async function collect(client: pg.PoolClient, sub: SubscriptionRow, at: Date): P
     await query("UPDATE subscriptions SET next_retry_at = NULL, retry_count = 0 WHERE id = $1", [sub.id], client);
     return;
   }
-  const outcome = await chargeSavedCard(client, txn.id, await savedCard(client, sub.payment_method_id), at, false);
-  if (outcome === "completed") {
-    // Recovered (lib/services/subscriptions/recover.ts) unless another transaction is still past due.
-    const [still] = await query<{ status: string }>("SELECT status FROM subscriptions WHERE id = $1", [sub.id], client);
-    if (still.status === "past_due") {
-      await query("UPDATE subscriptions SET next_retry_at = $2 WHERE id = $1", [sub.id, at], client);
-    }
-    return;
-  }
-  const offsets = dunningOffsets();
-  const retries = sub.retry_count + 1;
-  if (retries >= offsets.length) {
-    if (config.dunning.exhaustedAction === "pause") await applyPause(client, sub, at, null);
-    else await applyCancel(client, sub, at);
-    return;
-  }
-  // Offsets count from the failure: the retry made at offsets[retries - 1] after it is now.
-  const failedAt = at.getTime() - offsets[retries - 1];
-  await query(
-    "UPDATE subscriptions SET retry_count = $2, next_retry_at = $3 WHERE id = $1",
-    [sub.id, retries, new Date(failedAt + offsets[retries])],
+  const purpose = { kind: "dunning" as const, subscription_id: sub.id, at: at.toISOString() };
+  const outcome = await chargeSavedCard(
     client,
+    txn.id,
+    await savedCard(client, sub.payment_method_id),
+    at,
+    false,
+    purposeText(purpose),
   );
+  if (outcome === "pending") {
+    // Charged through Stripe once this commits; its settlement schedules what comes next
+    // (charge-outcomes.ts afterCharge). No retry is due meanwhile.
+    await query("UPDATE subscriptions SET next_retry_at = NULL WHERE id = $1", [sub.id], client);
+    return;
+  }
+  await afterSyncCharge(client, purpose, outcome, txn.id);
 }
 
 /** What a due subscription does at its `next_action_at`. */
@@ -252,12 +239,20 @@ async function runActions(client: pg.PoolClient, due: readonly SubscriptionRow[]
  * it is held); `more`: whether another is due by `until` after it.
  */
 async function stepOnce(id: string, until: Date, skipLocked: boolean): Promise<{ ran: boolean; more: boolean }> {
-  return sqlTransaction(async (client) => {
-    const sub = await lockDue(client, id, skipLocked);
-    if (!sub?.next_action_at || sub.next_action_at.getTime() > until.getTime()) return { ran: false, more: false };
-    const next = (await runActions(client, [sub])).get(id) ?? null;
-    return { ran: true, more: next !== null && next.getTime() <= until.getTime() };
-  });
+  const { result, settled } = await billingScope(() =>
+    sqlTransaction(async (client) => {
+      const sub = await lockDue(client, id, skipLocked);
+      if (!sub?.next_action_at || sub.next_action_at.getTime() > until.getTime()) return { ran: false, more: false };
+      const next = (await runActions(client, [sub])).get(id) ?? null;
+      return { ran: true, more: next !== null && next.getTime() <= until.getTime() };
+    }),
+  );
+  if (settled.length === 0) return result;
+  // A Stripe charge settled after the step (a decline schedules a retry): what is due now.
+  const [row] = await query<{ next_action_at: Date | null }>("SELECT next_action_at FROM subscriptions WHERE id = $1", [
+    id,
+  ]);
+  return { ran: result.ran, more: row?.next_action_at != null && row.next_action_at.getTime() <= until.getTime() };
 }
 
 /** Runs the subscription's next due action at or before `until`; false when none is due (or it is held). */
@@ -303,21 +298,30 @@ export const SWEEP_BATCH = 200;
 export async function processDueSubscriptions(batch = SWEEP_BATCH): Promise<number> {
   let total = 0;
   for (;;) {
-    const { locked, renewed, others } = await retryDeadlock(() =>
-      sqlTransaction(async (client) => {
-        const rows = await query<SubscriptionRow>(
-          `SELECT ${ROW_COLUMNS} FROM subscriptions t
+    const {
+      result: { locked, renewed, others },
+    } = await retryDeadlock(() =>
+      // The batch's Stripe charges are made once it commits, and settled (billingScope).
+      billingScope(() =>
+        sqlTransaction(async (client) => {
+          const rows = await query<SubscriptionRow>(
+            `SELECT ${ROW_COLUMNS} FROM subscriptions t
             WHERE t.next_action_at <= greatest(now(), coalesce(t.clock_at, now()))
             ORDER BY t.next_action_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
-          [batch],
-          client,
-        );
-        // Due by the database's clock but not yet by this process's: the next sweep.
-        const due = rows.filter((sub) => (sub.next_action_at as Date).getTime() <= subscriptionNow(sub).getTime());
-        const renewals = due.filter((sub) => dueAction(sub) === "renew");
-        await runActions(client, renewals);
-        return { locked: rows.length, renewed: renewals.length, others: due.filter((sub) => !renewals.includes(sub)) };
-      }),
+            [batch],
+            client,
+          );
+          // Due by the database's clock but not yet by this process's: the next sweep.
+          const due = rows.filter((sub) => (sub.next_action_at as Date).getTime() <= subscriptionNow(sub).getTime());
+          const renewals = due.filter((sub) => dueAction(sub) === "renew");
+          await runActions(client, renewals);
+          return {
+            locked: rows.length,
+            renewed: renewals.length,
+            others: due.filter((sub) => !renewals.includes(sub)),
+          };
+        }),
+      ),
     );
     let ran = renewed;
     for (const sub of others) ran += await runDue(sub.id, subscriptionNow(sub), true);

@@ -25,6 +25,11 @@
  *   back: nothing is applied and no transaction is kept (400 subscription_payment_declined). With
  *   apply_change, the change stays, the transaction is past_due and the subscription past_due, with
  *   its dunning (lifecycle.ts markPastDue).
+ * - Through Stripe (the saved method is Stripe's) the charge is made after the request's database
+ *   transaction commits, never inside it: with prevent_change the change commits with the charge
+ *   recorded, and a decline undoes it (charge-outcomes.ts `change`): the request still answers 400
+ *   subscription_payment_declined and the subscription is as it was; the transaction stays, canceled,
+ *   with its failed payment (a real attempt at Stripe is kept on record).
  */
 import type pg from "pg";
 import { isCurrencyCode } from "../../billing/currencies.ts";
@@ -35,7 +40,8 @@ import { ApiError } from "../../errors.ts";
 import type { TransactionOrigin } from "../../schemas/transaction.ts";
 import type { DiscountRef } from "../transactions/references.ts";
 import { type BillLine, billSubscription, type Period } from "./billing.ts";
-import { markPastDue, scheduleInvoiceCheck } from "./lifecycle.ts";
+import { afterSyncCharge, type ChargePurpose, changePurpose, purposeText } from "./charge-outcomes.ts";
+import { scheduleInvoiceCheck } from "./lifecycle.ts";
 import type { SubscriptionRow } from "./store.ts";
 
 const HOUR_MS = 3_600_000;
@@ -103,6 +109,16 @@ export async function billNow(
   },
 ): Promise<string> {
   const applyChange = options.onPaymentFailure === "apply_change";
+  // Through Stripe, prevent_change cannot roll back a charge made after this commits: the charge's
+  // settlement undoes the change instead (charge-outcomes.ts; lib/payments/README.md).
+  const prevent = applyChange
+    ? null
+    : changePurpose(sub.id, options.at, options.origin === "subscription_charge" ? "charge" : "update");
+  const purpose: ChargePurpose = prevent ?? {
+    kind: "renewal",
+    subscription_id: sub.id,
+    at: options.at.toISOString(),
+  };
   const billed = await billSubscription(client, sub, {
     lines: options.lines,
     origin: options.origin,
@@ -110,6 +126,7 @@ export async function billNow(
     at: options.at,
     discount: options.discount,
     onDecline: applyChange ? "past_due" : "keep",
+    purpose: purposeText(purpose),
   });
   if (billed.outcome === "declined") {
     if (!applyChange) {
@@ -120,7 +137,7 @@ export async function billNow(
           : "The subscription has no saved payment method to charge, so nothing was changed (on_payment_failure prevent_change).",
       );
     }
-    await markPastDue(client, sub.id, options.at);
+    await afterSyncCharge(client, purpose, billed.outcome, billed.transactionId);
   } else if (billed.outcome === "billed") {
     await scheduleInvoiceCheck(client, sub, options.at);
   }

@@ -25,6 +25,7 @@ import { type Queryable, query, storableJson, updateJson } from "../../db/sql.ts
 import type { OnResume } from "../../schemas/subscription.ts";
 import { INVOICE_DUE_AT } from "../payments/past-due.ts";
 import { type BillLine, billSubscriptions, periodDiscount } from "./billing.ts";
+import { afterSyncCharge, type ChargePurpose, purposeText } from "./charge-outcomes.ts";
 import { emitSubscriptionEvents, type SubscriptionRow, subscriptionItemsOf } from "./store.ts";
 
 /**
@@ -208,9 +209,18 @@ export async function billPeriod(
   sub: SubscriptionRow,
   period: { starts_at: Date; ends_at: Date },
   at: Date,
+  purpose?: ChargePurpose | null,
 ): Promise<string> {
-  const [transactionId] = await billPeriods(client, [{ sub, period, at }]);
+  const [transactionId] = await billPeriods(client, [{ sub, period, at, purpose }]);
   return transactionId;
+}
+
+/** A period to bill: as of `at`; `purpose`, when not a renewal's (an activation's prevent_change). */
+export interface PeriodBill {
+  sub: SubscriptionRow;
+  period: { starts_at: Date; ends_at: Date };
+  at: Date;
+  purpose?: ChargePurpose | null;
 }
 
 /**
@@ -218,17 +228,17 @@ export async function billPeriod(
  * two queries, their transactions billed and charged together (billSubscriptions). Returns the
  * transaction IDs, in the order of `bills`.
  */
-export async function billPeriods(
-  client: pg.PoolClient,
-  bills: readonly { sub: SubscriptionRow; period: { starts_at: Date; ends_at: Date }; at: Date }[],
-): Promise<string[]> {
+export async function billPeriods(client: pg.PoolClient, bills: readonly PeriodBill[]): Promise<string[]> {
   if (bills.length === 0) return [];
   const lines = await periodLinesOf(
     client,
     bills.map((b) => b.sub.id),
   );
   const requests = [];
-  for (const { sub, period, at } of bills) {
+  const purposes: ChargePurpose[] = [];
+  for (const { sub, period, at, purpose } of bills) {
+    const charge = purpose ?? { kind: "renewal" as const, subscription_id: sub.id, at: at.toISOString() };
+    purposes.push(charge);
     requests.push({
       sub,
       lines: lines.get(sub.id)?.lines ?? [],
@@ -236,7 +246,8 @@ export async function billPeriods(
       period,
       at,
       discount: await periodDiscount(client, sub, period.starts_at),
-      onDecline: "past_due" as const,
+      onDecline: charge.kind === "renewal" ? ("past_due" as const) : ("keep" as const),
+      purpose: purposeText(charge),
     });
   }
   const billed = await billSubscriptions(client, requests);
@@ -252,8 +263,9 @@ export async function billPeriods(
     );
   }
   for (const [i, { sub, at }] of bills.entries()) {
-    if (billed[i].outcome === "declined") await markPastDue(client, sub.id, at);
-    else if (billed[i].outcome === "billed") await scheduleInvoiceCheck(client, sub, at);
+    const { outcome, transactionId } = billed[i];
+    if (outcome === "billed") await scheduleInvoiceCheck(client, sub, at);
+    else await afterSyncCharge(client, purposes[i], outcome, transactionId);
   }
   return billed.map((b) => b.transactionId);
 }
@@ -276,6 +288,8 @@ export async function markPastDue(client: pg.PoolClient, subscriptionId: string,
     client,
   );
   if (row?.status === "past_due") return; // already in dunning: its schedule goes on
+  // Ended or paused while a charge settled later (a Stripe charge under way): nothing to dun.
+  if (!row || row.status === "canceled" || row.status === "paused") return;
   const first = dunningOffsets()[0];
   await query(
     "UPDATE subscriptions SET status = 'past_due', retry_count = 0, next_retry_at = $2 WHERE id = $1",

@@ -17,6 +17,14 @@ import { query, type RawJson, sqlTransaction, storableJson } from "../../db/sql.
 import { ApiError, type ErrorCode, invalidField } from "../../errors.ts";
 import type { Subscription } from "../../schemas/subscription.ts";
 import { subscriptionNow } from "./billing.ts";
+import {
+  billingScope,
+  DECLINED_CHANGE,
+  purposeOf,
+  sealChangeAttempts,
+  snapshotForOperation,
+  withOperationContext,
+} from "./charge-outcomes.ts";
 import { runDue } from "./engine.ts";
 import {
   emitSubscriptionEvents,
@@ -32,11 +40,32 @@ export type Operation = (client: pg.PoolClient, sub: SubscriptionRow, now: Date)
 export async function subscriptionOperation(id: string, operation: Operation): Promise<RawJson<Subscription>> {
   const before = await readSubscription(pool(), id);
   await runDue(id, subscriptionNow(before));
-  return sqlTransaction(async (client) => {
-    const sub = await lockSubscription(client, id);
-    await operation(client, sub, subscriptionNow(sub));
-    return subscriptionJson(client, id);
-  });
+  const { result, settled } = await billingScope(() =>
+    withOperationContext(() =>
+      sqlTransaction(async (client) => {
+        const sub = await lockSubscription(client, id);
+        await snapshotForOperation(client, sub);
+        await operation(client, sub, subscriptionNow(sub));
+        await sealChangeAttempts(client, id);
+        return subscriptionJson(client, id);
+      }),
+    ),
+  );
+  if (settled.length === 0) return result;
+  // A charge through Stripe was made after the commit and settled: a prevent_change decline undid
+  // the change (charge-outcomes.ts) and answers as a sandbox decline does; otherwise the answer is
+  // the subscription as the settlement left it.
+  for (const { attempt, settled: done, payment } of settled) {
+    const purpose = purposeOf(attempt);
+    if (done?.outcome === "failed" && purpose?.kind === "change") {
+      const reason = payment?.error?.message;
+      throw new ApiError(
+        "subscription_payment_declined",
+        `${DECLINED_CHANGE[purpose.operation]}${reason ? ` Stripe: ${reason}` : ""}`,
+      );
+    }
+  }
+  return subscriptionJson(pool(), id);
 }
 
 /** Throws the state machine's refusal, if any, as the API's 400 with its code. */
