@@ -18,10 +18,13 @@
 import type Stripe from "stripe";
 import { query } from "../../db/sql.ts";
 import { attemptById, attemptByProcessorPayment, type PaymentAttempt } from "../../payments/attempts.ts";
+import { MIN_AGE_SECONDS } from "../../payments/reconcile.ts";
 import { activeStripe, methodOf, readIntent, type StripeContext } from "../../payments/stripe.ts";
 import type { StripeAppliedEvent } from "../../payments/webhooks.ts";
 import { recordChargeback, reverseChargeback } from "../adjustments.ts";
 import { deleteProcessorMethod, updateProcessorMethod } from "../payment-methods.ts";
+import { followUpOf } from "../subscriptions/charge-outcomes.ts";
+import { settleWithRetry } from "./off-session.ts";
 import { applyStripeRefund } from "./refunds.ts";
 import { settleAttempt } from "./settle.ts";
 import { settleSetupIntent } from "./settle-setup.ts";
@@ -138,15 +141,24 @@ async function attemptOf(intent: { id: string; metadata?: unknown }): Promise<Pa
 /**
  * payment_intent.*: the PaymentIntent read now, settled into its attempt (settle.ts: completed once,
  * a failure recorded once, pending noted). Off-session attempts (renewals, one-time charges, dunning)
- * are settled by the engine that made them, or the reconciliation job, which know what follows
- * (dunning, past_due): the webhook leaves them to those rather than settle them without it.
+ * are settled by the engine that made them with what follows (dunning, past_due); the webhook settles
+ * those it left pending or in doubt, with the same follow-up.
  */
 async function onPaymentIntent(ctx: StripeContext, object: { id: string; metadata?: unknown }): Promise<void> {
   const attempt = await attemptOf(object);
   if (!attempt || attempt.settled_at !== null || attempt.processor_account !== ctx.account) return;
-  // TODO(lead, at merge): if the offsession helper exports an exactly-once settle of off-session
-  // attempts with their follow-up (e.g. settleOffSessionAttempt), call it here for kind off_session.
-  if (attempt.kind === "off_session" || attempt.kind === "setup") return;
+  if (attempt.kind === "setup") return;
+  if (attempt.kind === "off_session") {
+    // The engine or operation that made the charge settles its answer itself, at once, with what
+    // follows (dunning, an undone change): the webhook settles only what it left pending
+    // (`processing`) or what is old enough to be in doubt, with the same follow-up, as the
+    // reconciliation job does.
+    const age = (Date.now() - Date.parse(attempt.created_at)) / 1000;
+    if (attempt.status !== "processing" && age < MIN_AGE_SECONDS) return;
+    const payment = await orMissing(() => readIntent(ctx, object.id));
+    if (payment) await settleWithRetry(attempt.id, payment, followUpOf(attempt));
+    return;
+  }
   const payment = await orMissing(() => readIntent(ctx, object.id));
   if (!payment) return;
   await settleAttempt(attempt.id, payment);
