@@ -178,6 +178,24 @@ test("a customer subscribes through Stripe's Payment Element with 4242; Stripe's
   expect(customer.sentToUs.filter((r) => /4242\s?4242|424242424242/.test(r))).toEqual([]);
   expect(customer.violations).toEqual([]);
   await customer.close();
+
+  // The merchant's side: the payment at Stripe, linked to Stripe's dashboard; its webhooks received.
+  await admin.goto(`/transactions/${txn.id}`);
+  const atStripe = admin.getByRole("table", { name: "At Stripe" });
+  await expect(atStripe).toContainText("succeeded");
+  await expect(atStripe.getByRole("link", { name: /^pi_/ })).toHaveAttribute(
+    "href",
+    /^https:\/\/dashboard\.stripe\.com\/test\/payments\/pi_/,
+  );
+  await admin.goto("/settings");
+  await expect(async () => {
+    await admin.reload();
+    await expect(admin.getByTestId("last-webhook")).toContainText(/^(payment_intent|charge|setup_intent)\./, {
+      timeout: 2_000,
+    });
+  }).toPass({ timeout: 20_000 });
+  await expect(admin.getByRole("region", { name: "Webhooks from Stripe" })).toContainText("Waiting to be applied");
+  await shots(admin, "settings-payments-webhooks");
 });
 
 test("3-D Secure passed: Stripe's challenge, then paid", async ({ browser }) => {

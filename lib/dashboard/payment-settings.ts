@@ -3,17 +3,28 @@
  * /payment-settings) and "Test connection" (POST /payment-settings/test, never cached: it asks
  * Stripe each time).
  */
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import type { PaymentSettings, PaymentSettingsTest, UpdatePaymentSettingsInput } from "../schemas/payment-settings.ts";
+import type { ProcessorEventSummary, ProcessorWebhooks } from "../schemas/processor-events.ts";
 import { api } from "./api.ts";
 import { type EntityResponse, useEntity, useSave } from "./hooks.ts";
 
-export type { PaymentSettings, PaymentSettingsTest };
+export type { PaymentSettings, PaymentSettingsTest, ProcessorEventSummary, ProcessorWebhooks };
 
 export const paymentSettingsKey = ["payment-settings"] as const;
 
 export function usePaymentSettings() {
   return useEntity<PaymentSettings>(paymentSettingsKey, "/payment-settings");
+}
+
+/** Stripe's webhooks as received (GET /payment-settings/webhooks), fetched again every 30 s while shown. */
+export function useProcessorWebhooks(enabled: boolean) {
+  return useQuery<ProcessorWebhooks>({
+    queryKey: [...paymentSettingsKey, "webhooks"],
+    queryFn: async () => (await api<EntityResponse<ProcessorWebhooks>>("/payment-settings/webhooks")).data,
+    enabled,
+    refetchInterval: 30_000,
+  });
 }
 
 export function useSavePaymentSettings() {

@@ -16,6 +16,7 @@ import {
   type PaymentSettings,
   useDisconnectStripe,
   usePaymentSettings,
+  useProcessorWebhooks,
   useSavePaymentSettings,
   useTestStripeConnection,
 } from "@/lib/dashboard/payment-settings";
@@ -73,6 +74,7 @@ function Payments({ settings }: { settings: PaymentSettings }) {
         </p>
       )}
       {connected && <ConnectionActions settings={settings} />}
+      {connected && <WebhookStatus />}
       <WebhookInstructions settings={settings} />
       {settings.source !== "environment" && <ConnectForm settings={settings} />}
       <p className="text-xs text-slate-600">
@@ -157,6 +159,58 @@ function testErrorText(error: Error): string {
     return `The ${field.field === "secret_key" ? "secret key" : field.field} ${field.message}.`;
   }
   return error.message;
+}
+
+/**
+ * What Stripe's webhooks did lately: the last event received, how many wait to be applied, and the
+ * events whose processing failed (the queue retries each with backoff). A deployment whose
+ * webhook is not registered, or whose signing secret is wrong, shows nothing received.
+ */
+function WebhookStatus() {
+  const webhooks = useProcessorWebhooks(true);
+  if (webhooks.isLoading) return <LoadingBlock label="Loading Stripe's webhooks…" lines={2} />;
+  if (!webhooks.data) {
+    return (
+      <ErrorState error={webhooks.error} title="Could not load Stripe's webhooks" onRetry={() => webhooks.refetch()} />
+    );
+  }
+  const { last_received: last, unprocessed, failures } = webhooks.data;
+  return (
+    <section aria-labelledby="stripe-webhooks-heading" className="space-y-2">
+      <h3 id="stripe-webhooks-heading" className="text-sm font-semibold text-slate-900">
+        Webhooks from Stripe
+      </h3>
+      <DescriptionList
+        items={[
+          {
+            term: "Last received",
+            value: (
+              <span data-testid="last-webhook">
+                {last ? `${last.type}, ${formatDateTime(last.received_at)}` : "None yet: register the endpoint below"}
+              </span>
+            ),
+          },
+          { term: "Waiting to be applied", value: unprocessed.toLocaleString() },
+        ]}
+      />
+      {failures.length > 0 && (
+        <div role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+          <p className="font-medium">
+            {failures.length === 1 ? "1 event" : `${failures.length} events`} could not be applied yet (retried
+            automatically):
+          </p>
+          <ul className="mt-1 space-y-1">
+            {failures.map((failure) => (
+              <li key={failure.event_id} className="break-words">
+                <code>{failure.type}</code> <code className="text-xs">{failure.event_id}</code>, {failure.attempts}{" "}
+                {failure.attempts === 1 ? "try" : "tries"}: {failure.error}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </section>
+  );
 }
 
 function WebhookInstructions({ settings }: { settings: PaymentSettings }) {
