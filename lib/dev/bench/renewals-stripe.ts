@@ -11,7 +11,7 @@
  * (processor_customers; payment_methods with processor 'stripe'). BENCH_WORKERS (default 4)
  * concurrent engine sweeps (processDueSubscriptions) in this process renew them: each batch's
  * database transaction bills its renewals and records their attempts, commits, then the attempts
- * are charged (a PaymentIntent each, BILLING_STRIPE_CONCURRENCY at a time) and settled one by one
+ * are charged (a PaymentIntent each, BILLING_STRIPE_CONCURRENCY at a time) and settled in one batch
  * (the one completion, with Stripe's balance transaction). BENCH_DESTINATIONS (default 1) webhook
  * destinations, as the renewals bench.
  *
