@@ -17,7 +17,7 @@ import {
   sandboxDecline,
   sandboxRenewalBehavior,
 } from "../../billing/payments.ts";
-import { canPayAtCheckout, checkoutEnabled } from "../../billing/transaction-states.ts";
+import { canPayAtCheckout } from "../../billing/transaction-states.ts";
 import { config } from "../../config.ts";
 import { TRANSACTION } from "../../db/entities/transaction.ts";
 import { query, sqlTransaction, storableJson, updateJson } from "../../db/sql.ts";
@@ -32,6 +32,7 @@ import {
   alreadyPaid,
   completeWithPayment,
   lockForPayment,
+  notPayableAtCheckout,
   nowText,
   type PaymentResult,
   paymentResult,
@@ -52,12 +53,7 @@ export async function payAtCheckout(id: string, card: CardPaymentInput, clientKe
     const stored = await lockForPayment(client, id);
     if (stored.status === "completed" || stored.status === "paid") throw alreadyPaid(id);
     if (!canPayAtCheckout(stored)) {
-      throw new ApiError(
-        "transaction_not_payable",
-        checkoutEnabled(stored)
-          ? `Transaction ${id} is ${stored.status}: the checkout takes a payment only for a ready automatically-collected transaction or a billed or past-due invoice.`
-          : `Transaction ${id} is a manually-collected invoice without checkout (billing_details.enable_checkout is false): it is paid as its invoice says.`,
-      );
+      throw notPayableAtCheckout(id, stored);
     }
     await checkDeclineLimits(client, id, clientKey);
     const digits = cardDigits(card.number);

@@ -24,6 +24,7 @@
 import type pg from "pg";
 import { type CompletableDetails, completedDetails, type Payment, settledDetails } from "../../billing/payments.ts";
 import type { SettlementLike } from "../../billing/totals.ts";
+import { checkoutEnabled } from "../../billing/transaction-states.ts";
 import { config } from "../../config.ts";
 import { TRANSACTION } from "../../db/entities/transaction.ts";
 import { query, storableJson, updateJson, updateRows } from "../../db/sql.ts";
@@ -82,6 +83,19 @@ export function refuseOutsideSandbox(): void {
       "This is the live environment: the hosted checkout takes only simulated payments, which exist in the sandbox. No card was charged.",
     );
   }
+}
+
+/** Why the checkout takes no payment for the transaction (not ready, or an invoice without checkout). */
+export function notPayableAtCheckout(
+  id: string,
+  stored: Pick<Locked, "status" | "collection_mode" | "billing_details">,
+): ApiError {
+  return new ApiError(
+    "transaction_not_payable",
+    checkoutEnabled(stored)
+      ? `Transaction ${id} is ${stored.status}: the checkout takes a payment only for a ready automatically-collected transaction or a billed or past-due invoice.`
+      : `Transaction ${id} is a manually-collected invoice without checkout (billing_details.enable_checkout is false): it is paid as its invoice says.`,
+  );
 }
 
 export function alreadyPaid(id: string): ApiError {

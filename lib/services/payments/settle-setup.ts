@@ -16,16 +16,13 @@
  * - requires_action, processing: noted on the attempt.
  */
 import type pg from "pg";
-import type { CardDetails, Payment } from "../../billing/payments.ts";
-import { TRANSACTION } from "../../db/entities/transaction.ts";
-import { query, sqlTransaction, storableJson, updateJson } from "../../db/sql.ts";
+import type { Payment } from "../../billing/payments.ts";
+import { query, sqlTransaction } from "../../db/sql.ts";
 import { attemptByProcessorPayment, lockAttempt, type PaymentAttempt } from "../../payments/attempts.ts";
 import { activeStripe, derivedUuid } from "../../payments/stripe.ts";
 import { type ProcessorSetup, readSetup } from "../../payments/stripe-setup.ts";
-import { saveProcessorMethod } from "../payment-methods.ts";
 import { completeWithPayment, type Locked, lockForPayment, nowText } from "./completion.ts";
-import { MAX_STORED_DECLINES } from "./declines.ts";
-import type { Settled } from "./settle.ts";
+import { markAttempt, recordFailureOnce, type Settled, saveMethodForSubscription } from "./settle.ts";
 
 /** Settles the setup `attemptId` with Stripe's `setup` (see the top of this file). */
 export async function settleSetup(attemptId: string, setup: ProcessorSetup): Promise<Settled> {
@@ -84,7 +81,7 @@ async function settleLocked(
       );
       return { outcome: "already_settled", transactionStatus: stored.status, payment: null, attempt };
     }
-    const paymentMethodId = await saveMethod(client, stored, attempt, setup);
+    const paymentMethodId = await saveMethodForSubscription(client, stored, attempt.processor_account, setup.method);
     const payment: Payment = {
       payment_attempt_id: attempt.id,
       stored_payment_method_id: paymentMethodId ?? attempt.id,
@@ -120,61 +117,7 @@ async function settleLocked(
     created_at: now,
     captured_at: null,
   };
-  if (setup.status === "failed" && !stored.payments.some((p) => p.payment_attempt_id === payment.payment_attempt_id)) {
-    let declines = 0;
-    const kept = [payment, ...stored.payments].filter((p) => p.status !== "error" || ++declines <= MAX_STORED_DECLINES);
-    await updateJson(
-      TRANSACTION,
-      { sql: "t.id = $1", values: [stored.id] },
-      { payments: storableJson(kept) },
-      ["transaction.updated", "transaction.payment_failed"],
-      client,
-    );
-  }
+  if (setup.status === "failed") await recordFailureOnce(client, stored, payment);
   await markAttempt(client, attempt.id, setup, setup.status === "canceled" ? "canceled" : "failed", false);
   return { outcome: "failed", transactionStatus: stored.status, payment, attempt };
-}
-
-/** The card saved, when the transaction buys or pays a subscription; it becomes the subscription's. */
-async function saveMethod(
-  client: pg.PoolClient,
-  stored: Locked,
-  attempt: PaymentAttempt,
-  setup: ProcessorSetup,
-): Promise<string | null> {
-  const buysSubscription = stored.recurring && stored.subscription_id === null;
-  const paysSubscription = stored.subscription_id !== null && stored.collection_mode === "automatic";
-  if (!(buysSubscription || paysSubscription) || !stored.customer_id || !stored.address_id || !setup.method) {
-    return null;
-  }
-  const id = await saveProcessorMethod(client, {
-    customerId: stored.customer_id,
-    addressId: stored.address_id,
-    card: setup.method.card as CardDetails,
-    processor: "stripe",
-    processorAccount: attempt.processor_account,
-    reference: setup.method.reference,
-  });
-  if (paysSubscription) {
-    await query("UPDATE subscriptions SET payment_method_id = $2 WHERE id = $1", [stored.subscription_id, id], client);
-  }
-  return id;
-}
-
-async function markAttempt(
-  client: pg.PoolClient,
-  id: string,
-  setup: ProcessorSetup,
-  status: string,
-  settled: boolean,
-  note: string | null = null,
-): Promise<void> {
-  await query(
-    `UPDATE payment_attempts
-        SET status = $2, processor_payment = coalesce(processor_payment, $3), error_code = $4, error_message = $5,
-            settled_at = CASE WHEN $6 THEN now() ELSE NULL END, updated_at = now()
-      WHERE id = $1`,
-    [id, status, setup.reference, setup.error?.code ?? null, note ?? setup.error?.message ?? null, settled],
-    client,
-  );
 }

@@ -19,7 +19,7 @@ import type { CardDetails, Payment } from "../../billing/payments.ts";
 import { TRANSACTION } from "../../db/entities/transaction.ts";
 import { query, sqlTransaction, storableJson, updateJson } from "../../db/sql.ts";
 import { lockAttempt, lockAttempts, type PaymentAttempt } from "../../payments/attempts.ts";
-import type { ProcessorPayment } from "../../payments/processor.ts";
+import type { ProcessorMethod, ProcessorPayment } from "../../payments/processor.ts";
 import { derivedUuid } from "../../payments/stripe.ts";
 import { saveProcessorMethod } from "../payment-methods.ts";
 import {
@@ -116,19 +116,7 @@ async function settleLocked(
     captured_at: null,
   };
   if (onSession) {
-    if (!stored.payments.some((p) => p.payment_attempt_id === payment.payment_attempt_id)) {
-      let declines = 0;
-      const kept = [payment, ...stored.payments].filter(
-        (p) => p.status !== "error" || ++declines <= MAX_STORED_DECLINES,
-      );
-      await updateJson(
-        TRANSACTION,
-        { sql: "t.id = $1", values: [stored.id] },
-        { payments: storableJson(kept) },
-        ["transaction.updated", "transaction.payment_failed"],
-        client,
-      );
-    }
+    await recordFailureOnce(client, stored, payment);
     await markAttempt(client, attempt.id, outcome, outcome.status === "canceled" ? "canceled" : "failed", false);
   } else {
     await recordDecline(client, stored, payment, attempt.on_failure === "past_due");
@@ -250,10 +238,29 @@ export async function settleAttempts(outcomes: readonly AttemptOutcome[]): Promi
   });
 }
 
-async function markAttempt(
+/**
+ * An on-session failure (checkout, saving a card) as an `error` payment, once: a failure is known by
+ * its payment_attempt_id (derived from what failed), so the confirmation and the webhook reporting
+ * the same one record it once. The newest MAX_STORED_DECLINES failures are kept.
+ */
+export async function recordFailureOnce(client: pg.PoolClient, stored: Locked, payment: Payment): Promise<void> {
+  if (stored.payments.some((p) => p.payment_attempt_id === payment.payment_attempt_id)) return;
+  let declines = 0;
+  const kept = [payment, ...stored.payments].filter((p) => p.status !== "error" || ++declines <= MAX_STORED_DECLINES);
+  await updateJson(
+    TRANSACTION,
+    { sql: "t.id = $1", values: [stored.id] },
+    { payments: storableJson(kept) },
+    ["transaction.updated", "transaction.payment_failed"],
+    client,
+  );
+}
+
+/** Writes an attempt's state; `settled` marks it settled (exactly once: under its row lock). */
+export async function markAttempt(
   client: pg.PoolClient,
   id: string,
-  outcome: ProcessorPayment,
+  outcome: Pick<ProcessorPayment, "reference" | "error">,
   status: string,
   settled: boolean,
   note: string | null = null,
@@ -280,18 +287,31 @@ async function savedMethodFor(
   outcome: ProcessorPayment,
 ): Promise<string | null> {
   if (attempt.kind === "off_session") return attempt.payment_method_id;
+  return saveMethodForSubscription(client, stored, attempt.processor_account, outcome.method);
+}
+
+/**
+ * Saves the processor's `method` as our paymtd_ when the locked transaction buys or pays a
+ * subscription (which then charges it); null otherwise. Shared by payments and setups.
+ */
+export async function saveMethodForSubscription(
+  client: pg.PoolClient,
+  stored: Locked,
+  processorAccount: string,
+  method: ProcessorMethod | null,
+): Promise<string | null> {
   const buysSubscription = stored.recurring && stored.subscription_id === null;
   const paysSubscription = stored.subscription_id !== null && stored.collection_mode === "automatic";
-  if (!(buysSubscription || paysSubscription) || !stored.customer_id || !stored.address_id || !outcome.method) {
+  if (!(buysSubscription || paysSubscription) || !stored.customer_id || !stored.address_id || !method) {
     return null;
   }
   const id = await saveProcessorMethod(client, {
     customerId: stored.customer_id,
     addressId: stored.address_id,
-    card: outcome.method.card as CardDetails,
+    card: method.card as CardDetails,
     processor: "stripe",
-    processorAccount: attempt.processor_account,
-    reference: outcome.method.reference,
+    processorAccount,
+    reference: method.reference,
   });
   if (paysSubscription) {
     await query("UPDATE subscriptions SET payment_method_id = $2 WHERE id = $1", [stored.subscription_id, id], client);

@@ -34,7 +34,7 @@
  */
 import type Stripe from "stripe";
 import type { Payment } from "../../billing/payments.ts";
-import { canPayAtCheckout, checkoutEnabled } from "../../billing/transaction-states.ts";
+import { canPayAtCheckout } from "../../billing/transaction-states.ts";
 import { query, sqlTransaction } from "../../db/sql.ts";
 import { ApiError, notFound } from "../../errors.ts";
 import {
@@ -55,7 +55,7 @@ import {
 } from "../../payments/stripe.ts";
 import { readSetup } from "../../payments/stripe-setup.ts";
 import type { CheckoutConfirmation, CheckoutIntent } from "../../schemas/payment.ts";
-import { alreadyPaid, lockForPayment } from "./completion.ts";
+import { alreadyPaid, lockForPayment, notPayableAtCheckout } from "./completion.ts";
 import { checkDeclineLimits } from "./declines.ts";
 import { type Settled, settleAttempt } from "./settle.ts";
 import { settleSetup } from "./settle-setup.ts";
@@ -90,15 +90,6 @@ function unavailable(error: unknown): ApiError {
     "service_unavailable",
     "The payment processor could not be reached. Nothing was charged; try again in a moment.",
     { headers: { "Retry-After": "5" } },
-  );
-}
-
-function notPayable(id: string, stored: { status: string; collection_mode: string; billing_details: unknown }) {
-  return new ApiError(
-    "transaction_not_payable",
-    checkoutEnabled(stored as Parameters<typeof checkoutEnabled>[0])
-      ? `Transaction ${id} is ${stored.status}: the checkout takes a payment only for a ready automatically-collected transaction or a billed or past-due invoice.`
-      : `Transaction ${id} is a manually-collected invoice without checkout (billing_details.enable_checkout is false): it is paid as its invoice says.`,
   );
 }
 
@@ -152,7 +143,7 @@ async function findOrRecordAttempt(
   return sqlTransaction(async (client) => {
     const stored = await lockForPayment(client, id);
     if (stored.status === "completed" || stored.status === "paid") throw alreadyPaid(id);
-    if (!canPayAtCheckout(stored)) throw notPayable(id, stored);
+    if (!canPayAtCheckout(stored)) throw notPayableAtCheckout(id, stored);
     if (stored.customer_id !== customerId) {
       throw new ApiError("conflict", `Transaction ${id} changed while its checkout opened: load the page again.`);
     }
