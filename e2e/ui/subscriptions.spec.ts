@@ -98,6 +98,9 @@ test("find, pause, take back, change quantity, renew with the test clock and can
   const banner = page.getByRole("status").filter({ hasText: "Scheduled to pause on" });
   await expect(banner).toBeVisible();
   await expect(page.getByRole("region", { name: "Next payment" })).toContainText("No next payment");
+  // Not "Next billed" for a renewal that will not happen.
+  await expect(page.locator("dt").filter({ hasText: /^Pauses$/ })).toBeVisible();
+  await expect(page.locator("dt").filter({ hasText: /^Next billed$/ })).toHaveCount(0);
   await shots(page, "subscription-scheduled-pause");
 
   await banner.getByRole("button", { name: "Remove scheduled pause" }).click();

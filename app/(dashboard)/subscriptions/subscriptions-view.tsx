@@ -82,7 +82,17 @@ function columns(emails: Map<string, string>): Column<Subscription>[] {
       key: "next",
       header: "Next billing",
       className: "whitespace-nowrap",
-      cell: (s) => (s.next_billed_at ? <DateCell value={s.next_billed_at} /> : dash),
+      cell: (s) =>
+        s.scheduled_change && s.scheduled_change.action !== "resume" ? (
+          <span className="text-amber-800">
+            {s.scheduled_change.action === "cancel" ? "Cancels" : "Pauses"}{" "}
+            <DateCell value={s.scheduled_change.effective_at} />
+          </span>
+        ) : s.next_billed_at ? (
+          <DateCell value={s.next_billed_at} />
+        ) : (
+          dash
+        ),
     },
     { key: "mode", header: "Collection", cell: (s) => humanize(s.collection_mode) },
     createdColumn(),

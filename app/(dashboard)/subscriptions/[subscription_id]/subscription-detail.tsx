@@ -250,7 +250,13 @@ function detailItems(
       term: "Current period",
       value: period ? `${formatDateTime(period.starts_at)} – ${formatDateTime(period.ends_at)}` : dash,
     },
-    { term: "Next billed", value: sub.next_billed_at ? formatDateTime(sub.next_billed_at) : dash },
+    // A scheduled cancel or pause ends the billing: say so rather than a renewal that will not happen.
+    sub.scheduled_change && sub.scheduled_change.action !== "resume"
+      ? {
+          term: sub.scheduled_change.action === "cancel" ? "Cancels" : "Pauses",
+          value: `${formatDateTime(sub.scheduled_change.effective_at)} (not billed again)`,
+        }
+      : { term: "Next billed", value: sub.next_billed_at ? formatDateTime(sub.next_billed_at) : dash },
     { term: "Billing cycle", value: billingCycleText(sub.billing_cycle) },
     { term: "Collection mode", value: humanize(sub.collection_mode) },
     {
