@@ -84,14 +84,16 @@ function Brand({ environment }: { environment: string }) {
 
 /**
  * The main navigation: a sidebar from tablet width up; on phones a bar across the top with a
- * Menu disclosure (it closes on navigation), and the page below it gets the whole width (the bar
- * pads the <main> that follows it).
+ * Menu disclosure (it closes on navigation), and the page below it gets the whole width (the
+ * dashboard's layout pads its <main> below the bar; a sibling selector from here broke when the
+ * global search came between them and the bar covered every page's title). From tablet width the
+ * sidebar stays in view on long pages (sticky, scrolling on its own when taller than the screen).
  */
 export function Nav({ user, environment }: { user: { email: string; role: string }; environment: string }) {
   const pathname = usePathname();
   return (
     <>
-      <aside className="hidden w-56 shrink-0 flex-col border-r border-slate-200 bg-white md:flex">
+      <aside className="hidden w-56 shrink-0 flex-col border-r border-slate-200 bg-white md:sticky md:top-0 md:flex md:h-screen md:overflow-y-auto">
         <div className="px-5 py-4">
           <Brand environment={environment} />
         </div>
@@ -103,7 +105,7 @@ export function Nav({ user, environment }: { user: { email: string; role: string
           <Account user={user} />
         </div>
       </aside>
-      <header className="fixed inset-x-0 top-0 z-30 flex h-14 items-center justify-between border-b border-slate-200 bg-white px-4 md:hidden max-md:[&+main]:px-4 max-md:[&+main]:pt-20">
+      <header className="fixed inset-x-0 top-0 z-30 flex h-14 items-center justify-between border-b border-slate-200 bg-white px-4 md:hidden">
         <div className="flex items-center">
           <Brand environment={environment} />
         </div>

@@ -18,7 +18,7 @@ export default async function DashboardLayout({ children }: { children: React.Re
       <PermissionsProvider role={staff?.role ?? user.role} permissions={staff?.permissions ?? []}>
         <div className="flex min-h-screen">
           <Nav user={{ ...user, role: staff?.role ?? user.role }} environment={config.environment} />
-          <main className="flex-1 overflow-x-auto px-8 py-6">{children}</main>
+          <main className="min-w-0 flex-1 overflow-x-auto px-8 py-6 max-md:px-4 max-md:pt-20">{children}</main>
         </div>
       </PermissionsProvider>
     </Providers>

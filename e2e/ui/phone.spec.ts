@@ -58,6 +58,12 @@ async function open(page: Page, path: string): Promise<void> {
   await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible({ timeout: 15_000 });
   await expect(page.locator(".animate-pulse")).toHaveCount(0, { timeout: 15_000 });
   await expect(page.locator("[aria-busy=true]")).toHaveCount(0, { timeout: 15_000 });
+  // The fixed top bar covers nothing of the page's start: its title is below the bar.
+  const bar = await page.locator("header").first().boundingBox();
+  const title = await page.getByRole("heading", { level: 1 }).first().boundingBox();
+  if (bar && title && (page.viewportSize()?.width ?? 1024) < 768) {
+    expect(title.y, `${path}: the title starts under the top bar`).toBeGreaterThanOrEqual(bar.y + bar.height);
+  }
 }
 
 /**
