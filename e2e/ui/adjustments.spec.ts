@@ -107,6 +107,8 @@ test("refund one line partly from the transaction's page, see it listed with the
   await expect(row).toContainText("$10.00");
   await expect(row).toContainText("Arrived late");
   await expect(section.getByLabel("Adjusted totals")).toContainText("Adjusted total$73.40");
+  // The transaction's own page says so, as the list does.
+  await expect(page.getByText("Partially refunded").first()).toBeVisible();
   await shot(page, "adjustments-refunded");
 
   // The approved refund's credit note: its own number, the reason and the amount given back.

@@ -1,6 +1,6 @@
 import { type BadgeTone, StatusBadge } from "@/components/status-badge";
 import { formatMoney } from "@/lib/dashboard/money";
-import type { TransactionStatus } from "@/lib/dashboard/transactions";
+import { refundLabel, type TransactionStatus } from "@/lib/dashboard/transactions";
 
 /** A transaction's badge colour: billed waits for payment (amber), canceled and past due are red. */
 const TONES: Record<TransactionStatus, BadgeTone> = {
@@ -15,6 +15,12 @@ const TONES: Record<TransactionStatus, BadgeTone> = {
 
 export function TransactionStatusBadge({ status }: { status: TransactionStatus }) {
   return <StatusBadge status={status} tone={TONES[status]} />;
+}
+
+/** "Refunded" or "Partially refunded" as a badge beside the status, when adjustments took money back. */
+export function RefundBadge({ transaction }: { transaction: Parameters<typeof refundLabel>[0] }) {
+  const label = refundLabel(transaction);
+  return label ? <StatusBadge status={label} tone="amber" /> : null;
 }
 
 /** An amount in minor units, formatted in its currency, with tabular digits for columns. */

@@ -28,7 +28,7 @@ import {
   useChangeTransactionStatus,
   useTransaction,
 } from "@/lib/dashboard/transactions";
-import { Amount, TransactionStatusBadge } from "../transaction-parts";
+import { Amount, RefundBadge, TransactionStatusBadge } from "../transaction-parts";
 import { AdjustmentsSection } from "./adjustments-section";
 import { DownloadInvoiceButton } from "./download-invoice-button";
 import { EventHistory } from "./event-history";
@@ -98,7 +98,12 @@ function TransactionPage({ transaction: t }: { transaction: TransactionWithInclu
       <PageHeader
         back={BACK}
         title={t.invoice_number ? `Invoice ${t.invoice_number}` : "Transaction"}
-        badges={<TransactionStatusBadge status={t.status} />}
+        badges={
+          <>
+            <TransactionStatusBadge status={t.status} />
+            <RefundBadge transaction={t} />
+          </>
+        }
         description={<EntityIdCopy id={t.id} noun="transaction" />}
         actions={
           <>
@@ -211,7 +216,15 @@ function addressText(a: NonNullable<TransactionWithIncludes["address"]>): string
 function detailItems(t: TransactionWithIncludes): DescriptionItem[] {
   const billing = t.billing_details;
   const items: DescriptionItem[] = [
-    { term: "Status", value: <TransactionStatusBadge status={t.status} /> },
+    {
+      term: "Status",
+      value: (
+        <span className="flex flex-wrap gap-1">
+          <TransactionStatusBadge status={t.status} />
+          <RefundBadge transaction={t} />
+        </span>
+      ),
+    },
     { term: "Invoice number", value: t.invoice_number ?? dash },
     {
       term: "Customer",
