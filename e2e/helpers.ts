@@ -21,8 +21,13 @@ export function uniqueEmail(prefix: string): string {
   return `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.com`;
 }
 
-/** Full-page screenshot in e2e/screenshots/ (git-ignored), to look at the layout. */
+/**
+ * Full-page screenshot in e2e/screenshots/ (git-ignored), to look at the layout. Taken from the top
+ * of the page: a full-page capture keeps the scroll position, which would draw the sticky sidebar
+ * halfway down the picture.
+ */
 export async function screenshot(page: Page, name: string): Promise<void> {
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: path.join(import.meta.dirname, "screenshots", `${name}.png`), fullPage: true });
 }
 
