@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { createProductViaApi, shot, signIn, uniqueEmail, uniqueTag } from "../helpers";
+import { apiCall, createProductViaApi, shot, signIn, uniqueEmail, uniqueTag } from "../helpers";
 
 test.beforeEach(async ({ page }) => {
   await signIn(page);
@@ -204,30 +204,18 @@ test("an API refusal at creation is shown at the step it belongs to", async ({ p
 test("a German customer invoiced in EUR is offered the price's Germany EUR override", async ({ page }) => {
   const productName = `Studio ${uniqueTag()}`;
   const email = uniqueEmail("german");
-  await page.evaluate(
-    async ({ email, productName }) => {
-      const post = async (path: string, body: unknown) =>
-        (
-          await (
-            await fetch(path, {
-              method: "POST",
-              headers: { "content-type": "application/json" },
-              body: JSON.stringify(body),
-            })
-          ).json()
-        ).data;
-      const product = await post("/api/products", { name: productName, tax_category: "standard" });
-      await post("/api/prices", {
-        product_id: product.id,
-        description: "Studio seat",
-        unit_price: { amount: "10000", currency_code: "USD" },
-        unit_price_overrides: [{ country_codes: ["DE"], unit_price: { amount: "9500", currency_code: "EUR" } }],
-      });
-      const customer = await post("/api/customers", { email, name: "Jonas Becker" });
-      await post(`/api/customers/${customer.id}/addresses`, { country_code: "DE", postal_code: "10115" });
-    },
-    { email, productName },
-  );
+  const product = await apiCall<{ id: string }>(page, "POST", "/api/products", {
+    name: productName,
+    tax_category: "standard",
+  });
+  await apiCall(page, "POST", "/api/prices", {
+    product_id: product.id,
+    description: "Studio seat",
+    unit_price: { amount: "10000", currency_code: "USD" },
+    unit_price_overrides: [{ country_codes: ["DE"], unit_price: { amount: "9500", currency_code: "EUR" } }],
+  });
+  const customer = await apiCall<{ id: string }>(page, "POST", "/api/customers", { email, name: "Jonas Becker" });
+  await apiCall(page, "POST", `/api/customers/${customer.id}/addresses`, { country_code: "DE", postal_code: "10115" });
 
   await page.goto("/transactions/new");
   await page.getByRole("searchbox", { name: "Search customers by email or name" }).fill(email);

@@ -29,7 +29,7 @@ import Stripe from "stripe";
 import { database, ROOT } from "../../cli/tasks.ts";
 import { DEFAULT_ACCOUNT } from "../stripe/server.ts";
 import { createDatabase } from "../test/database.ts";
-import { postmasterPid, procStat, ServerCpu, seedSubscriptions } from "./renewals.ts";
+import { procStat, seedSubscriptions, timedSweeps } from "./renewals.ts";
 
 const COUNT = Number(process.env.BENCH_SUBSCRIPTIONS ?? 20_000);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 4);
@@ -119,27 +119,11 @@ export async function benchStripeRenewals(): Promise<Record<string, unknown>> {
       `\nSeeded ${COUNT} subscriptions with Stripe cards, due at once, in ${((Date.now() - seedStart) / 1000).toFixed(1)} s`,
     );
 
-    const { processDueSubscriptions } = await import("../../services/subscriptions/engine.ts");
-    const rssBefore = process.memoryUsage().rss;
-    const serverCpu = new ServerCpu(await postmasterPid(client));
     const standInCpu = () => procStat(standIn.child.pid as number)?.seconds ?? 0;
     const standInBefore = standInCpu();
-    let ticks = 0;
-    const rssSeries: number[] = [];
-    const sampler = setInterval(() => {
-      rssSeries.push(process.memoryUsage().rss);
-      if (++ticks % 5 === 0) serverCpu.sample();
-    }, 200);
-    const cpuBefore = process.cpuUsage();
-    const started = Date.now();
-    const counts = await Promise.all(Array.from({ length: WORKERS }, () => processDueSubscriptions()));
-    const seconds = (Date.now() - started) / 1000;
-    clearInterval(sampler);
-    const cpu = process.cpuUsage(cpuBefore);
-    const pgCpu = serverCpu.used();
+    const run = await timedSweeps(client, WORKERS);
     const stripeCpu = standInCpu() - standInBefore;
-    const rssAfter = process.memoryUsage().rss;
-    const renewed = counts.reduce((a, b) => a + b, 0);
+    const { renewed, seconds, rssBefore, rssAfter } = run;
     const { rows } = await client.query<{ status: string; n: string }>(
       "SELECT status, count(*) AS n FROM transactions WHERE origin = 'subscription_recurring' GROUP BY status",
     );
@@ -149,8 +133,6 @@ export async function benchStripeRenewals(): Promise<Record<string, unknown>> {
         "SELECT count(*) FILTER (WHERE settled_at IS NOT NULL) AS settled, count(*) FILTER (WHERE settled_at IS NULL) AS unsettled FROM payment_attempts",
       )
     ).rows;
-    const quarter = (q: number) =>
-      Math.max(...rssSeries.slice((q * rssSeries.length) / 4, ((q + 1) * rssSeries.length) / 4), 0) / 1e6;
     const result = {
       subscriptions: COUNT,
       workers: WORKERS,
@@ -162,12 +144,12 @@ export async function benchStripeRenewals(): Promise<Record<string, unknown>> {
       attempts_unsettled: Number(attempts.unsettled),
       seconds,
       renewals_per_second: renewed / seconds,
-      node_cpu_ms_per_renewal: (cpu.user + cpu.system) / 1000 / renewed,
-      postgres_cpu_ms_per_renewal: (pgCpu * 1000) / renewed,
+      node_cpu_ms_per_renewal: run.nodeCpuMicros / 1000 / renewed,
+      postgres_cpu_ms_per_renewal: (run.pgCpuSeconds * 1000) / renewed,
       stand_in_cpu_ms_per_renewal: (stripeCpu * 1000) / renewed,
       rss_before_mb: rssBefore / 1e6,
       rss_after_mb: rssAfter / 1e6,
-      rss_peak_by_quarter_mb: [0, 1, 2, 3].map(quarter),
+      rss_peak_by_quarter_mb: run.rssPeakByQuarterMb,
     };
     console.log(
       `Renewed ${renewed} subscriptions through Stripe (transactions ${JSON.stringify(byStatus)}; attempts ` +

@@ -126,6 +126,58 @@ export async function postmasterPid(client: pg.Client): Promise<number> {
  * `count` subscriptions of one monthly USD 30.00 price, each with its customer, address and saved
  * card, all due at `due`. Set-based, in batches.
  */
+/** What one timed run of the engine's sweeps measured (timedSweeps). */
+export interface SweepRun {
+  renewed: number;
+  seconds: number;
+  /** This process's CPU, microseconds. */
+  nodeCpuMicros: number;
+  /** PostgreSQL's CPU (postmaster and children), seconds. */
+  pgCpuSeconds: number;
+  rssBefore: number;
+  rssPeak: number;
+  rssAfter: number;
+  /** The RSS peak of each quarter of the run, MB: flat memory. */
+  rssPeakByQuarterMb: number[];
+}
+
+/**
+ * `workers` concurrent engine sweeps (processDueSubscriptions) until nothing is due, timed: wall
+ * clock, this process's CPU, PostgreSQL's (from /proc), RSS sampled every 200 ms.
+ */
+export async function timedSweeps(client: pg.Client, workers: number): Promise<SweepRun> {
+  const { processDueSubscriptions } = await import("../../services/subscriptions/engine.ts");
+  const rssBefore = process.memoryUsage().rss;
+  let rssPeak = rssBefore;
+  const serverCpu = new ServerCpu(await postmasterPid(client));
+  let ticks = 0;
+  const rssSeries: number[] = [];
+  const sampler = setInterval(() => {
+    const rss = process.memoryUsage().rss;
+    rssPeak = Math.max(rssPeak, rss);
+    rssSeries.push(rss);
+    if (++ticks % 5 === 0) serverCpu.sample();
+  }, 200);
+  const cpuBefore = process.cpuUsage();
+  const started = Date.now();
+  const counts = await Promise.all(Array.from({ length: workers }, () => processDueSubscriptions()));
+  const seconds = (Date.now() - started) / 1000;
+  clearInterval(sampler);
+  const cpu = process.cpuUsage(cpuBefore);
+  return {
+    renewed: counts.reduce((a, b) => a + b, 0),
+    seconds,
+    nodeCpuMicros: cpu.user + cpu.system,
+    pgCpuSeconds: serverCpu.used(),
+    rssBefore,
+    rssPeak,
+    rssAfter: process.memoryUsage().rss,
+    rssPeakByQuarterMb: [0, 1, 2, 3].map(
+      (q) => Math.max(...rssSeries.slice((q * rssSeries.length) / 4, ((q + 1) * rssSeries.length) / 4), 0) / 1e6,
+    ),
+  };
+}
+
 export async function seedSubscriptions(client: pg.Client, count: number, due: Date, offset = 0): Promise<void> {
   const productId = "pro_bench0000000000000000000000".slice(0, 30);
   const priceId = "pri_bench0000000000000000000000".slice(0, 30);
@@ -208,27 +260,10 @@ export async function benchRenewals(): Promise<Record<string, unknown>> {
     await seedSubscriptions(client, COUNT, due);
     console.log(`\nSeeded ${COUNT} subscriptions due at once in ${((Date.now() - seedStart) / 1000).toFixed(1)} s`);
 
-    const { processDueSubscriptions } = await import("../../services/subscriptions/engine.ts");
-    const rssBefore = process.memoryUsage().rss;
-    let rssPeak = rssBefore;
-    const serverCpu = new ServerCpu(await postmasterPid(client));
-    let ticks = 0;
-    const rssSeries: number[] = [];
-    const sampler = setInterval(() => {
-      const rss = process.memoryUsage().rss;
-      rssPeak = Math.max(rssPeak, rss);
-      rssSeries.push(rss);
-      if (++ticks % 5 === 0) serverCpu.sample();
-    }, 200);
-    const cpuBefore = process.cpuUsage();
-    const started = Date.now();
-    const counts = await Promise.all(Array.from({ length: WORKERS }, () => processDueSubscriptions()));
-    const seconds = (Date.now() - started) / 1000;
-    clearInterval(sampler);
-    const cpu = process.cpuUsage(cpuBefore);
-    const pgCpu = serverCpu.used();
-    const rssAfter = process.memoryUsage().rss;
-    const renewed = counts.reduce((a, b) => a + b, 0);
+    const run = await timedSweeps(client, WORKERS);
+    const { renewed, seconds, rssBefore, rssPeak, rssAfter } = run;
+    const cpu = { user: run.nodeCpuMicros, system: 0 };
+    const pgCpu = run.pgCpuSeconds;
     const { rows } = await client.query<{ n: string }>(
       "SELECT count(*) AS n FROM transactions WHERE origin = 'subscription_recurring' AND status = 'completed'",
     );
@@ -247,9 +282,7 @@ export async function benchRenewals(): Promise<Record<string, unknown>> {
       rss_peak_mb: rssPeak / 1e6,
       rss_after_mb: rssAfter / 1e6,
       // Flat memory: the peak of each quarter of the run.
-      rss_peak_by_quarter_mb: [0, 1, 2, 3].map(
-        (q) => Math.max(...rssSeries.slice((q * rssSeries.length) / 4, ((q + 1) * rssSeries.length) / 4), 0) / 1e6,
-      ),
+      rss_peak_by_quarter_mb: run.rssPeakByQuarterMb,
     };
     console.log(
       `Renewed ${renewed} subscriptions (${rows[0].n} completed transactions) in ${seconds.toFixed(1)} s: ` +

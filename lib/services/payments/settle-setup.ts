@@ -17,28 +17,21 @@
  */
 import type pg from "pg";
 import type { Payment } from "../../billing/payments.ts";
-import { query, sqlTransaction } from "../../db/sql.ts";
-import { attemptByProcessorPayment, lockAttempt, type PaymentAttempt } from "../../payments/attempts.ts";
+import { attemptByProcessorPayment, type PaymentAttempt } from "../../payments/attempts.ts";
 import { activeStripe, derivedUuid } from "../../payments/stripe.ts";
 import { type ProcessorSetup, readSetup } from "../../payments/stripe-setup.ts";
-import { completeWithPayment, type Locked, lockForPayment, nowText } from "./completion.ts";
-import { markAttempt, recordFailureOnce, type Settled, saveMethodForSubscription } from "./settle.ts";
+import { completeWithPayment, type Locked, nowText } from "./completion.ts";
+import {
+  markAttempt,
+  recordFailureOnce,
+  type Settled,
+  saveMethodForSubscription,
+  withLockedAttempt,
+} from "./settle.ts";
 
 /** Settles the setup `attemptId` with Stripe's `setup` (see the top of this file). */
 export async function settleSetup(attemptId: string, setup: ProcessorSetup): Promise<Settled> {
-  return sqlTransaction(async (client) => {
-    const [{ transaction_id }] = await query<{ transaction_id: string }>(
-      "SELECT transaction_id FROM payment_attempts WHERE id = $1",
-      [attemptId],
-      client,
-    );
-    const stored = await lockForPayment(client, transaction_id);
-    const attempt = (await lockAttempt(attemptId, client)) as PaymentAttempt;
-    if (attempt.settled_at !== null) {
-      return { outcome: "already_settled", transactionStatus: stored.status, payment: null, attempt };
-    }
-    return settleLocked(client, stored, attempt, setup);
-  });
+  return withLockedAttempt(attemptId, (client, stored, attempt) => settleLocked(client, stored, attempt, setup));
 }
 
 /**

@@ -53,6 +53,22 @@ export async function settleAttempt(
   payment: ProcessorPayment,
   onSettled?: (client: pg.PoolClient, settled: Settled) => Promise<void>,
 ): Promise<Settled> {
+  return withLockedAttempt(attemptId, async (client, stored, attempt) => {
+    const settled = await settleLocked(client, stored, attempt, payment);
+    if (onSettled && settled.outcome !== "pending") await onSettled(client, settled);
+    return settled;
+  });
+}
+
+/**
+ * The frame of every settling (payments here, setups in settle-setup.ts): one database
+ * transaction, the transaction's row locked, then the attempt's; an attempt already settled is
+ * answered `already_settled` without calling `settle`.
+ */
+export async function withLockedAttempt(
+  attemptId: string,
+  settle: (client: pg.PoolClient, stored: Locked, attempt: PaymentAttempt) => Promise<Settled>,
+): Promise<Settled> {
   return sqlTransaction(async (client) => {
     const [{ transaction_id }] = await query<{ transaction_id: string }>(
       "SELECT transaction_id FROM payment_attempts WHERE id = $1",
@@ -64,9 +80,7 @@ export async function settleAttempt(
     if (attempt.settled_at !== null) {
       return { outcome: "already_settled", transactionStatus: stored.status, payment: null, attempt };
     }
-    const settled = await settleLocked(client, stored, attempt, payment);
-    if (onSettled && settled.outcome !== "pending") await onSettled(client, settled);
-    return settled;
+    return settle(client, stored, attempt);
   });
 }
 
