@@ -159,6 +159,11 @@ describe("renewals off-session through Stripe", () => {
       status: "captured",
       payment_attempt_id: attempt.id,
       payment_method_id: methodId,
+      // From the charge (the intent is read without its payment_method expanded).
+      method_details: {
+        type: "card",
+        card: { type: "visa", last4: "4242", expiry_month: expect.any(Number), expiry_year: expect.any(Number) },
+      },
     });
     expect((await events(renewal.id)).map((e) => e.eventType)).toEqual([
       "transaction.created",

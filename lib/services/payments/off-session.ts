@@ -34,13 +34,14 @@ import type { PaymentErrorCode, ProcessorPayment } from "../../payments/processo
 import {
   activeStripe,
   failureOfError,
-  INTENT_EXPAND,
   idempotencyKey,
+  OFF_SESSION_EXPAND,
   paymentOfIntent,
   readIntent,
   type StripeContext,
   stripeCurrency,
   stripeCustomerFor,
+  withoutCallSite,
 } from "../../payments/stripe.ts";
 import { type Settled, settleAttempt, settleAttempts } from "./settle.ts";
 
@@ -261,9 +262,9 @@ export async function chargeAttempt(
     return refusal(attempt, "psp_error", "The saved payment method is no longer available at Stripe.");
   }
   try {
-    const intent = await ctx.stripe.paymentIntents.create(params, {
-      idempotencyKey: idempotencyKey(attempt.id, "charge"),
-    });
+    const intent = await withoutCallSite(() =>
+      ctx.stripe.paymentIntents.create(params, { idempotencyKey: idempotencyKey(attempt.id, "charge") }),
+    );
     return paymentOfIntent(intent);
   } catch (error) {
     const failed = failureOfError(error, {
@@ -312,7 +313,7 @@ async function intentParams(
     confirm: true,
     off_session: true,
     metadata: { transaction_id: attempt.transaction_id, attempt_id: attempt.id },
-    expand: INTENT_EXPAND,
+    expand: OFF_SESSION_EXPAND,
   };
 }
 
