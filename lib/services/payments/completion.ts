@@ -50,7 +50,12 @@ export interface Locked {
   address_id: string | null;
   subscription_id: string | null;
   billing_period_starts_at: string | null;
-  /** Whether any item has a recurring price: completing it creates a subscription. */
+  /**
+   * Whether any item has a recurring price, asked only of a transaction of no subscription yet
+   * (completing it creates one); false for a subscription's own. Computed row by row through the
+   * items' index: as EXISTS, the planner hashed it over every item of every transaction (a scan of
+   * the whole table per batch of renewals, 0.3 ms per renewal at 10,000 rows and growing).
+   */
   recurring: boolean;
 }
 
@@ -67,9 +72,10 @@ export async function lockForPayments(client: pg.PoolClient, ids: readonly strin
     `SELECT t.id, t.status, t.collection_mode, t.billing_details, t.details, t.payments, t.discount_id,
             t.billed_at::text AS billed_at, t.invoice_number, t.invoice_id, t.customer_id, t.address_id, t.subscription_id,
             t.billing_period_starts_at::text AS billing_period_starts_at,
-            EXISTS (SELECT 1 FROM transaction_items i
-                     WHERE i.transaction_id = t.id AND i.quantity > 0 AND i.price->'billing_cycle' IS NOT NULL
-                       AND json_typeof(i.price->'billing_cycle') = 'object') AS recurring
+            CASE WHEN t.subscription_id IS NULL
+                 THEN coalesce((SELECT bool_or(i.quantity > 0 AND json_typeof(i.price->'billing_cycle') = 'object')
+                                  FROM transaction_items i WHERE i.transaction_id = t.id), false)
+                 ELSE false END AS recurring
        FROM transactions t WHERE t.id = ANY($1) ORDER BY t.id FOR UPDATE`,
     [ids],
     client,
