@@ -9,11 +9,12 @@ export const baseURL = `http://localhost:${port}`;
 export const SMTP_PORT = Number(port) + 2000;
 export const SMTP_MESSAGES_URL = `http://127.0.0.1:${SMTP_PORT + 1}/messages`;
 /**
- * The suite's Stripe stand-in (lib/dev/stripe, port E2E_PORT + 2100): the app's STRIPE_API_URL and
+ * The suite's Stripe stand-in (lib/dev/stripe, port E2E_PORT + 2050: suites on ports 100 apart,
+ * side by side, then use distinct ports for it and for the SMTP server's two): the app's STRIPE_API_URL and
  * STRIPE_JS_URL. Its account's keys are lib/dev/stripe/server.ts DEFAULT_ACCOUNT's; the app uses
  * Stripe only once a spec saves them (Settings → Payments), and a spec that does disconnects after.
  */
-export const STRIPE_STAND_IN_URL = `http://127.0.0.1:${Number(port) + 2100}`;
+export const STRIPE_STAND_IN_URL = `http://127.0.0.1:${Number(port) + 2050}`;
 export const STRIPE_WEBHOOK_SECRET = "whsec_e2e_stand_in_signing_secret";
 
 // Debian's Chromium (apt-get install chromium); Playwright cannot download its own browsers here.
@@ -59,7 +60,7 @@ export default defineConfig({
       stderr: "pipe",
     },
     {
-      command: `${root}/node_modules/.bin/tsx ${root}/lib/dev/stripe/cli.ts --port ${Number(port) + 2100} --webhook-url ${baseURL}/webhooks/stripe --webhook-secret ${STRIPE_WEBHOOK_SECRET}`,
+      command: `${root}/node_modules/.bin/tsx ${root}/lib/dev/stripe/cli.ts --port ${Number(port) + 2050} --webhook-url ${baseURL}/webhooks/stripe --webhook-secret ${STRIPE_WEBHOOK_SECRET}`,
       cwd: root,
       url: `${STRIPE_STAND_IN_URL}/_stand-in/health`,
       timeout: 60_000,
