@@ -34,6 +34,7 @@ export const ERROR_STATUS = {
   notification_maximum_active_settings_reached: 400,
   notification_replay_invalid_origin_type: 400,
   notification_cannot_replay: 400,
+  notification_cannot_retry: 400,
   max_lookback_exceeded: 400,
   subscription_update_when_canceled: 400,
   subscription_update_when_past_due: 400,
@@ -127,6 +128,8 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
     "Only notifications that an event created (origin `event`) can be replayed, not replays themselves.",
   notification_cannot_replay:
     "The notification is still being delivered. Only notifications whose delivery finished (status `delivered` or `failed`) can be replayed.",
+  notification_cannot_retry:
+    "Only a notification waiting for its next retry (status `needs_retry`) can be retried now. One not attempted yet is about to be; a delivered or failed one can be replayed.",
   max_lookback_exceeded:
     "The date range of a metrics request (`from` to `to`) is longer than the metric allows (1096 days for revenue). Ask for a shorter range.",
   subscription_update_when_canceled:

@@ -28,6 +28,8 @@ interface Received {
  */
 async function startReceiver() {
   const received: Received[] = [];
+  /** Requests still to be answered 503 (failNext), as an endpoint that is down for a moment. */
+  let failing = 0;
   const server = http.createServer((request, response) => {
     let body = "";
     request.setEncoding("utf8");
@@ -42,6 +44,12 @@ async function startReceiver() {
         // Not JSON: kept as text.
       }
       received.push({ path: request.url ?? "", headers: request.headers, body, json });
+      if (failing > 0) {
+        failing--;
+        response.writeHead(503, { "content-type": "application/json" });
+        response.end(JSON.stringify({ down: true }));
+        return;
+      }
       response.writeHead(200, { "content-type": "application/json" });
       response.end(JSON.stringify({ received: true }));
     });
@@ -52,6 +60,9 @@ async function startReceiver() {
     url: `http://127.0.0.1:${port}/webhooks`,
     received,
     of: (eventType: string) => received.filter((r) => r.json?.event_type === eventType),
+    failNext: (count: number) => {
+      failing = count;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -267,6 +278,49 @@ test("the simulator sends a customer.created event to a destination and shows th
   await expect(run.getByRole("status")).toContainText("Run completed", { timeout: 30_000 });
   await expect.poll(() => receiver.of("customer.created").length).toBe(2);
   await expect(simulations.getByRole("row").filter({ hasText: name })).toContainText(description);
+});
+
+test("a destination's Send test event opens the simulator on it; a failed delivery is retried now", async ({
+  page,
+}) => {
+  const description = `Flaky endpoint ${uniqueTag()}`;
+  const destinationId = await createDestinationViaApi(page, {
+    description,
+    destination: receiver.url,
+    subscribed_events: ["customer.created"],
+    traffic_source: "all",
+  });
+
+  // Send test event: the simulator with this destination chosen.
+  await page.goto(`/notifications/destinations/${destinationId}`);
+  await page.getByRole("link", { name: "Send test event" }).click();
+  await page.waitForURL(`**/notifications/simulator?destination=${destinationId}`);
+  const form = page.getByRole("form", { name: "New simulation" });
+  await expect(form.getByLabel("Destination")).toHaveValue(destinationId);
+  await form.getByLabel("Simulate").selectOption("customer.created");
+  await form.getByRole("button", { name: "Run simulation" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Run completed" })).toBeVisible({ timeout: 30_000 });
+  await expect.poll(() => receiver.of("customer.created").length).toBe(1);
+
+  // A real event while the endpoint is down: the first attempt fails and waits for its retry.
+  receiver.failNext(1);
+  const email = uniqueEmail("flaky");
+  await apiCall(page, "POST", "/api/customers", { email });
+  await expect.poll(() => receiver.of("customer.created").length, { timeout: 30_000 }).toBe(2);
+  const notificationId = receiver.of("customer.created")[1].json!.notification_id!;
+  await page.goto(`/notifications/log/${notificationId}`);
+  await expect(page.getByRole("main").getByText("needs retry", { exact: true })).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByRole("table", { name: "Attempts" }).getByRole("row").nth(1)).toContainText("503");
+  await shot(page, "notifications-needs-retry");
+
+  // Retry now: delivered at once instead of at the scheduled time.
+  await page.getByRole("button", { name: "Retry now" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "The next attempt is on its way." })).toBeVisible();
+  await expect(page.getByRole("main").getByText("delivered", { exact: true })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole("table", { name: "Attempts" }).getByRole("row")).toHaveCount(3);
+  await expect(page.getByRole("button", { name: "Retry now" })).toHaveCount(0);
+  expect(receiver.of("customer.created")).toHaveLength(3);
+  await shot(page, "notifications-retried-now");
 });
 
 test("destination form errors, the secret revealed, copied and rotated, edits, deactivation and deletion", async ({

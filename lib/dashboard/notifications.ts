@@ -176,6 +176,14 @@ export function useReplayNotification(id: string) {
   );
 }
 
+/** "Retry now" (ours): the next attempt of a notification waiting for its retry, queued at once. */
+export function useRetryNotificationNow(id: string) {
+  return useSave(
+    async () => (await api<EntityResponse<Notification>>(`/notifications/${enc(id)}/retry`, { method: "POST" })).data,
+    () => [notificationKeys.notificationLists, notificationKeys.notification(id)],
+  );
+}
+
 // Simulations
 
 export function useSimulations(params: ListParams) {

@@ -1,7 +1,7 @@
 /**
  * Notifications: one event for one destination, created by the fan-out trigger on `events` (see
  * the migration `notifications`) and delivered by lib/events/delivery.ts. Here they are read, their
- * delivery attempts listed, and finished ones replayed.
+ * delivery attempts listed, finished ones replayed, and one waiting for its next retry retried now.
  */
 import { config } from "../config.ts";
 import { NOTIFICATION, NOTIFICATION_LOG } from "../db/entities/notification.ts";
@@ -17,6 +17,7 @@ import {
 } from "../db/sql.ts";
 import { ApiError, notFound } from "../errors.ts";
 import { EVENT_TYPES, readableEventTypes } from "../events/catalogue.ts";
+import { queueDeliverySql } from "../events/jobs/deliver-notification.ts";
 import type {
   ListNotificationLogsQuery,
   ListNotificationsQuery,
@@ -102,6 +103,37 @@ export async function listNotificationLogs(
     after: query.after,
     perPage: query.per_page,
   });
+}
+
+/**
+ * Delivers a notification waiting for its next retry (`needs_retry`) now instead of at `retry_at`
+ * (ours: the dashboard's "Retry now"). The attempt is queued at once with the next attempt number;
+ * the one queued for later then finds its attempt made and does nothing (delivery.ts), so the
+ * schedule carries on from this attempt. Anything else is refused: a notification not attempted yet
+ * is about to be, and a finished one is replayed instead.
+ */
+export async function retryNotificationNow(id: string, held: ReadonlySet<string>): Promise<RawJson<Notification>> {
+  if (readableEventTypes(held).length < EVENT_TYPES.length) await assertNotificationVisible(id, held);
+  await sqlTransaction(async (client) => {
+    const [row] = await query<{ status: string }>(
+      `SELECT t.status FROM notifications t WHERE t.id = $1 AND ${retained("t")} FOR UPDATE`,
+      [id],
+      client,
+    );
+    if (!row) throw notFound(id);
+    if (row.status !== "needs_retry") {
+      throw new ApiError(
+        "notification_cannot_retry",
+        `Notification ${id} is ${row.status}: only a notification waiting for its next retry (needs_retry) can be retried now.`,
+      );
+    }
+    await query(
+      `UPDATE notifications n SET retry_at = now() WHERE n.id = $1 RETURNING ${queueDeliverySql("n")}`,
+      [id],
+      client,
+    );
+  });
+  return getNotification(id, held);
 }
 
 /**

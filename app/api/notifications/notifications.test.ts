@@ -6,6 +6,7 @@
  *   GET  /notifications/{notification_id}
  *   GET  /notifications/{notification_id}/logs
  *   POST /notifications/{notification_id}/replay
+ *   POST /notifications/{notification_id}/retry (ours)
  */
 import { beforeEach, describe, expect, it } from "vitest";
 import * as apiKeys from "@/app/api/api-keys/route";
@@ -20,6 +21,7 @@ import { staffSession } from "@/lib/dev/test/staff";
 import { newId } from "@/lib/ids";
 import * as logs from "./[notification_id]/logs/route";
 import * as replay from "./[notification_id]/replay/route";
+import * as retry from "./[notification_id]/retry/route";
 import * as one from "./[notification_id]/route";
 import * as many from "./route";
 
@@ -65,6 +67,13 @@ async function listLogs(id: string, queryString = "", key?: Key): Promise<ApiRes
 
 async function replayOf(id: string, key?: Key): Promise<ApiResult> {
   return call(replay.POST, "POST", `/notifications/${id}/replay`, {
+    key: await keyOf(key),
+    params: { notification_id: id },
+  });
+}
+
+async function retryNow(id: string, key?: Key): Promise<ApiResult> {
+  return call(retry.POST, "POST", `/notifications/${id}/retry`, {
     key: await keyOf(key),
     params: { notification_id: id },
   });
@@ -617,6 +626,49 @@ describe("POST /notifications/{notification_id}/replay", () => {
   });
 });
 
+describe("POST /notifications/{id}/retry (ours)", () => {
+  it("queues the next attempt of a notification waiting for its retry now; the later job is then stale", async () => {
+    const id = await notification(await destination());
+    await setStatus(id, "needs_retry", "times_attempted = 1, retry_at = now() + interval '1 hour'");
+    const jobsBefore = await jobsFor(id);
+    const res = await retryNow(id);
+    expect(res.status).toBe(202);
+    expect(Object.keys(res.body.data).sort()).toEqual([...FIELDS].sort());
+    expect(res.body.data).toMatchObject({ id, status: "needs_retry", times_attempted: 1 });
+    expect(new Date(res.body.data.retry_at).getTime()).toBeLessThanOrEqual(Date.now() + 1000);
+    expect(await jobsFor(id)).toBe(jobsBefore + 1);
+    const [queued] = await query<{ attempt: number; due: boolean }>(
+      `SELECT (j.payload->>'attempt')::int AS attempt, j.run_at <= now() + interval '1 second' AS due
+         FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks k ON k.id = j.task_id
+        WHERE k.identifier = 'deliver_notification' AND j.payload->>'id' = $1 ORDER BY j.id DESC LIMIT 1`,
+      [id],
+    );
+    expect(queued).toEqual({ attempt: 2, due: true });
+  });
+
+  it("refuses a notification not waiting for a retry: notification_cannot_retry, nothing queued", async () => {
+    const id = await notification(await destination());
+    const jobs = await jobsFor(id);
+    for (const status of ["not_attempted", "delivered", "failed"]) {
+      await setStatus(id, status);
+      const error = expectError(await retryNow(id), 400, "notification_cannot_retry");
+      expect(error.detail).toContain(status);
+    }
+    expect(await jobsFor(id)).toBe(jobs);
+  });
+
+  it("is 404 for an unknown, malformed or expired notification; needs notification.write", async () => {
+    for (const id of [newId("ntf"), "ntf_x"]) expectNotFound(await retryNow(id), id);
+    const id = await notification(await destination());
+    await setStatus(id, "needs_retry", "times_attempted = 1");
+    const WITHOUT = permissionsWithout("notification.");
+    await expectForbidden((key) => retryNow(id, key), [WITHOUT, ["notification.read"]], "notification.write");
+    expectError(await retryNow(id, null), 401, "invalid_token");
+    await query("UPDATE notifications SET created_at = now() - interval '91 days' WHERE id = $1", [id]);
+    expectNotFound(await retryNow(id), id);
+  });
+});
+
 describe("permissions", () => {
   const WITHOUT = permissionsWithout("notification.");
 
@@ -727,5 +779,6 @@ describe("methods", () => {
     await expectMethodsNotAllowed(one, ["POST", "PUT", "PATCH", "DELETE"], `/notifications/${id}`, params);
     await expectMethodsNotAllowed(logs, ["POST", "PUT", "PATCH", "DELETE"], `/notifications/${id}/logs`, params);
     await expectMethodsNotAllowed(replay, ["GET", "PUT", "PATCH", "DELETE"], `/notifications/${id}/replay`, params);
+    await expectMethodsNotAllowed(retry, ["GET", "PUT", "PATCH", "DELETE"], `/notifications/${id}/retry`, params);
   });
 });

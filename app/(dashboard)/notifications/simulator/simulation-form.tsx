@@ -36,23 +36,29 @@ function typeGroups(types: readonly SimulationType[]): { label: string; types: S
  * why. The server has the last word: its field errors appear beside the fields.
  */
 export function SimulationForm({
+  initialDestination = "",
   types,
   destinations,
   onStarted,
 }: {
+  /** A destination chosen before the form opens (a destination's "Send test event"). */
+  initialDestination?: string;
   types: UseQueryResult<SimulationType[]>;
   destinations: ReturnType<typeof useDestinations>;
   onStarted: (simulation: Simulation, runId: string) => void;
 }) {
   const accepting = destinations.destinations.filter((d) => d.traffic_source !== "platform");
-  const state = useForm(() => ({ destination: "", type: "", name: "", nameEdited: false }), { autoFocus: false });
+  const state = useForm(() => ({ destination: initialDestination, type: "", name: "", nameEdited: false }), {
+    autoFocus: false,
+  });
   const { values, set, error } = state;
   // The simulation made by the last submit: sending the same again runs it again, not a copy.
   const [made, setMade] = useState<{ key: string; simulation: Simulation } | null>(null);
   const create = useCreateSimulation();
   const start = useStartSimulationRun();
 
-  const chosenDestination = values.destination || accepting[0]?.id || "";
+  const chosenDestination =
+    (accepting.some((d) => d.id === values.destination) ? values.destination : "") || accepting[0]?.id || "";
   const list = types.data ?? [];
   const chosenType = list.find((t) => t.name === values.type) ?? list[0];
   const shownName = values.nameEdited ? values.name : (chosenType?.label ?? "");

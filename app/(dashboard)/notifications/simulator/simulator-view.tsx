@@ -40,7 +40,7 @@ export function simulationTypeName(type: SimulationType | undefined, fallback: s
   return type.type === "scenario" ? type.label : type.name;
 }
 
-export function SimulatorView() {
+export function SimulatorView({ initialDestination = "" }: { initialDestination?: string }) {
   const [shown, setShown] = useState<ShownRun | null>(null);
   const types = useSimulationTypes();
   const typesByName = new Map((types.data ?? []).map((type) => [type.name, type]));
@@ -112,6 +112,7 @@ export function SimulatorView() {
       <div className="space-y-6">
         <Section title="New simulation">
           <SimulationForm
+            initialDestination={initialDestination}
             types={types}
             destinations={destinations}
             onStarted={(simulation, runId) => setShown({ simulation, runId })}

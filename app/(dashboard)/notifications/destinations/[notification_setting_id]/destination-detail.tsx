@@ -86,6 +86,13 @@ function DestinationPage({ destination }: { destination: NotificationSetting }) 
                 </Button>
               </Allowed>
             )}
+            {destination.traffic_source !== "platform" && (
+              <Allowed permission="notification_simulation.write" action="send test events">
+                <ButtonLink variant="secondary" href={`/notifications/simulator?destination=${destination.id}`}>
+                  Send test event
+                </ButtonLink>
+              </Allowed>
+            )}
             <Allowed permission="notification_setting.write" action="activate or deactivate destinations">
               <Button
                 variant="secondary"

@@ -22,6 +22,7 @@ import {
   useNotificationLogs,
   useNotificationSetting,
   useReplayNotification,
+  useRetryNotificationNow,
 } from "@/lib/dashboard/notifications";
 import { Allowed } from "@/lib/dashboard/permissions";
 import { destinationPath, notificationPath } from "../../destination-text";
@@ -96,6 +97,7 @@ function NotificationPage({ notification }: { notification: Notification }) {
   const [confirming, setConfirming] = useState(false);
   const [replayedAs, setReplayedAs] = useState<string | null>(null);
   const replay = useReplayNotification(notification.id);
+  const retryNow = useRetryNotificationNow(notification.id);
   const destination = useNotificationSetting(notification.notification_setting_id);
   const toast = useToast();
   const final = isFinal(notification);
@@ -108,6 +110,15 @@ function NotificationPage({ notification }: { notification: Notification }) {
       toast.show("Replay queued as a new notification.");
     } catch {
       // The dialog shows the error and stays open.
+    }
+  }
+
+  async function retry() {
+    try {
+      await retryNow.mutateAsync();
+      toast.show("The next attempt is on its way.");
+    } catch (error) {
+      toast.show((error as Error).message, "error");
     }
   }
 
@@ -128,18 +139,26 @@ function NotificationPage({ notification }: { notification: Notification }) {
         }
         description={<EntityIdCopy id={notification.id} noun="notification" />}
         actions={
-          canReplay(notification) && (
-            <Allowed permission="notification.write" action="replay notifications">
-              <Button
-                variant="secondary"
-                onClick={() => {
-                  replay.reset();
-                  setConfirming(true);
-                }}
-              >
-                Replay
+          notification.status === "needs_retry" ? (
+            <Allowed permission="notification.write" action="retry notifications">
+              <Button variant="secondary" onClick={retry} disabled={retryNow.isPending}>
+                {retryNow.isPending ? "Retrying…" : "Retry now"}
               </Button>
             </Allowed>
+          ) : (
+            canReplay(notification) && (
+              <Allowed permission="notification.write" action="replay notifications">
+                <Button
+                  variant="secondary"
+                  onClick={() => {
+                    replay.reset();
+                    setConfirming(true);
+                  }}
+                >
+                  Replay
+                </Button>
+              </Allowed>
+            )
           )
         }
       />
