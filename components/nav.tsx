@@ -29,6 +29,18 @@ function Account({ user }: { user: { email: string; role: string } }) {
         {user.email}
       </p>
       <p className="text-slate-500">{user.role}</p>
+      <ul className="mt-2 space-y-1">
+        <li>
+          <Link href="/account" className="font-medium text-brand-600 hover:underline">
+            Your account
+          </Link>
+        </li>
+        <li>
+          <a href="/docs/api" target="_blank" rel="noopener" className="font-medium text-brand-600 hover:underline">
+            API reference<span className="sr-only"> (opens in a new tab)</span>
+          </a>
+        </li>
+      </ul>
       <button
         type="button"
         onClick={() => signOut({ callbackUrl: "/sign-in" })}
