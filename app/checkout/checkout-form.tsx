@@ -268,7 +268,7 @@ function DiscountCode({ view, onChange }: { view: CheckoutView; onChange: (view:
   return (
     <form
       className="mt-4 space-y-2"
-      aria-label="Discount code"
+      aria-label="Apply a discount code"
       noValidate
       onSubmit={(event) => {
         event.preventDefault();

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { cardDigits, expired, luhnValid, parseExpiry } from "../billing/payments.ts";
-import { maxText } from "./common.ts";
+import { entityId, maxText } from "./common.ts";
 
 /**
  * A card as typed on the checkout page. The number may hold spaces or dashes between groups; each
@@ -192,3 +192,7 @@ export type CheckoutDiscountInput = z.infer<typeof checkoutDiscountBody>;
 
 /** POST /checkout/{id}/portal-session: where the buyer manages the subscription they just bought. */
 export const checkoutPortalSchema = z.object({ url: z.string() });
+
+/** POST /transactions/{id}/charge-saved-method (ours): which of the customer's saved methods to charge. */
+export const chargeSavedMethodBody = z.strictObject({ payment_method_id: entityId("paymtd") });
+export type ChargeSavedMethodInput = z.infer<typeof chargeSavedMethodBody>;

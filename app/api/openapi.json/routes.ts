@@ -98,15 +98,17 @@ import * as r94 from "../team/invites/accept/route";
 import * as r95 from "../team/invites/route";
 import * as r96 from "../team/members/[user_id]/route";
 import * as r97 from "../team/members/route";
-import * as r98 from "../transactions/[transaction_id]/invoice-link/route";
-import * as r99 from "../transactions/[transaction_id]/invoice-preview/route";
-import * as r100 from "../transactions/[transaction_id]/invoice/route";
-import * as r101 from "../transactions/[transaction_id]/mark-paid/route";
-import * as r102 from "../transactions/[transaction_id]/payment-attempts/route";
-import * as r103 from "../transactions/[transaction_id]/revise/route";
-import * as r104 from "../transactions/[transaction_id]/route";
-import * as r105 from "../transactions/preview/route";
-import * as r106 from "../transactions/route";
+import * as r98 from "../transactions/[transaction_id]/charge-saved-method/route";
+import * as r99 from "../transactions/[transaction_id]/checkout-email/route";
+import * as r100 from "../transactions/[transaction_id]/invoice-link/route";
+import * as r101 from "../transactions/[transaction_id]/invoice-preview/route";
+import * as r102 from "../transactions/[transaction_id]/invoice/route";
+import * as r103 from "../transactions/[transaction_id]/mark-paid/route";
+import * as r104 from "../transactions/[transaction_id]/payment-attempts/route";
+import * as r105 from "../transactions/[transaction_id]/revise/route";
+import * as r106 from "../transactions/[transaction_id]/route";
+import * as r107 from "../transactions/preview/route";
+import * as r108 from "../transactions/route";
 
 export const ROUTES = [
   { path: "/account-settings/logo", module: r0 },
@@ -207,13 +209,15 @@ export const ROUTES = [
   { path: "/team/invites", module: r95 },
   { path: "/team/members/{user_id}", module: r96 },
   { path: "/team/members", module: r97 },
-  { path: "/transactions/{transaction_id}/invoice-link", module: r98 },
-  { path: "/transactions/{transaction_id}/invoice-preview", module: r99 },
-  { path: "/transactions/{transaction_id}/invoice", module: r100 },
-  { path: "/transactions/{transaction_id}/mark-paid", module: r101 },
-  { path: "/transactions/{transaction_id}/payment-attempts", module: r102 },
-  { path: "/transactions/{transaction_id}/revise", module: r103 },
-  { path: "/transactions/{transaction_id}", module: r104 },
-  { path: "/transactions/preview", module: r105 },
-  { path: "/transactions", module: r106 },
+  { path: "/transactions/{transaction_id}/charge-saved-method", module: r98 },
+  { path: "/transactions/{transaction_id}/checkout-email", module: r99 },
+  { path: "/transactions/{transaction_id}/invoice-link", module: r100 },
+  { path: "/transactions/{transaction_id}/invoice-preview", module: r101 },
+  { path: "/transactions/{transaction_id}/invoice", module: r102 },
+  { path: "/transactions/{transaction_id}/mark-paid", module: r103 },
+  { path: "/transactions/{transaction_id}/payment-attempts", module: r104 },
+  { path: "/transactions/{transaction_id}/revise", module: r105 },
+  { path: "/transactions/{transaction_id}", module: r106 },
+  { path: "/transactions/preview", module: r107 },
+  { path: "/transactions", module: r108 },
 ];

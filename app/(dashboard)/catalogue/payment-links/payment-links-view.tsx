@@ -1,7 +1,7 @@
 "use client";
 
 import { useSearchParams } from "next/navigation";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Button } from "@/components/button";
 import { CopyButton } from "@/components/copy-button";
 import type { Column } from "@/components/data-table";
@@ -85,10 +85,15 @@ export function PaymentLinksView() {
   const toast = useToast();
   const { setEditing } = panel;
 
-  // Opened from a price's row: the create panel, once that price has loaded.
+  // Opened from a price's row: the create panel, once that price has loaded (once per price).
+  const prefilled = useRef<string | null>(null);
+  const ready = prefill.lines !== null;
   useEffect(() => {
-    if (prefill.priceId && prefill.lines) setEditing("new");
-  }, [prefill.priceId, prefill.lines, setEditing]);
+    if (prefill.priceId && ready && prefilled.current !== prefill.priceId) {
+      prefilled.current = prefill.priceId;
+      setEditing("new");
+    }
+  }, [prefill.priceId, ready, setEditing]);
 
   const rows = useRowArchive<PaymentLink>({
     statusChange: useUpdatePaymentLink(),
