@@ -132,7 +132,6 @@ export function CustomerSubscriptionsSection({
     <CustomerListSection
       customerId={customerId}
       actions={actions}
-      children={children}
       title="Subscriptions"
       noun="subscriptions"
       useCustomerList={useSubscriptions}
@@ -143,7 +142,9 @@ export function CustomerSubscriptionsSection({
           description="A subscription starts when the customer pays for recurring prices."
         />
       }
-    />
+    >
+      {children}
+    </CustomerListSection>
   );
 }
 
