@@ -60,7 +60,8 @@ test("charge the saved card: the subscription starts at once", async ({ page }) 
   await choosePlan(page, productName);
   await expect(form.getByLabel(/Charge the saved card now: Visa ending 4242/)).toBeChecked();
   await screenshot(page, "new-subscription-card-desktop-light");
-  await form.getByRole("button", { name: "Charge and start subscription" }).click();
+  await expect(form.getByTestId("due-today")).toContainText("$60.00");
+  await form.getByRole("button", { name: "Charge $60.00 and start subscription" }).click();
   await expect(page.getByText("Subscription started: $60.00 charged to the saved card.")).toBeVisible();
   await expect(form).toBeHidden();
   const table = page.getByRole("table", { name: "Subscriptions" });
@@ -77,7 +78,12 @@ test("email a checkout link with a trial and a discount; the customer pays it; t
     { description: "Team monthly", amount: "2000", currency_code: "USD", interval: "month" },
   ]);
   const description = `Welcome ${uniqueTag()}`;
-  await apiCall(page, "POST", "/api/discounts", { description, type: "percentage", amount: "50" });
+  await apiCall(page, "POST", "/api/discounts", {
+    description,
+    type: "percentage",
+    amount: "50",
+    enabled_for_checkout: false,
+  });
   const buyer = await customer(page, false);
   await page.goto(`/customers/${buyer.id}`);
   await page.getByRole("button", { name: "New subscription" }).click();

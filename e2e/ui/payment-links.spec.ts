@@ -93,10 +93,10 @@ test("a merchant makes a payment link from a price's row; a buyer pays through i
 
   // A discount code: an unknown one is explained, the campaign's applies (any case).
   await buyer.getByRole("button", { name: "Have a discount code?" }).click();
-  await buyer.getByLabel("Discount code").fill("NOSUCHCODE");
+  await buyer.getByRole("textbox", { name: "Discount code" }).fill("NOSUCHCODE");
   await buyer.getByRole("button", { name: "Apply" }).click();
   await expect(buyer.getByRole("alert")).toHaveText("NOSUCHCODE is not a valid discount code.");
-  await buyer.getByLabel("Discount code").fill(code.toLowerCase());
+  await buyer.getByRole("textbox", { name: "Discount code" }).fill(code.toLowerCase());
   await buyer.getByRole("button", { name: "Apply" }).click();
   await expect(buyer.getByTestId("total-due")).toHaveText("$90.00");
   await expect(buyer.getByText(`Code ${code} applied.`)).toBeVisible();

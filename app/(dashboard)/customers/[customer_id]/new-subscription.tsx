@@ -10,7 +10,7 @@
  * A trial other than the prices' own is sent as non-catalogue copies of the prices (the API
  * family's way to sell a catalogue product on other terms): the catalogue is left unchanged.
  */
-import { useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { type FormEvent, useId, useRef, useState } from "react";
 import { Button } from "@/components/button";
@@ -90,6 +90,37 @@ export function NewSubscriptionPanel({
   const address = addressId || addressRows[0]?.id || "";
   const how = collect || (methodRows[0] ? `card:${methodRows[0].id}` : "email");
 
+  // What is due today, priced by the engine that will bill it (POST /transactions/preview).
+  const dayCount = Number(days);
+  const quantitiesValid = lines.every((line) => /^\d+$/.test(line.quantity.trim()));
+  const trialValid = trial !== "days" || (Number.isInteger(dayCount) && dayCount >= 1 && dayCount <= 365);
+  const previewBody =
+    lines.length > 0 && address && quantitiesValid && trialValid
+      ? JSON.stringify({
+          items: items(lines, trial, dayCount),
+          customer_id: customerId,
+          address_id: address,
+          ...(discountId ? { discount_id: discountId } : {}),
+        })
+      : null;
+  const preview = useQuery({
+    queryKey: ["new-subscription-preview", previewBody],
+    queryFn: async () =>
+      (
+        await api<{ data: { currency_code: string; details: { totals: { grand_total: string } } } }>(
+          "/transactions/preview",
+          { method: "POST", body: JSON.parse(previewBody ?? "{}") },
+        )
+      ).data,
+    enabled: previewBody !== null,
+    placeholderData: keepPreviousData,
+    retry: false,
+  });
+  const dueToday =
+    previewBody && preview.data
+      ? formatMoney(preview.data.details.totals.grand_total, preview.data.currency_code)
+      : null;
+
   function refresh() {
     void client.invalidateQueries({ queryKey: subscriptionKeys.all });
     void client.invalidateQueries({ queryKey: transactionKeys.lists });
@@ -110,7 +141,6 @@ export function NewSubscriptionPanel({
     const local: Record<string, string> = {};
     if (lines.length === 0) local.items = "Add at least one recurring price.";
     if (!address) local.address_id = "Add an address to the customer first: tax depends on the country.";
-    const dayCount = Number(days);
     if (trial === "days" && (!Number.isInteger(dayCount) || dayCount < 1 || dayCount > 365)) {
       local.trial_days = "Enter a number of days from 1 to 365.";
     }
@@ -254,6 +284,12 @@ export function NewSubscriptionPanel({
           <p className="text-xs text-slate-600">No saved card: the customer pays at the checkout.</p>
         )}
       </fieldset>
+      {dueToday && (
+        <p className="text-sm text-slate-800" role="status" data-testid="due-today">
+          Due today: <strong className="tabular-nums">{dueToday}</strong>, tax and discount included
+          {how === "email" ? ", paid at the checkout." : ", charged to the card when you confirm."}
+        </p>
+      )}
       {declined && (
         <div role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
           <p className="font-medium">The saved card was declined.</p>
@@ -276,7 +312,11 @@ export function NewSubscriptionPanel({
       />
       <FormActions>
         <Button type="submit" pending={pending} pendingLabel="Starting…">
-          {how === "email" ? "Send checkout link" : "Charge and start subscription"}
+          {how === "email"
+            ? "Send checkout link"
+            : dueToday
+              ? `Charge ${dueToday} and start subscription`
+              : "Charge and start subscription"}
         </Button>
         <Button variant="secondary" onClick={onClose}>
           Cancel
