@@ -24,6 +24,8 @@ export const ERROR_STATUS = {
   adjustment_transaction_invalid_status_for_credit: 400,
   transaction_invoice_unavailable: 400,
   transaction_not_payable: 400,
+  payment_link_archived: 400,
+  payment_link_used: 400,
   transaction_already_paid: 400,
   sandbox_only: 400,
   adjustment_credit_note_unavailable: 400,
@@ -106,6 +108,10 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
     "Only manually-collected transactions that are billed or past due can be credited (a credit lowers what the customer owes on an issued invoice). Refund a completed transaction instead.",
   transaction_invoice_unavailable:
     "The transaction has no invoice PDF (yet): a manually-collected transaction has one once it is billed, an automatically-collected one once it is completed, and a zero-value transaction never has one.",
+  payment_link_archived:
+    "The payment link is archived: it no longer opens a checkout. Its merchant can set its status back to active, or send a new link.",
+  payment_link_used:
+    "The payment link is single-use (`reusable` false) and its one transaction has been paid or closed: it opens no other checkout. Ask the merchant for a new link.",
   transaction_not_payable:
     "The transaction cannot take a payment in its status: the hosted checkout takes payments for ready automatically-collected transactions and for billed or past-due manual invoices with checkout enabled; an invoice is marked paid only when billed or past due. The detail names the status.",
   transaction_already_paid:

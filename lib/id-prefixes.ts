@@ -23,6 +23,7 @@ export const ID_PREFIX = {
   adjustmentItem: "adjitm",
   clientToken: "ctkn",
   checkoutDomain: "chedom",
+  paymentLink: "plink",
   notification: "ntf",
   notificationLog: "ntflog",
   notificationSetting: "ntfset",

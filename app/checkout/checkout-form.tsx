@@ -1,6 +1,6 @@
 "use client";
 
-import { type FormEvent, type ReactNode, useState } from "react";
+import { type FormEvent, type ReactNode, useEffect, useId, useState } from "react";
 import { Button } from "@/components/button";
 import { useForm } from "@/components/entity-form";
 import { FormError, TextField } from "@/components/form";
@@ -8,6 +8,7 @@ import { DECLINE_MESSAGES, type DeclineCode, type Payment, TEST_CARDS } from "@/
 import { ApiClientError, api } from "@/lib/dashboard/api";
 import { billingCycleText, formatMoney } from "@/lib/dashboard/money";
 import { type CheckoutView, cardPaymentBody } from "@/lib/schemas/payment";
+import { formatCardNumber, formatExpiry } from "./card-format";
 import { MerchantLogo } from "./merchant-logo";
 import type { RecurringTerms } from "./recurring-terms";
 import { StripePaymentForm, StripeTestCards } from "./stripe-form";
@@ -75,9 +76,23 @@ export function CheckoutPanel({
   /** A Stripe payment that came back from a redirect (3-D Secure) and was settled by the page's server. */
   returned?: { payment: PaidPayment | null; error: string | null } | null;
 }) {
+  const [current, setCurrent] = useState(view);
   const [state, setState] = useState(view.state);
   const [paid, setPaid] = useState<PaidPayment | null>(returned?.payment ?? null);
   const money = (amount: string) => formatMoney(amount, view.currency_code);
+  // Once paid, the receipt link and the subscription's management come from the server.
+  useEffect(() => {
+    if (state !== "paid" || current.state === "paid") return;
+    let canceled = false;
+    api<{ data: CheckoutView }>(`/checkout/${encodeURIComponent(view.transaction_id)}`)
+      .then((fresh) => {
+        if (!canceled) setCurrent(fresh.data);
+      })
+      .catch(() => {});
+    return () => {
+      canceled = true;
+    };
+  }, [state, current.state, view.transaction_id]);
 
   return (
     <CheckoutShell>
@@ -106,7 +121,7 @@ export function CheckoutPanel({
           </h2>
           {view.invoice_number && <p className="mt-1 text-sm text-slate-600">Invoice {view.invoice_number}</p>}
           <ul aria-label="Items" className="mt-4 divide-y divide-slate-100">
-            {view.items.map((item) => (
+            {current.items.map((item) => (
               <li key={item.id} className="flex justify-between gap-4 py-3 text-sm">
                 <div className="min-w-0">
                   <p className="font-medium text-slate-900">{item.name}</p>
@@ -119,17 +134,25 @@ export function CheckoutPanel({
             ))}
           </ul>
           <dl className="mt-2 space-y-2 border-t border-slate-200 pt-4 text-sm">
-            <Row term="Subtotal" value={money(view.totals.subtotal)} />
-            {view.totals.discount !== "0" && <Row term="Discount" value={`−${money(view.totals.discount)}`} />}
-            <Row term="Tax" value={money(view.totals.tax)} />
-            {view.totals.credit !== "0" && <Row term="Credit" value={`−${money(view.totals.credit)}`} />}
+            <Row term="Subtotal" value={money(current.totals.subtotal)} />
+            {current.totals.discount !== "0" && (
+              <Row
+                term={current.discount_code ? `Discount (${current.discount_code})` : "Discount"}
+                value={`−${money(current.totals.discount)}`}
+              />
+            )}
+            <Row term="Tax" value={money(current.totals.tax)} />
+            {current.totals.credit !== "0" && <Row term="Credit" value={`−${money(current.totals.credit)}`} />}
             <div className="flex justify-between gap-4 border-t border-slate-200 pt-3 text-base font-semibold text-slate-900">
               <dt>Total due</dt>
               <dd className="tabular-nums" data-testid="total-due">
-                {money(view.totals.grand_total)}
+                {money(current.totals.grand_total)}
               </dd>
             </div>
           </dl>
+          {state === "payable" && current.accepts_discount_code && (
+            <DiscountCode view={current} onChange={setCurrent} />
+          )}
           {terms && <RecurringTermsNote terms={terms} currency={view.currency_code} />}
         </section>
 
@@ -149,14 +172,17 @@ export function CheckoutPanel({
                 This {view.invoice_number ? "invoice" : "order"} has been paid. There is nothing more to pay.
               </Notice>
             )
-          ) : state === "not_payable" ? (
+          ) : null}
+          {state === "paid" && <AfterPayment view={current} merchant={view.merchant_name} />}
+          {state === "paid" ? null : state === "not_payable" ? (
             <Notice tone="error" title="This transaction can't be paid">
               It is {view.status.replace(/_/g, " ")}: payments are taken only for transactions awaiting payment. Contact{" "}
               {view.merchant_name} if you think this is wrong.
             </Notice>
           ) : view.processor === "stripe" ? (
             <StripePaymentForm
-              view={view}
+              key={current.totals.grand_total}
+              view={current}
               terms={terms}
               returnedError={returned?.error ?? null}
               onPaid={(payment) => {
@@ -168,7 +194,7 @@ export function CheckoutPanel({
             />
           ) : (
             <CardForm
-              view={view}
+              view={current}
               onPaid={(payment) => {
                 setPaid(payment);
                 setState("paid");
@@ -183,6 +209,173 @@ export function CheckoutPanel({
         </div>
       </div>
     </CheckoutShell>
+  );
+}
+
+/** "Have a discount code?": a code the merchant enabled for checkout, applied to the order. */
+function DiscountCode({ view, onChange }: { view: CheckoutView; onChange: (view: CheckoutView) => void }) {
+  const id = useId();
+  const [open, setOpen] = useState(false);
+  const [code, setCode] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+  const path = `/checkout/${encodeURIComponent(view.transaction_id)}/discount`;
+
+  async function send(method: "POST" | "DELETE") {
+    setPending(true);
+    setError(null);
+    try {
+      const result = await api<{ data: CheckoutView }>(
+        path,
+        method === "POST" ? { method, body: { code } } : { method },
+      );
+      onChange(result.data);
+      setCode("");
+      setOpen(false);
+    } catch (e) {
+      const field = e instanceof ApiClientError ? e.fieldErrors().code : undefined;
+      setError(
+        field ? `${field.charAt(0).toUpperCase()}${field.slice(1)}.` : "The code could not be checked. Try again.",
+      );
+    } finally {
+      setPending(false);
+    }
+  }
+
+  if (view.discount_code) {
+    return (
+      <p className="mt-4 flex flex-wrap items-center justify-between gap-2 text-sm text-slate-700" role="status">
+        <span>
+          Code <strong className="font-mono">{view.discount_code}</strong> applied.
+        </span>
+        <Button variant="ghost" size="sm" onClick={() => send("DELETE")} pending={pending} pendingLabel="Removing…">
+          Remove code
+        </Button>
+      </p>
+    );
+  }
+  if (!open) {
+    return (
+      <button
+        type="button"
+        onClick={() => setOpen(true)}
+        className="mt-4 text-sm font-medium text-blue-700 underline hover:text-blue-900"
+      >
+        Have a discount code?
+      </button>
+    );
+  }
+  return (
+    <form
+      className="mt-4 space-y-2"
+      aria-label="Apply a discount code"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (code.trim() === "") setError("Enter the discount code.");
+        else send("POST");
+      }}
+    >
+      <label htmlFor={`${id}-code`} className="block text-sm font-medium text-slate-800">
+        Discount code
+      </label>
+      <div className="flex gap-2">
+        <input
+          id={`${id}-code`}
+          // biome-ignore lint/a11y/noAutofocus: opened on request, the field is what the buyer asked for
+          autoFocus
+          value={code}
+          onChange={(e) => setCode(e.target.value)}
+          autoComplete="off"
+          autoCapitalize="characters"
+          maxLength={32}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-error` : undefined}
+          className="min-w-0 flex-1 rounded-md border border-slate-300 bg-white px-3 py-2 text-sm uppercase text-slate-900"
+        />
+        <Button type="submit" variant="secondary" pending={pending} pendingLabel="Applying…">
+          Apply
+        </Button>
+      </div>
+      {error && (
+        <p id={`${id}-error`} role="alert" className="text-sm text-red-700">
+          {error}
+        </p>
+      )}
+    </form>
+  );
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}
+
+/** After paying: the receipt, the subscription's management, and the way back to the merchant's site. */
+function AfterPayment({ view, merchant }: { view: CheckoutView; merchant: string }) {
+  const [portalProblem, setPortalProblem] = useState<string | null>(null);
+  const [opening, setOpening] = useState(false);
+  if (!view.receipt_url && !view.manages_subscription && !view.success_url) return null;
+
+  async function manage() {
+    setOpening(true);
+    setPortalProblem(null);
+    try {
+      const result = await api<{ data: { url: string } }>(
+        `/checkout/${encodeURIComponent(view.transaction_id)}/portal-session`,
+        { method: "POST" },
+      );
+      window.location.assign(result.data.url);
+    } catch (e) {
+      setOpening(false);
+      setPortalProblem(e instanceof ApiClientError ? e.message : "The subscription page could not be opened.");
+    }
+  }
+
+  return (
+    <section
+      aria-label="After your payment"
+      className="space-y-3 rounded-lg border border-slate-200 bg-white p-6 text-sm shadow-sm"
+    >
+      {view.receipt_url && (
+        <p>
+          <a
+            href={view.receipt_url}
+            target="_blank"
+            rel="noopener"
+            className="font-medium text-blue-700 underline hover:text-blue-900"
+          >
+            Download your receipt (PDF)
+          </a>
+          <span className="text-slate-600"> · A copy is sent to your email.</span>
+        </p>
+      )}
+      {view.manages_subscription && (
+        <div>
+          <Button variant="secondary" onClick={manage} pending={opening} pendingLabel="Opening…">
+            Manage subscription
+          </Button>
+          <p className="mt-1 text-slate-600">See your plan and invoices, change your card or cancel.</p>
+          {portalProblem && (
+            <p role="alert" className="mt-1 text-red-700">
+              {portalProblem}
+            </p>
+          )}
+        </div>
+      )}
+      {view.success_url && (
+        <a
+          href={view.success_url}
+          data-testid="return-to-merchant"
+          className="inline-flex w-full items-center justify-center rounded-md bg-brand-600 px-4 py-2 font-medium text-white hover:bg-brand-700"
+        >
+          Return to {merchant} ({hostOf(view.success_url)})
+        </a>
+      )}
+    </section>
   );
 }
 
@@ -266,6 +459,8 @@ function CardForm({
 }) {
   const state = useForm(() => ({ cardholder_name: "", number: "", expiry: "", cvc: "" }), { autoFocus: false });
   const { form, values, bind, errors, pending } = state;
+  const number = bind("number");
+  const expiry = bind("expiry");
   const [declined, setDeclined] = useState<string | null>(null);
 
   function submit(event: FormEvent) {
@@ -323,16 +518,21 @@ function CardForm({
         autoComplete="cc-number"
         placeholder="1234 1234 1234 1234"
         required
-        {...bind("number")}
+        maxLength={23}
+        {...number}
+        onChange={(e) => number.onChange({ target: { value: formatCardNumber(e.target.value) } })}
       />
       <div className="grid grid-cols-2 gap-4">
         <TextField
           label="Expiry (MM/YY)"
           name="expiry"
           autoComplete="cc-exp"
-          placeholder="MM/YY"
+          placeholder="MM / YY"
+          inputMode="numeric"
           required
-          {...bind("expiry")}
+          maxLength={7}
+          {...expiry}
+          onChange={(e) => expiry.onChange({ target: { value: formatExpiry(e.target.value, expiry.value) } })}
         />
         <TextField
           label="CVC"

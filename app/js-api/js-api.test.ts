@@ -261,6 +261,28 @@ describe("POST /js-api/pricing-preview", () => {
 });
 
 describe("POST /js-api/checkout", () => {
+  it("success_url (the library's successUrl): kept for the checkout's success page; https or loopback http only", async () => {
+    const token = await newToken();
+    const price = await makePrice();
+    const body = (success_url: unknown) => ({
+      items: [{ price_id: price.id, quantity: 1 }],
+      customer: { email: `ret-${Date.now()}@example.com` },
+      address: { country_code: "US", postal_code: "10001" },
+      success_url,
+    });
+    const res = await send(checkout.POST, "checkout", { token, body: body("https://shop.example.com/thanks") });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const [row] = await query<{ checkout_success_url: string }>(
+      "SELECT checkout_success_url FROM transactions WHERE id = $1",
+      [res.body.data.transaction_id],
+    );
+    expect(row.checkout_success_url).toBe("https://shop.example.com/thanks");
+    expect((await send(checkout.POST, "checkout", { token, body: body("http://localhost:8080/ok") })).status).toBe(201);
+    for (const bad of ["http://shop.example.com/thanks", "javascript:alert(1)", "not a url", 5]) {
+      expectFieldError(await send(checkout.POST, "checkout", { token, body: body(bad) }), "success_url");
+    }
+  });
+
   it("creates a ready automatic transaction for a new customer by email and returns its checkout URL; it can be paid", async () => {
     const token = await newToken();
     const price = await localizedPrice();

@@ -27,6 +27,7 @@ interface Seed {
   discountId: string;
   destinationId: string;
   portalOverview: string;
+  paymentLinkId: string;
 }
 let seed: Seed;
 
@@ -60,6 +61,7 @@ test.beforeAll(async () => {
   });
   const discount = await paddle.discounts.create({ amount: "10", description: "A11y ten percent", type: "percentage" });
   await api(key, "POST", "/discount-groups", { name: `A11y group ${Date.now()}` });
+  const link = await api(key, "POST", "/payment-links", { items: [{ price_id: bought.price.id, quantity: 1 }] });
   const session = await paddle.customerPortalSessions.create(bought.customer.id, [bought.subscriptionId]);
   // Deactivated once the seed's notifications exist: other specs' customers must not reach it.
   await api(key, "PATCH", `/notification-settings/${destination.id}`, { active: false });
@@ -73,6 +75,7 @@ test.beforeAll(async () => {
     discountId: discount.id,
     destinationId: destination.id,
     portalOverview: session.urls.general.overview,
+    paymentLinkId: link.id,
   };
 });
 
@@ -174,6 +177,10 @@ test("catalogue: products, discounts, discount groups", async ({ page }) => {
   await page.getByLabel("Status").selectOption({ label: "Archived" });
   await settled(page);
   await expectNoSeriousA11yViolations(page, "discount groups: empty list");
+  await check(page, "/catalogue/payment-links", "payment links list");
+  await checkAfterClick(page, "New payment link", "payment links: new link panel");
+  await check(page, `/pay/${seed.paymentLinkId}`, "a payment link's public page");
+  await checkFormErrors(page, "Continue to payment", "payment link page with errors");
 });
 
 test("notifications, metrics, reports, developers and settings", async ({ page }) => {

@@ -17,6 +17,7 @@ export const PERMISSION_ENTITIES = [
   "adjustment",
   "client_token",
   "checkout_domain",
+  "payment_link",
   "customer_portal_session",
   "event",
   "notification",

@@ -33,6 +33,7 @@ export const TEMPLATE_LABELS: Record<EmailSummary["template"], string> = {
   trial_ending: "Trial ending",
   subscription_canceled: "Subscription canceled",
   portal_link: "Portal link",
+  checkout_link: "Checkout link",
   notification: "Notification",
   team_invite: "Team invitation",
 };

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { postalCodeProblem } from "./address.ts";
-import { csv, email, entityId, listQuery, maxText, requiredText } from "./common.ts";
+import { csv, email, entityId, listQuery, maxText, requiredText, successUrl } from "./common.ts";
 import { currencyCode } from "./price.ts";
 import { itemQuantity, MAX_ITEMS, previewAddress } from "./transaction.ts";
 
@@ -65,7 +65,8 @@ export type ListClientTokensQuery = z.infer<typeof listClientTokensQuery>;
 // on purpose: catalogue prices and the buyer's country, nothing that reads or names the merchant's
 // other data (no discounts, no businesses, no custom data, no non-catalogue prices).
 
-const jsItems = z
+/** Catalogue items `[{price_id, quantity}]`, 1 to MAX_ITEMS: what a page or a payment link may buy. */
+export const catalogueItems = z
   .array(
     z.strictObject(
       { price_id: entityId("pri"), quantity: itemQuantity },
@@ -78,7 +79,7 @@ const jsItems = z
 
 /** POST /js-api/pricing-preview: catalogue prices as a buyer in `address.country_code` sees them. */
 export const jsPricingPreviewBody = z.strictObject({
-  items: jsItems,
+  items: catalogueItems,
   address: previewAddress.nullable().optional(),
   currency_code: currencyCode.nullable().optional(),
 });
@@ -91,7 +92,7 @@ export type JsPricingPreviewInput = z.infer<typeof jsPricingPreviewBody>;
  */
 export const jsCheckoutBody = z
   .strictObject({
-    items: jsItems,
+    items: catalogueItems,
     customer: z
       .strictObject(
         { email: email.optional(), id: entityId("ctm").optional() },
@@ -100,6 +101,8 @@ export const jsCheckoutBody = z
       .refine((c) => (c.email === undefined) !== (c.id === undefined), "must have either email or id, not both"),
     address: previewAddress,
     currency_code: currencyCode.nullable().optional(),
+    /** Ours, the family's Paddle.js `settings.successUrl`: where the checkout sends the buyer after paying. */
+    success_url: successUrl.nullable().optional(),
   })
   .superRefine((body, ctx) => {
     const problem = postalCodeProblem(body.address.country_code, body.address.postal_code);

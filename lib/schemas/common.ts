@@ -149,3 +149,31 @@ export function idParam(prefix: IdPrefix) {
 }
 
 export { ID_PREFIX };
+
+/** Hosts where a plain-http return address is accepted: the merchant's own machine while developing. */
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/**
+ * Where the hosted checkout sends a buyer back after paying (a payment link's `success_url`, the
+ * client-side library's `successUrl`): an absolute https URL, or http on localhost/127.0.0.1/[::1]
+ * (local development). Nothing else: no javascript:, data: or relative URLs, no credentials.
+ */
+export const successUrl = z
+  .string({ error: "must be an https URL" })
+  .max(2000, { error: "must be at most 2000 characters", abort: true })
+  .superRefine((value, ctx) => {
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      ctx.addIssue({ code: "custom", message: "must be an absolute https URL, such as https://example.com/thanks" });
+      return;
+    }
+    if (url.username || url.password) {
+      ctx.addIssue({ code: "custom", message: "must not contain a user name or password" });
+    } else if (url.protocol === "http:" && !LOOPBACK_HOSTS.has(url.hostname)) {
+      ctx.addIssue({ code: "custom", message: "must be https (http is accepted only for localhost and 127.0.0.1)" });
+    } else if (url.protocol !== "https:" && url.protocol !== "http:") {
+      ctx.addIssue({ code: "custom", message: "must be an absolute https URL, such as https://example.com/thanks" });
+    }
+  });

@@ -15,6 +15,7 @@ export const EMAIL_TEMPLATES = [
   "trial_ending",
   "subscription_canceled",
   "portal_link",
+  "checkout_link",
   "notification",
   "team_invite",
 ] as const;

@@ -35,6 +35,7 @@ import * as notificationSettings from "@/app/api/notification-settings/route";
 import * as notificationLogs from "@/app/api/notifications/[notification_id]/logs/route";
 import * as notificationReplay from "@/app/api/notifications/[notification_id]/replay/route";
 import * as notifications from "@/app/api/notifications/route";
+import * as paymentLinks from "@/app/api/payment-links/route";
 import * as priceItem from "@/app/api/prices/[price_id]/route";
 import * as pricingPreview from "@/app/api/pricing-preview/route";
 import * as productItem from "@/app/api/products/[product_id]/route";
@@ -83,6 +84,7 @@ import {
 import { notificationLogSchema, notificationReplaySchema, notificationSchema } from "@/lib/schemas/notification";
 import { notificationSettingSchema } from "@/lib/schemas/notification-setting";
 import { checkoutPaymentSchema, checkoutSchema } from "@/lib/schemas/payment";
+import { paymentLinkSchema } from "@/lib/schemas/payment-link";
 import { creditBalanceSchema, paymentMethodSchema } from "@/lib/schemas/payment-method";
 import { customerAuthTokenSchema, portalSessionSchema } from "@/lib/schemas/portal";
 import { priceSchema, priceWithProductSchema, productWithPricesSchema } from "@/lib/schemas/price";
@@ -392,6 +394,15 @@ describe("every entity the API returns matches its response schema strictly", ()
       await dataOf(clientTokens.POST, "POST", "/client-tokens", { body: { name: "Site" } }),
       "client token",
     );
+    const linkedPrice = await makePrice();
+    expectStrict(
+      paymentLinkSchema,
+      await dataOf(paymentLinks.POST, "POST", "/payment-links", {
+        body: { items: [{ price_id: linkedPrice.id, quantity: 1 }], success_url: "https://example.com/ok" },
+      }),
+      "payment link",
+    );
+    expectEachStrict(paymentLinkSchema, await dataOf(paymentLinks.GET, "GET", "/payment-links"), "payment link list");
     const report = await dataOf(reports.POST, "POST", "/reports", { body: { type: "transactions" } });
     expectStrict(reportSchema, report, "report");
     const link = await call(reportLink.GET, "GET", `/reports/${report.id}/download-url`, {

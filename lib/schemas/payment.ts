@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { cardDigits, expired, luhnValid, parseExpiry } from "../billing/payments.ts";
-import { maxText } from "./common.ts";
+import { entityId, maxText } from "./common.ts";
 
 /**
  * A card as typed on the checkout page. The number may hold spaces or dashes between groups; each
@@ -90,6 +90,19 @@ export const checkoutSchema = z.object({
     credit: z.string(),
     grand_total: z.string(),
   }),
+  /**
+   * Where the buyer goes back to after paying (a payment link's success_url, the client-side
+   * library's successUrl), or null. The success page links it.
+   */
+  success_url: z.string().nullable(),
+  /** Once paid and invoiced: a signed link (an hour) to the receipt PDF, the invoice document. */
+  receipt_url: z.string().nullable(),
+  /** Once paid: whether the payment started (or paid) a subscription, which the buyer can manage. */
+  manages_subscription: z.boolean(),
+  /** Whether a discount code can still be applied: a ready, automatically-collected transaction. */
+  accepts_discount_code: z.boolean(),
+  /** The code of the discount applied, when it has one. */
+  discount_code: z.string().nullable(),
   /** The newest payment attempt, when there is one (its result, after a reload). */
   last_payment: z
     .object({ status: z.string(), error_code: z.string().nullable(), amount: z.string(), created_at: z.string() })
@@ -166,3 +179,20 @@ export const checkoutConfirmationSchema = z.object({
   error: z.object({ code: z.string(), message: z.string() }).nullable(),
 });
 export type CheckoutConfirmation = z.infer<typeof checkoutConfirmationSchema>;
+
+/** POST /checkout/{id}/discount: a discount code the buyer typed. */
+export const checkoutDiscountBody = z.strictObject({
+  code: z
+    .string({ error: "is required: type the discount code" })
+    .trim()
+    .min(1, { error: "is required: type the discount code", abort: true })
+    .max(32, "is not a discount code: codes are at most 32 letters and digits"),
+});
+export type CheckoutDiscountInput = z.infer<typeof checkoutDiscountBody>;
+
+/** POST /checkout/{id}/portal-session: where the buyer manages the subscription they just bought. */
+export const checkoutPortalSchema = z.object({ url: z.string() });
+
+/** POST /transactions/{id}/charge-saved-method (ours): which of the customer's saved methods to charge. */
+export const chargeSavedMethodBody = z.strictObject({ payment_method_id: entityId("paymtd") });
+export type ChargeSavedMethodInput = z.infer<typeof chargeSavedMethodBody>;

@@ -19,6 +19,9 @@
  *   written in one database transaction, so a refusal by the transaction's own rules (e.g. prices of
  *   different billing cycles) leaves no customer or address behind. A concurrent request creating
  *   the same customer makes this one fail with `customer_already_exists` (409); the page retries.
+ * - `success_url` (the library's `successUrl`, as Paddle.js's `settings.successUrl`): https, or
+ *   http on loopback (lib/schemas/common.ts successUrl), kept on the transaction (never in its API
+ *   shape); the checkout's success page links the buyer back to it after paying.
  * - Both take the request's `Origin`: once the account has approved checkout domains, only their
  *   pages may use the library (lib/services/checkout-origins.ts), checked before anything is read.
  */
@@ -51,7 +54,7 @@ async function activeCustomerByEmail(email: string, on: Queryable): Promise<stri
 }
 
 /** The customer's ID: found or created by email, or checked by ID. */
-async function checkoutCustomer(customer: JsCheckoutInput["customer"], client: pg.PoolClient): Promise<string> {
+export async function checkoutCustomer(customer: JsCheckoutInput["customer"], client: pg.PoolClient): Promise<string> {
   if (customer.id) {
     const [row] = await query<{ status: string }>("SELECT status FROM customers WHERE id = $1", [customer.id], client);
     if (row?.status !== "active") throw invalidField("customer.id", `no active customer has the ID ${customer.id}`);
@@ -63,7 +66,7 @@ async function checkoutCustomer(customer: JsCheckoutInput["customer"], client: p
   return (await createCustomer({ email }, client)).parse().id;
 }
 
-async function checkoutAddress(
+export async function checkoutAddress(
   customerId: string,
   address: JsCheckoutInput["address"],
   client: pg.PoolClient,
@@ -92,7 +95,7 @@ export async function jsOpenCheckout(input: JsCheckoutInput, origin: string | nu
   const written = await sqlTransaction(async (client) => {
     const customerId = await checkoutCustomer(input.customer, client);
     const addressId = await checkoutAddress(customerId, input.address, client);
-    return createTransaction(
+    const created = await createTransaction(
       {
         items: input.items,
         customer_id: customerId,
@@ -103,6 +106,15 @@ export async function jsOpenCheckout(input: JsCheckoutInput, origin: string | nu
       undefined,
       client,
     );
+    // `successUrl` (Paddle.js's settings.successUrl): the checkout's success page links back to it.
+    if (input.success_url) {
+      await query(
+        "UPDATE transactions SET checkout_success_url = $2 WHERE id = $1",
+        [created.parse().id, input.success_url],
+        client,
+      );
+    }
+    return created;
   });
   const transaction = written.parse();
   const url = transaction.checkout?.url;

@@ -14,6 +14,7 @@
  *       items: [{ priceId: "pri_…", quantity: 1 }],
  *       customer: { email: "buyer@example.com" }, // or { id: "ctm_…" }
  *       address: { countryCode: "DE", postalCode: "10115" },
+ *       successUrl: "https://example.com/thanks", // optional: linked from the paid checkout
  *     }); // goes to the hosted checkout
  *   </script>
  *
@@ -146,6 +147,9 @@
       const target = options.target || "_self";
       const body = { items: items(options.items), customer: options.customer, address: address(options.address) };
       if (options.currencyCode) body.currency_code = options.currencyCode;
+      // Where the checkout sends the buyer back after paying (Paddle.js: settings.successUrl).
+      const successUrl = options.successUrl ?? options.settings?.successUrl;
+      if (successUrl) body.success_url = String(new URL(successUrl, global.location?.href));
       // A new tab must be opened during the click; it is sent to the checkout once that exists.
       const tab = options.open !== false && target === "_blank" ? global.open("", "_blank") : null;
       let data;

@@ -4,6 +4,7 @@ const SECTIONS = [
   { href: "/catalogue/products", label: "Products" },
   { href: "/catalogue/discounts", label: "Discounts" },
   { href: "/catalogue/discount-groups", label: "Discount groups" },
+  { href: "/catalogue/payment-links", label: "Payment links" },
 ] as const;
 
 /** The catalogue's sections as tabs above each of its pages. */

@@ -107,6 +107,11 @@ export const FAMILY_EXTENSIONS: readonly FamilyExtension[] = [
     value,
     why: "ours: API keys, the audit log, events and our metrics endpoints have permissions of their own (lib/auth/permissions.ts); the family's SDKs take a permission they do not know",
   })),
+  ...["payment_link.read", "payment_link.write"].map((value) => ({
+    at: PERMISSION,
+    value,
+    why: "ours: payment links (lib/services/payment-links.ts; README: Payment links)",
+  })),
   ...["settings.read", "settings.write", "user.read", "user.write"].map((value) => ({
     at: PERMISSION,
     value,

@@ -21,11 +21,12 @@
  */
 import { addInterval, type CalendarInterval } from "../../billing/billing-dates.ts";
 import { PAYMENT_ERRORS } from "../../billing/payments.ts";
+import { config } from "../../config.ts";
 import { pool } from "../../db/connection.ts";
 import { query, sqlTransaction, ts } from "../../db/sql.ts";
 import { invoiceUnavailableReason } from "../../documents/invoice-data.ts";
 import { documentDate, documentMoney } from "../../documents/print-format.ts";
-import { ApiError } from "../../errors.ts";
+import { ApiError, notFound } from "../../errors.ts";
 import { queueJob } from "../../events/jobs/job.ts";
 import { sendTrialEndingEmailJob } from "../../events/jobs/send-trial-ending-email.ts";
 import type { AccountSettings } from "../../schemas/account-settings.ts";
@@ -35,6 +36,7 @@ import { hostedInvoiceUrlFor } from "../hosted-invoices.ts";
 import { createPortalSession } from "../portal/sessions.ts";
 import { deliverEmails, type OutgoingEmail, queueDelivery, recordEmails } from "./outbox.ts";
 import {
+  checkoutLinkEmail,
   invoiceIssuedEmail,
   invoicePastDueEmail,
   paymentFailedEmail,
@@ -374,4 +376,63 @@ function failureWords(code: string | null): { reason: string | null; needsAuthen
   if (code === "authentication_failed") return { reason: null, needsAuthentication: true };
   const words = code ? PAYMENT_ERRORS[code as keyof typeof PAYMENT_ERRORS]?.customer : null;
   return { reason: words ?? null, needsAuthentication: false };
+}
+
+/**
+ * POST /transactions/{transaction_id}/checkout-email (ours): emails the customer the hosted
+ * checkout of a ready, automatically-collected transaction (the dashboard's "New subscription" →
+ * "Email a checkout link"). The email is written and its delivery queued in one transaction.
+ */
+export async function emailCheckoutLink(transactionId: string): Promise<{ id: string; to: string; status: string }> {
+  const [t] = await query<{
+    status: string;
+    collection_mode: string;
+    customer_id: string | null;
+    currency_code: string;
+    grand_total: string;
+    recurring: boolean;
+  }>(
+    `SELECT t.status, t.collection_mode, t.customer_id, t.currency_code, t.details->'totals'->>'grand_total' AS grand_total,
+            EXISTS (SELECT 1 FROM transaction_items i
+                     WHERE i.transaction_id = t.id AND json_typeof(i.price->'billing_cycle') = 'object') AS recurring
+       FROM transactions t WHERE t.id = $1`,
+    [transactionId],
+  );
+  if (!t) throw notFound(transactionId);
+  if (t.status !== "ready" || t.collection_mode !== "automatic") {
+    throw new ApiError(
+      "transaction_not_payable",
+      `Transaction ${transactionId} is ${t.status}${t.collection_mode === "manual" ? " and manually collected" : ""}: only a ready, automatically-collected transaction is paid at the checkout. Issue an invoice instead.`,
+    );
+  }
+  const customer = await customerOf(t.customer_id);
+  if (!customer) {
+    throw new ApiError("bad_request", `Transaction ${transactionId} has no customer email to send the link to.`);
+  }
+  const settings = await getAccountSettings();
+  const link = `${config.publicUrl}/checkout?_ptxn=${transactionId}`;
+  return sqlTransaction(async (client) => {
+    const [id] = await recordEmails(
+      [
+        {
+          eventId: null,
+          eventType: null,
+          entityId: transactionId,
+          template: "checkout_link",
+          to: customer.email,
+          content: checkoutLinkEmail({
+            merchant: settings.merchant_name,
+            logoUrl: branding(settings).logoUrl,
+            customerName: customer.name,
+            link,
+            total: documentMoney(t.grand_total, t.currency_code),
+            recurring: t.recurring,
+          }),
+        },
+      ],
+      client,
+    );
+    await queueDelivery(client, [id]);
+    return { id, to: customer.email, status: "pending" };
+  });
 }

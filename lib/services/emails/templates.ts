@@ -13,6 +13,7 @@ export type EmailTemplate =
   | "trial_ending"
   | "subscription_canceled"
   | "portal_link"
+  | "checkout_link"
   | "notification"
   | "team_invite";
 
@@ -230,6 +231,24 @@ export function portalLinkEmail(
     [
       "Here is your link to see your invoices and payments and to manage your subscriptions. It works for 24 hours.",
       { link: f.link, label: "Open billing portal" },
+    ],
+    f,
+  );
+}
+
+/** A checkout link sent from the dashboard ("New subscription" → email a checkout link). */
+export function checkoutLinkEmail(
+  f: Branding & { merchant: string; customerName: string | null; link: string; total: string; recurring: boolean },
+): EmailContent {
+  return compose(
+    f.merchant,
+    f.recurring ? `Start your subscription with ${f.merchant}` : `Your payment to ${f.merchant}`,
+    f.customerName,
+    [
+      f.recurring
+        ? `${f.merchant} has set up a subscription for you. Pay ${f.total} securely online to start it: your card is then kept for its renewals, until you cancel.`
+        : `${f.merchant} asks you to pay ${f.total}. You can pay securely online:`,
+      { link: f.link, label: f.recurring ? "Start subscription" : "Pay now" },
     ],
     f,
   );

@@ -27,6 +27,7 @@ import { DEFAULT_MERCHANT_NAME } from "../../schemas/account-settings.ts";
 import type { CardPaymentInput, CheckoutView } from "../../schemas/payment.ts";
 import type { BillingDetails, Transaction } from "../../schemas/transaction.ts";
 import { ACCOUNT_SETTING_KEYS } from "../account-settings.ts";
+import { documentUrl } from "../documents.ts";
 import { saveCard } from "../payment-methods.ts";
 import {
   alreadyPaid,
@@ -140,6 +141,9 @@ interface CheckoutRow {
   items: { price_id: string; description: string | null }[];
   payments: Payment[];
   merchant_name: string | null;
+  checkout_success_url: string | null;
+  subscription_id: string | null;
+  discount_code: string | null;
 }
 
 /**
@@ -184,7 +188,9 @@ export async function getCheckout(id: string): Promise<CheckoutView> {
             (SELECT coalesce(json_agg(json_build_object('price_id', i.price_id, 'description', i.price->>'name')
                                       ORDER BY i.position), '[]'::json)
                FROM transaction_items i WHERE i.transaction_id = t.id) AS items,
-            (SELECT s.value FROM settings s WHERE s.key = $2) AS merchant_name
+            (SELECT s.value FROM settings s WHERE s.key = $2) AS merchant_name,
+            t.checkout_success_url, t.subscription_id,
+            (SELECT d.code FROM discounts d WHERE d.id = t.discount_id) AS discount_code
        FROM transactions t WHERE t.id = $1`,
     [id, ACCOUNT_SETTING_KEYS.merchant_name],
   );
@@ -193,6 +199,7 @@ export async function getCheckout(id: string): Promise<CheckoutView> {
   const state: CheckoutView["state"] =
     row.status === "completed" || row.status === "paid" ? "paid" : canPayAtCheckout(row) ? "payable" : "not_payable";
   const last = row.payments[0];
+  const invoiced = state === "paid" && row.invoice_number !== null && totals.grand_total !== "0";
   return {
     transaction_id: row.id,
     status: row.status,
@@ -219,6 +226,11 @@ export async function getCheckout(id: string): Promise<CheckoutView> {
       credit: totals.credit,
       grand_total: totals.grand_total,
     },
+    success_url: row.checkout_success_url,
+    receipt_url: invoiced ? (await documentUrl("invoice", row.id, "inline")).url : null,
+    manages_subscription: state === "paid" && row.subscription_id !== null,
+    accepts_discount_code: row.status === "ready" && row.collection_mode === "automatic",
+    discount_code: row.discount_code,
     last_payment: last
       ? { status: last.status, error_code: last.error_code, amount: last.amount, created_at: last.created_at }
       : null,

@@ -147,7 +147,7 @@ export interface Completion {
 }
 
 /** Whether completing the transaction creates its subscription (recurring items, no subscription yet). */
-function buysSubscription(stored: Locked): boolean {
+export function buysSubscription(stored: Locked): boolean {
   return (
     stored.recurring && stored.subscription_id === null && stored.customer_id !== null && stored.address_id !== null
   );

@@ -10,7 +10,9 @@ import type pg from "pg";
 import type { CardDetails, Payment } from "../../billing/payments.ts";
 import { notFound } from "../../errors.ts";
 import {
+  buysSubscription,
   completeOwingNothing,
+  completeWithPayment,
   completeWithPayments,
   type Locked,
   lockForPayments,
@@ -88,6 +90,18 @@ export async function chargeSavedCards(
   );
   const outcomes: ChargeOutcome[] = [];
   const captured: { stored: Locked; payment: Payment }[] = [];
+  const buying: { stored: Locked; payment: Payment; methodId: string }[] = [];
+  const savedPayment = (card: ChargeableCard, amount: string, when: string): Payment => ({
+    payment_attempt_id: randomUUID(),
+    stored_payment_method_id: card.id,
+    payment_method_id: card.id,
+    amount,
+    status: "captured",
+    error_code: null,
+    method_details: { type: "card", underlying_details: null, card: card.card },
+    created_at: when,
+    captured_at: when,
+  });
   const atStripe: StripeCharge[] = [];
   for (const { transactionId, saved, at, pastDue, purpose } of charges) {
     const stored = locked.get(transactionId);
@@ -97,6 +111,13 @@ export async function chargeSavedCards(
       continue;
     }
     const when = at.toISOString();
+    // A new subscription that owes nothing today (a trial) on a saved method: completed with a zero
+    // payment on that method, as the checkout completes a trial, so the subscription charges it later.
+    if (stored.details.totals.balance === "0" && saved && buysSubscription(stored)) {
+      buying.push({ stored, payment: savedPayment(saved, "0", when), methodId: saved.id });
+      outcomes.push("completed");
+      continue;
+    }
     // Nothing to collect (e.g. paid by credit): completed without a payment, in any environment.
     if (stored.details.totals.balance === "0") {
       await completeOwingNothing(client, stored, when);
@@ -133,10 +154,14 @@ export async function chargeSavedCards(
       await recordDecline(client, stored, payment, pastDue);
       outcomes.push("declined");
     } else {
-      captured.push({ stored, payment });
+      // A new subscription's first transaction charged to a method the customer saved before (the
+      // dashboard's "New subscription"): its completion creates the subscription on that method.
+      if (buysSubscription(stored) && saved) buying.push({ stored, payment, methodId: saved.id });
+      else captured.push({ stored, payment });
       outcomes.push("completed");
     }
   }
+  for (const { stored, payment, methodId } of buying) await completeWithPayment(client, stored, payment, methodId);
   await completeWithPayments(client, captured);
   await recordStripeCharges(client, atStripe);
   return outcomes;

@@ -82,7 +82,7 @@ const durationText = (d: { interval: string; frequency: number } | null) =>
  * trial period (reference §2: items must share trial and billing cycle): every recurring price must
  * have the first one's.
  */
-function recurringItemProblems(items: readonly ResolvedItem[], problems: Problems): void {
+export function recurringItemProblems(items: readonly ResolvedItem[], problems: Problems): void {
   const recurring = items.filter((item) => item.price.billing_cycle !== null);
   const first = recurring[0];
   if (!first) return;

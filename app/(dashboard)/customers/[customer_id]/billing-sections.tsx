@@ -81,9 +81,14 @@ function CustomerListSection<T extends { id: string }>({
   useCustomerList,
   columns,
   empty,
+  actions,
+  children,
 }: {
   customerId: string;
   title: string;
+  /** Buttons beside the title, and what they open above the table. */
+  actions?: ReactNode;
+  children?: ReactNode;
   /** Lower case and plural: "subscriptions". */
   noun: string;
   /** The list hook; a module-level function, so the hooks run in the same order on every render. */
@@ -99,7 +104,8 @@ function CustomerListSection<T extends { id: string }>({
     order_by: NEWEST_FIRST,
   });
   return (
-    <Section title={title} description={`The customer's ${noun}, newest first.`}>
+    <Section title={title} description={`The customer's ${noun}, newest first.`} actions={actions}>
+      {children}
       <PagedTable
         caption={title}
         columns={columns}
@@ -113,10 +119,19 @@ function CustomerListSection<T extends { id: string }>({
   );
 }
 
-export function CustomerSubscriptionsSection({ customerId }: { customerId: string }) {
+export function CustomerSubscriptionsSection({
+  customerId,
+  actions,
+  children,
+}: {
+  customerId: string;
+  actions?: ReactNode;
+  children?: ReactNode;
+}) {
   return (
     <CustomerListSection
       customerId={customerId}
+      actions={actions}
       title="Subscriptions"
       noun="subscriptions"
       useCustomerList={useSubscriptions}
@@ -127,7 +142,9 @@ export function CustomerSubscriptionsSection({ customerId }: { customerId: strin
           description="A subscription starts when the customer pays for recurring prices."
         />
       }
-    />
+    >
+      {children}
+    </CustomerListSection>
   );
 }
 

@@ -1,12 +1,15 @@
 "use client";
 
 import { useState } from "react";
+import { Button } from "@/components/button";
 import { DescriptionList, JsonBlock } from "@/components/description-list";
 import { DetailLoader, EntityHeader } from "@/components/entity-detail";
+import { PanelSection } from "@/components/list-page";
 import { Section } from "@/components/page-header";
 import { useToast } from "@/components/toast";
 import { formatDateTime } from "@/lib/dashboard/display";
 import { type Customer, useCustomer, useUpdateCustomer } from "@/lib/dashboard/hooks";
+import { Allowed } from "@/lib/dashboard/permissions";
 import { CustomerForm } from "../customer-form";
 import { AddressesSection } from "./addresses-section";
 import {
@@ -17,6 +20,7 @@ import {
 } from "./billing-sections";
 import { BusinessesSection } from "./businesses-section";
 import { CustomerOverview } from "./customer-overview";
+import { NewSubscriptionPanel } from "./new-subscription";
 import { EmailPortalLinkButton } from "./portal-link-button";
 
 const BACK = { href: "/customers", label: "Customers" };
@@ -35,6 +39,7 @@ export function CustomerDetail({ customerId, permissions = [] }: { customerId: s
 function CustomerPage({ customer, permissions }: { customer: Customer; permissions: string[] }) {
   const canWrite = (entity: string) => permissions.includes(`${entity}.write`);
   const [editing, setEditing] = useState(false);
+  const [subscribing, setSubscribing] = useState(false);
   const update = useUpdateCustomer(customer.id);
   const statusChange = useUpdateCustomer(customer.id);
   const toast = useToast();
@@ -85,7 +90,27 @@ function CustomerPage({ customer, permissions }: { customer: Customer; permissio
           )}
         </Section>
         <CustomerOverview customerId={customer.id} createdAt={customer.created_at} />
-        <CustomerSubscriptionsSection customerId={customer.id} />
+        <CustomerSubscriptionsSection
+          customerId={customer.id}
+          actions={
+            !subscribing &&
+            customer.status === "active" && (
+              <Allowed permission="transaction.write" action="start subscriptions">
+                <Button onClick={() => setSubscribing(true)}>New subscription</Button>
+              </Allowed>
+            )
+          }
+        >
+          {subscribing && (
+            <PanelSection id="new-subscription" title="New subscription">
+              <NewSubscriptionPanel
+                customerId={customer.id}
+                email={customer.email}
+                onClose={() => setSubscribing(false)}
+              />
+            </PanelSection>
+          )}
+        </CustomerSubscriptionsSection>
         <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-2">
           <PaymentMethodsSection customerId={customer.id} write={canWrite("payment_method")} />
           <CreditBalancesSection customerId={customer.id} />

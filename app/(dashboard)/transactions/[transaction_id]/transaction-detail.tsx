@@ -30,6 +30,7 @@ import {
 } from "@/lib/dashboard/transactions";
 import { Amount, RefundBadge, TransactionStatusBadge } from "../transaction-parts";
 import { AdjustmentsSection } from "./adjustments-section";
+import { CheckoutLinkButtons } from "./checkout-link-buttons";
 import { DownloadInvoiceButton } from "./download-invoice-button";
 import { EventHistory } from "./event-history";
 import { InvoiceLinkButton, InvoiceLinkField } from "./invoice-link-button";
@@ -92,6 +93,8 @@ function TransactionPage({ transaction: t }: { transaction: TransactionWithInclu
   }
 
   const currency = t.currency_code;
+  // An automatically-collected ready transaction is paid at its checkout: that comes first.
+  const checkoutUrl = t.status === "ready" && t.collection_mode === "automatic" ? (t.checkout?.url ?? null) : null;
 
   return (
     <div className="mx-auto max-w-6xl">
@@ -107,11 +110,14 @@ function TransactionPage({ transaction: t }: { transaction: TransactionWithInclu
         description={<EntityIdCopy id={t.id} noun="transaction" />}
         actions={
           <>
+            {checkoutUrl && <CheckoutLinkButtons url={checkoutUrl} />}
             <DownloadInvoiceButton transaction={t} />
             <InvoiceLinkButton transaction={t} onLink={setInvoiceLink} />
             {canIssueInvoice(t) && (
               <Allowed permission="transaction.write" action="issue invoices">
-                <Button onClick={() => ask("billed")}>Issue invoice</Button>
+                <Button variant={checkoutUrl ? "secondary" : "primary"} onClick={() => ask("billed")}>
+                  Issue invoice
+                </Button>
               </Allowed>
             )}
             {canCancel(t) && (

@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import { createContext, use } from "react";
 import { ChildEntitySection } from "@/components/child-entity-section";
 import type { Column } from "@/components/data-table";
@@ -97,6 +98,24 @@ const COLUMNS: Column<Price>[] = [
   },
 ];
 
+/** A link to the Payment links page's create panel, started with this price (active prices only). */
+const PAYMENT_LINK_COLUMN: Column<Price> = {
+  key: "payment_link",
+  header: "",
+  srHeader: "Payment link",
+  className: "whitespace-nowrap",
+  cell: (p) =>
+    p.status === "active" ? (
+      <Link
+        href={`/catalogue/payment-links?new=${p.id}`}
+        className="text-sm font-medium text-brand-700 hover:underline"
+        aria-label={`Create payment link for ${p.description}`}
+      >
+        Create payment link
+      </Link>
+    ) : null,
+};
+
 const usePriceList = (productId: string, params: ListParams) => usePrices({ product_id: productId, ...params });
 
 /** The product whose prices the section shows, for the price form. */
@@ -130,7 +149,7 @@ export function PricesSection({ product }: { product: Product }) {
         readOnly={productArchived || !can("price.write")}
         editActiveOnly
         label={priceLabel}
-        columns={COLUMNS}
+        columns={can("payment_link.write") && !productArchived ? [...COLUMNS, PAYMENT_LINK_COLUMN] : COLUMNS}
         Form={ProductPriceForm}
         useList={usePriceList}
         useCreate={useCreatePrice}

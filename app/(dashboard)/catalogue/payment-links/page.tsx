@@ -1,0 +1,7 @@
+import { PaymentLinksView } from "./payment-links-view";
+
+export const metadata = { title: "Payment links" };
+
+export default function PaymentLinksPage() {
+  return <PaymentLinksView />;
+}
