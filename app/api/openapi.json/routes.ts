@@ -75,33 +75,35 @@ import * as r71 from "../simulations/[simulation_id]/runs/[simulation_run_id]/ev
 import * as r72 from "../simulations/[simulation_id]/runs/[simulation_run_id]/route";
 import * as r73 from "../simulations/[simulation_id]/runs/route";
 import * as r74 from "../simulations/route";
-import * as r75 from "../subscriptions/[subscription_id]/activate/route";
-import * as r76 from "../subscriptions/[subscription_id]/cancel/route";
-import * as r77 from "../subscriptions/[subscription_id]/charge/preview/route";
-import * as r78 from "../subscriptions/[subscription_id]/charge/route";
-import * as r79 from "../subscriptions/[subscription_id]/pause/route";
-import * as r80 from "../subscriptions/[subscription_id]/preview/route";
-import * as r81 from "../subscriptions/[subscription_id]/resume/route";
-import * as r82 from "../subscriptions/[subscription_id]/route";
-import * as r83 from "../subscriptions/[subscription_id]/test-clock/advance/route";
-import * as r84 from "../subscriptions/[subscription_id]/update-payment-method-transaction/route";
-import * as r85 from "../subscriptions/route";
-import * as r86 from "../tax-rates/[country_code]/route";
-import * as r87 from "../tax-rates/route";
-import * as r88 from "../team/invites/[invite_id]/route";
-import * as r89 from "../team/invites/accept/route";
-import * as r90 from "../team/invites/route";
-import * as r91 from "../team/members/[user_id]/route";
-import * as r92 from "../team/members/route";
-import * as r93 from "../transactions/[transaction_id]/invoice-link/route";
-import * as r94 from "../transactions/[transaction_id]/invoice-preview/route";
-import * as r95 from "../transactions/[transaction_id]/invoice/route";
-import * as r96 from "../transactions/[transaction_id]/mark-paid/route";
-import * as r97 from "../transactions/[transaction_id]/payment-attempts/route";
-import * as r98 from "../transactions/[transaction_id]/revise/route";
-import * as r99 from "../transactions/[transaction_id]/route";
-import * as r100 from "../transactions/preview/route";
-import * as r101 from "../transactions/route";
+import * as r75 from "../subscriptions/[subscription_id]/activate/preview/route";
+import * as r76 from "../subscriptions/[subscription_id]/activate/route";
+import * as r77 from "../subscriptions/[subscription_id]/cancel/route";
+import * as r78 from "../subscriptions/[subscription_id]/charge/preview/route";
+import * as r79 from "../subscriptions/[subscription_id]/charge/route";
+import * as r80 from "../subscriptions/[subscription_id]/pause/route";
+import * as r81 from "../subscriptions/[subscription_id]/preview/route";
+import * as r82 from "../subscriptions/[subscription_id]/resume/preview/route";
+import * as r83 from "../subscriptions/[subscription_id]/resume/route";
+import * as r84 from "../subscriptions/[subscription_id]/route";
+import * as r85 from "../subscriptions/[subscription_id]/test-clock/advance/route";
+import * as r86 from "../subscriptions/[subscription_id]/update-payment-method-transaction/route";
+import * as r87 from "../subscriptions/route";
+import * as r88 from "../tax-rates/[country_code]/route";
+import * as r89 from "../tax-rates/route";
+import * as r90 from "../team/invites/[invite_id]/route";
+import * as r91 from "../team/invites/accept/route";
+import * as r92 from "../team/invites/route";
+import * as r93 from "../team/members/[user_id]/route";
+import * as r94 from "../team/members/route";
+import * as r95 from "../transactions/[transaction_id]/invoice-link/route";
+import * as r96 from "../transactions/[transaction_id]/invoice-preview/route";
+import * as r97 from "../transactions/[transaction_id]/invoice/route";
+import * as r98 from "../transactions/[transaction_id]/mark-paid/route";
+import * as r99 from "../transactions/[transaction_id]/payment-attempts/route";
+import * as r100 from "../transactions/[transaction_id]/revise/route";
+import * as r101 from "../transactions/[transaction_id]/route";
+import * as r102 from "../transactions/preview/route";
+import * as r103 from "../transactions/route";
 
 export const ROUTES = [
   { path: "/account-settings/logo", module: r0 },
@@ -179,31 +181,33 @@ export const ROUTES = [
   { path: "/simulations/{simulation_id}/runs/{simulation_run_id}", module: r72 },
   { path: "/simulations/{simulation_id}/runs", module: r73 },
   { path: "/simulations", module: r74 },
-  { path: "/subscriptions/{subscription_id}/activate", module: r75 },
-  { path: "/subscriptions/{subscription_id}/cancel", module: r76 },
-  { path: "/subscriptions/{subscription_id}/charge/preview", module: r77 },
-  { path: "/subscriptions/{subscription_id}/charge", module: r78 },
-  { path: "/subscriptions/{subscription_id}/pause", module: r79 },
-  { path: "/subscriptions/{subscription_id}/preview", module: r80 },
-  { path: "/subscriptions/{subscription_id}/resume", module: r81 },
-  { path: "/subscriptions/{subscription_id}", module: r82 },
-  { path: "/subscriptions/{subscription_id}/test-clock/advance", module: r83 },
-  { path: "/subscriptions/{subscription_id}/update-payment-method-transaction", module: r84 },
-  { path: "/subscriptions", module: r85 },
-  { path: "/tax-rates/{country_code}", module: r86 },
-  { path: "/tax-rates", module: r87 },
-  { path: "/team/invites/{invite_id}", module: r88 },
-  { path: "/team/invites/accept", module: r89 },
-  { path: "/team/invites", module: r90 },
-  { path: "/team/members/{user_id}", module: r91 },
-  { path: "/team/members", module: r92 },
-  { path: "/transactions/{transaction_id}/invoice-link", module: r93 },
-  { path: "/transactions/{transaction_id}/invoice-preview", module: r94 },
-  { path: "/transactions/{transaction_id}/invoice", module: r95 },
-  { path: "/transactions/{transaction_id}/mark-paid", module: r96 },
-  { path: "/transactions/{transaction_id}/payment-attempts", module: r97 },
-  { path: "/transactions/{transaction_id}/revise", module: r98 },
-  { path: "/transactions/{transaction_id}", module: r99 },
-  { path: "/transactions/preview", module: r100 },
-  { path: "/transactions", module: r101 },
+  { path: "/subscriptions/{subscription_id}/activate/preview", module: r75 },
+  { path: "/subscriptions/{subscription_id}/activate", module: r76 },
+  { path: "/subscriptions/{subscription_id}/cancel", module: r77 },
+  { path: "/subscriptions/{subscription_id}/charge/preview", module: r78 },
+  { path: "/subscriptions/{subscription_id}/charge", module: r79 },
+  { path: "/subscriptions/{subscription_id}/pause", module: r80 },
+  { path: "/subscriptions/{subscription_id}/preview", module: r81 },
+  { path: "/subscriptions/{subscription_id}/resume/preview", module: r82 },
+  { path: "/subscriptions/{subscription_id}/resume", module: r83 },
+  { path: "/subscriptions/{subscription_id}", module: r84 },
+  { path: "/subscriptions/{subscription_id}/test-clock/advance", module: r85 },
+  { path: "/subscriptions/{subscription_id}/update-payment-method-transaction", module: r86 },
+  { path: "/subscriptions", module: r87 },
+  { path: "/tax-rates/{country_code}", module: r88 },
+  { path: "/tax-rates", module: r89 },
+  { path: "/team/invites/{invite_id}", module: r90 },
+  { path: "/team/invites/accept", module: r91 },
+  { path: "/team/invites", module: r92 },
+  { path: "/team/members/{user_id}", module: r93 },
+  { path: "/team/members", module: r94 },
+  { path: "/transactions/{transaction_id}/invoice-link", module: r95 },
+  { path: "/transactions/{transaction_id}/invoice-preview", module: r96 },
+  { path: "/transactions/{transaction_id}/invoice", module: r97 },
+  { path: "/transactions/{transaction_id}/mark-paid", module: r98 },
+  { path: "/transactions/{transaction_id}/payment-attempts", module: r99 },
+  { path: "/transactions/{transaction_id}/revise", module: r100 },
+  { path: "/transactions/{transaction_id}", module: r101 },
+  { path: "/transactions/preview", module: r102 },
+  { path: "/transactions", module: r103 },
 ];
