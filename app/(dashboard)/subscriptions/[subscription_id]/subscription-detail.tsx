@@ -195,7 +195,12 @@ function SubscriptionPage({
         />
       </div>
 
-      <ActionDialog kind={dialog} sub={sub} onClose={() => setDialog(null)} />
+      <ActionDialog
+        kind={dialog}
+        sub={sub}
+        onClose={() => setDialog(null)}
+        card={paymentMethod(transactions.data?.data)}
+      />
     </div>
   );
 }
