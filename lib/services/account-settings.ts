@@ -87,7 +87,8 @@ async function checkPlanPrices(ids: readonly string[]): Promise<void> {
   const found = new Map(rows.map((row) => [row.id, row.recurring]));
   const errors = ids.flatMap((id, index) => {
     const recurring = found.get(id);
-    if (recurring === undefined) return [{ field: `portal_plan_price_ids[${index}]`, message: `no price has the ID ${id}` }];
+    if (recurring === undefined)
+      return [{ field: `portal_plan_price_ids[${index}]`, message: `no price has the ID ${id}` }];
     if (!recurring) {
       return [
         {
@@ -98,7 +99,8 @@ async function checkPlanPrices(ids: readonly string[]): Promise<void> {
     }
     return [];
   });
-  if (errors.length > 0) throw new ApiError("invalid_field", "Some prices cannot be offered in the portal.", { errors });
+  if (errors.length > 0)
+    throw new ApiError("invalid_field", "Some prices cannot be offered in the portal.", { errors });
 }
 
 export async function getAccountSettings(): Promise<AccountSettings> {
