@@ -281,7 +281,9 @@ test("subscriptions and transactions are titled and listed by the customer's nam
     `Ada Buyer · ${bought.product.name} × 5 · $150.00/mo`,
     LOADED,
   );
-  await expect(page.locator("header")).toContainText(bought.customer.email);
+  await expect(page.locator("header").filter({ has: page.getByRole("heading", { level: 1 }) })).toContainText(
+    bought.customer.email,
+  );
 
   await page.goto("/transactions");
   await page.getByRole("searchbox", { name: "Search transactions" }).fill(bought.customer.email);

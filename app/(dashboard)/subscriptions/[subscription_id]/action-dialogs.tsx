@@ -511,7 +511,7 @@ function PreviewSummary({
                 : "Nothing is charged now"}
             </span>
           </SummaryRow>
-          {summary && (summary.charge.amount !== "0" || credited) && (
+          {summary && credited && (
             <SummaryRow term="Of which">
               {formatMoney(summary.charge.amount, currency)} charged
               {credited ? `, ${formatMoney(summary.credit.amount.replace(/^-/, ""), currency)} credited` : ""}
@@ -719,10 +719,14 @@ function ItemsDialog({ sub, onClose, card }: DialogProps) {
               key={cycleKey(option.cycle)}
               type="button"
               onClick={() => {
-                setRows((list) => [
-                  ...list.filter((row) => !row.isNew).map((row) => ({ ...row, remove: true })),
-                  ...option.rows,
-                ]);
+                // Back to the subscription's own cycle: its items as they are.
+                if (sameCycle(option.cycle, sub.billing_cycle)) setRows(original());
+                else {
+                  setRows((list) => [
+                    ...list.filter((row) => !row.isNew).map((row) => ({ ...row, remove: true })),
+                    ...option.rows,
+                  ]);
+                }
                 setMode(null);
               }}
               className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-50"

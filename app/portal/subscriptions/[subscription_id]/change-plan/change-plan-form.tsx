@@ -19,6 +19,9 @@ interface Preview {
 const cycleWord = (cycle: { interval: string; frequency: number }) =>
   cycle.frequency === 1 ? `a ${cycle.interval}` : `every ${cycle.frequency} ${cycle.interval}s`;
 
+const everyWord = (cycle: { interval: string; frequency: number }) =>
+  cycle.frequency === 1 ? `every ${cycle.interval}` : `every ${cycle.frequency} ${cycle.interval}s`;
+
 /** "Yearly · $300.00 a year": a plan by its customer-facing names, never the internal description. */
 function planLabel(option: PlanOption): string {
   const name = option.price_name ?? billingCycleText(option.billing_cycle);
@@ -113,8 +116,8 @@ export function ChangePlanForm({
       <fieldset>
         <legend className="font-medium text-slate-900">Choose a plan</legend>
         <p className="text-slate-600">
-          You pay {cycleWord(currentCycle)} now{quantity > 1 ? ` for ${quantity}` : ""}. The time left in your current
-          period is credited when you switch.
+          Your plan is billed {everyWord(currentCycle)} now{quantity > 1 ? ` for ${quantity}` : ""}. The time left in
+          your current period is credited when you switch.
         </p>
         <div className="mt-3 space-y-2">
           {options.map((o) => (
