@@ -27,7 +27,7 @@ export function StatusPill({ status }: { status: string }) {
   );
 }
 
-export function SubscriptionCard({ row }: { row: PortalSubscription }) {
+export function SubscriptionCard({ row, canChangePlan = false }: { row: PortalSubscription; canChangePlan?: boolean }) {
   const s = row.subscription;
   const money = (amount: string) => formatMoney(amount, s.currency_code);
   const cancelAt = s.scheduled_change?.action === "cancel" ? s.scheduled_change.effective_at : null;
@@ -114,6 +114,14 @@ export function SubscriptionCard({ row }: { row: PortalSubscription }) {
               }`}
             >
               {s.status === "past_due" ? "Update card and pay" : "Update payment method"}
+            </Link>
+          )}
+          {canChangePlan && (
+            <Link
+              href={`/portal/subscriptions/${s.id}/change-plan`}
+              className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-medium text-slate-800 hover:bg-slate-50"
+            >
+              Change plan
             </Link>
           )}
           {!cancelAt && (

@@ -32,8 +32,8 @@ async function issue(page: Page, id: string): Promise<string> {
   const dialog = page.getByRole("dialog", { name: "Issue the invoice?" });
   await dialog.getByRole("button", { name: "Issue invoice" }).click();
   await expect(dialog).toBeHidden();
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^Invoice \S+/);
-  return ((await page.getByRole("heading", { level: 1 }).textContent()) ?? "").replace("Invoice ", "");
+  await expect(page.getByTestId("transaction-kind")).toHaveText(/^Invoice \S+/);
+  return ((await page.getByTestId("transaction-kind").textContent()) ?? "").replace("Invoice ", "");
 }
 
 test("preview the invoice PDF before issuing it: marked DRAFT, no number taken", async ({ page }) => {

@@ -33,8 +33,8 @@ test("issue an invoice from the dashboard, then download its PDF", async ({ page
   const dialog = page.getByRole("dialog", { name: "Issue the invoice?" });
   await dialog.getByRole("button", { name: "Issue invoice" }).click();
   await expect(dialog).toBeHidden();
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^Invoice \S+/);
-  const invoiceNumber = (await page.getByRole("heading", { level: 1 }).textContent())?.replace("Invoice ", "") ?? "";
+  await expect(page.getByTestId("transaction-kind")).toHaveText(/^Invoice \S+/);
+  const invoiceNumber = (await page.getByTestId("transaction-kind").textContent())?.replace("Invoice ", "") ?? "";
   expect(invoiceNumber).toMatch(/\S+/);
 
   // Slow the link down a little, to see the button's progress state.

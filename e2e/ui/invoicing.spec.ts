@@ -88,7 +88,7 @@ test("create a manual invoice step by step with live totals, then issue it", asy
 
   // The transaction's page: ready (it has items, a customer and an address), then issued.
   await page.waitForURL(/\/transactions\/txn_[a-z0-9]{26}$/);
-  await expect(page.getByRole("heading", { level: 1, name: "Transaction" })).toBeVisible();
+  await expect(page.getByTestId("transaction-kind").filter({ hasText: /^Transaction$/ })).toBeVisible();
   // Exact: the event history's payloads hold the number too.
   await expect(page.getByText("PO-2026-17", { exact: true })).toBeVisible();
   await expect(page.getByText("Due in 30 days")).toBeVisible();
@@ -102,7 +102,7 @@ test("create a manual invoice step by step with live totals, then issue it", asy
   await shot(page, "invoicing-7-confirm");
   await dialog.getByRole("button", { name: "Issue invoice" }).click();
   await expect(dialog).toBeHidden();
-  await expect(page.getByRole("heading", { level: 1, name: /^Invoice \S+/ })).toBeVisible();
+  await expect(page.getByTestId("transaction-kind").filter({ hasText: /^Invoice \S+/ })).toBeVisible();
   await expect(page.getByRole("button", { name: "Issue invoice" })).toBeHidden();
 
   // The event history: newest first, with its payload on demand.

@@ -63,7 +63,7 @@ test("find a ready transaction in the list, see its items and totals, and issue 
 
   await row.getByRole("link", { name: txn.id }).click();
   await page.waitForURL(`**/transactions/${txn.id}`);
-  await expect(page.getByRole("heading", { level: 1, name: "Transaction" })).toBeVisible();
+  await expect(page.getByTestId("transaction-kind").filter({ hasText: /^Transaction$/ })).toBeVisible();
   const details = page.getByRole("region", { name: "Details" });
   await expect(details).toContainText(s.email);
   await expect(details).toContainText("1 Main Street, New York, NY, 10001, United States");
@@ -97,9 +97,9 @@ test("find a ready transaction in the list, see its items and totals, and issue 
   await dialog.getByRole("button", { name: "Issue invoice" }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByRole("status").filter({ hasText: "Invoice issued." })).toBeVisible();
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^Invoice \S+/);
+  await expect(page.getByTestId("transaction-kind")).toHaveText(/^Invoice \S+/);
   await expect(details).toContainText("billed");
-  const invoiceNumber = (await page.getByRole("heading", { level: 1 }).textContent())?.replace("Invoice ", "");
+  const invoiceNumber = (await page.getByTestId("transaction-kind").textContent())?.replace("Invoice ", "");
   expect(invoiceNumber).toBeTruthy();
   await expect(page.getByRole("button", { name: "Issue invoice" })).toBeHidden();
   await expect(page.getByRole("button", { name: "Cancel transaction" })).toBeVisible();
@@ -120,7 +120,7 @@ test("cancel a draft; a refused change shows the API's reason", async ({ page })
   expect(draft.status).toBe("draft");
 
   await page.goto(`/transactions/${draft.id}`);
-  await expect(page.getByRole("heading", { level: 1, name: "Transaction" })).toBeVisible();
+  await expect(page.getByTestId("transaction-kind").filter({ hasText: /^Transaction$/ })).toBeVisible();
   await expect(page.getByRole("button", { name: "Issue invoice" })).toBeHidden();
   await page.getByRole("button", { name: "Cancel transaction" }).click();
   const dialog = page.getByRole("dialog", { name: "Cancel this transaction?" });

@@ -34,6 +34,7 @@ describe("settingsStepsDone", () => {
   const fresh = {
     merchant_name: "Your company",
     merchant_address: null,
+    portal_plan_price_ids: [],
     logo_url: null,
     updated_at: null,
   } as unknown as AccountSettings;

@@ -174,18 +174,40 @@ export async function previewCharge(id: string, body: ChargeSubscriptionInput): 
   return (await api<EntityResponse<SubscriptionPreview>>(path(id, "/charge/preview"), { method: "POST", body })).data;
 }
 
-/** The preview of `body` while `enabled` (a dialog open with a valid body): refetched as the body changes. */
-export function usePreview(
-  kind: "update" | "charge",
-  id: string,
-  body: UpdateSubscriptionInput | ChargeSubscriptionInput | null,
-) {
+/** POST /subscriptions/{id}/resume/preview (ours): what resuming would charge now and next. */
+export async function previewResume(id: string, body: ResumeSubscriptionInput): Promise<SubscriptionPreview> {
+  return (
+    await api<EntityResponse<SubscriptionPreview>>(path(id, "/resume/preview"), { method: "POST", body: body ?? {} })
+  ).data;
+}
+
+/** POST /subscriptions/{id}/activate/preview (ours): what ending the trial now would charge. */
+export async function previewActivate(id: string): Promise<SubscriptionPreview> {
+  return (await api<EntityResponse<SubscriptionPreview>>(path(id, "/activate/preview"), { method: "POST" })).data;
+}
+
+type PreviewBodies = {
+  update: UpdateSubscriptionInput;
+  charge: ChargeSubscriptionInput;
+  resume: ResumeSubscriptionInput;
+  activate: Record<string, never>;
+};
+
+const PREVIEWS: { [K in keyof PreviewBodies]: (id: string, body: PreviewBodies[K]) => Promise<SubscriptionPreview> } = {
+  update: previewUpdate,
+  charge: previewCharge,
+  resume: previewResume,
+  activate: (id) => previewActivate(id),
+};
+
+/**
+ * The preview of `body` while it is not null (a dialog open with a valid body): refetched as the
+ * body changes. Every action that charges shows its preview before it is confirmed.
+ */
+export function usePreview<K extends keyof PreviewBodies>(kind: K, id: string, body: PreviewBodies[K] | null) {
   return useQuery({
     queryKey: [...subscriptionKeys.detail(id), "preview", kind, body],
-    queryFn: () =>
-      kind === "update"
-        ? previewUpdate(id, body as UpdateSubscriptionInput)
-        : previewCharge(id, body as ChargeSubscriptionInput),
+    queryFn: () => PREVIEWS[kind](id, body as PreviewBodies[K]),
     enabled: body !== null,
     retry: false,
     staleTime: 0,

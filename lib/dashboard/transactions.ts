@@ -43,7 +43,7 @@ export interface TransactionWithIncludes extends Transaction {
 export type TransactionLineItem = Transaction["details"]["line_items"][number];
 
 /** What the list shows beside each transaction. */
-const LIST_INCLUDE = "customer";
+const LIST_INCLUDE = "customer,business";
 /** What a transaction's page shows. */
 const DETAIL_INCLUDE = "customer,address,business,discount,adjustments";
 

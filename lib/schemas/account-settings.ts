@@ -5,12 +5,14 @@
  */
 import { z } from "zod";
 import { CURRENCY_CODES, type CurrencyCode, isCurrencyCode } from "../billing/currencies.ts";
-import { email, maxText, requiredText } from "./common.ts";
+import { email, entityId, maxText, requiredText } from "./common.ts";
 
 export const MERCHANT_NAME_MAX = 200;
 export const MERCHANT_ADDRESS_MAX = 1000;
 export const MERCHANT_TAX_NUMBER_MAX = 100;
 export const BANK_TRANSFER_INSTRUCTIONS_MAX = 2000;
+/** At most this many prices offered for plan changes in the customer portal. */
+export const PORTAL_PLAN_PRICES_MAX = 50;
 
 /** `external`: prices exclude tax (added on top); `internal`: prices include it. */
 export const ACCOUNT_TAX_MODES = ["external", "internal"] as const;
@@ -53,6 +55,12 @@ export const accountSettingsSchema = z.object({
   default_currency_code: z.enum(CURRENCY_CODES as [CurrencyCode, ...CurrencyCode[]]),
   /** IANA zone: the day printed on invoices, the hosted invoice page and emails. */
   timezone: z.string(),
+  /**
+   * The recurring prices customers may switch between in the customer portal (monthly ↔ yearly,
+   * another plan): a subscription with one item on one of them is offered the others of its
+   * currency. Empty: the portal offers no plan change.
+   */
+  portal_plan_price_ids: z.array(z.string()),
   /** The merchant's logo on the public `/logo` route (versioned by its content hash), or null. */
   logo_url: z.string().nullable(),
   updated_at: z.string().nullable(),
@@ -78,6 +86,12 @@ export const updateAccountSettingsBody = z.strictObject({
   timezone: z
     .string({ error: "must be an IANA time zone name" })
     .refine(isTimeZone, 'must be an IANA time zone name, such as "Europe/London" or "UTC"')
+    .nullable()
+    .optional(),
+  portal_plan_price_ids: z
+    .array(entityId("pri"), { error: "must be an array of price IDs" })
+    .max(PORTAL_PLAN_PRICES_MAX, `must list at most ${PORTAL_PLAN_PRICES_MAX} prices`)
+    .refine((ids) => new Set(ids).size === ids.length, "must not list a price twice")
     .nullable()
     .optional(),
 });

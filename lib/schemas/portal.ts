@@ -61,6 +61,10 @@ export const portalBusinessBody = updateBusinessBody.pick({ name: true, company_
 export type PortalBusinessInput = z.infer<typeof portalBusinessBody>;
 
 /** Cancel from the portal: always at the end of the billing period (reference §7), confirmed. */
+/** The portal's plan change and its preview: one of the plans the merchant offers (plans.ts). */
+export const portalPlanBody = z.strictObject({ price_id: entityId("pri") });
+export type PortalPlanInput = z.infer<typeof portalPlanBody>;
+
 export const portalCancelBody = z.strictObject({
   confirm: z.literal(true, { error: "must be true: the customer confirmed the cancellation" }),
 });

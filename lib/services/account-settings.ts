@@ -5,6 +5,10 @@
  * the name "Your company", no address, tax number or email, tax mode `external`, currency USD,
  * time zone UTC, no logo.
  *
+ * `portal_plan_price_ids` (the prices the customer portal lets customers switch between) is kept
+ * as a JSON array under its key; each must be a recurring price (checked when set; the portal
+ * offers only those still active).
+ *
  * The logo (PUT/DELETE /account-settings/logo) is kept in the same table, under two keys written
  * in one transaction: `logo` (JSON: content type, pixel size, base64 bytes; at most 256 KB decoded)
  * and `logo_version` (the first 16 hex digits of its SHA-256). Decision: no table of its own, since
@@ -18,7 +22,7 @@ import { config } from "../config.ts";
 import { query, sqlTransaction, ts } from "../db/sql.ts";
 import { storableJson } from "../db/storable.ts";
 import { checkLogo, type LogoImage } from "../documents/logo.ts";
-import { invalidField } from "../errors.ts";
+import { ApiError, invalidField } from "../errors.ts";
 import {
   type AccountSettings,
   DEFAULT_CURRENCY_CODE,
@@ -43,6 +47,7 @@ export const ACCOUNT_SETTING_KEYS = {
   tax_mode: ACCOUNT_TAX_MODE_SETTING,
   default_currency_code: "default_currency_code",
   timezone: "timezone",
+  portal_plan_price_ids: "portal_plan_price_ids",
 } as const satisfies Record<keyof UpdateAccountSettingsInput, string>;
 
 type Field = keyof typeof ACCOUNT_SETTING_KEYS;
@@ -59,6 +64,43 @@ export function logoPath(version: string): string {
 /** The logo's absolute URL (PUBLIC_URL), for emails; null without a logo. */
 export function absoluteLogoUrl(logoUrl: string | null): string | null {
   return logoUrl ? `${config.publicUrl}${logoUrl}` : null;
+}
+
+/** The stored list of price IDs (a value that no longer parses reads as none, never a 500). */
+function storedPriceIds(text: string | null): string[] {
+  if (!text) return [];
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return Array.isArray(parsed) ? parsed.filter((id): id is string => typeof id === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Each ID must name a recurring price: else 400 naming `portal_plan_price_ids[i]`. */
+async function checkPlanPrices(ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  const rows = await query<{ id: string; recurring: boolean }>(
+    "SELECT id, billing_cycle_interval IS NOT NULL AS recurring FROM prices WHERE id = ANY($1)",
+    [ids],
+  );
+  const found = new Map(rows.map((row) => [row.id, row.recurring]));
+  const errors = ids.flatMap((id, index) => {
+    const recurring = found.get(id);
+    if (recurring === undefined)
+      return [{ field: `portal_plan_price_ids[${index}]`, message: `no price has the ID ${id}` }];
+    if (!recurring) {
+      return [
+        {
+          field: `portal_plan_price_ids[${index}]`,
+          message: `${id} is a one-time price: customers switch between recurring prices only`,
+        },
+      ];
+    }
+    return [];
+  });
+  if (errors.length > 0)
+    throw new ApiError("invalid_field", "Some prices cannot be offered in the portal.", { errors });
 }
 
 export async function getAccountSettings(): Promise<AccountSettings> {
@@ -84,6 +126,7 @@ export async function getAccountSettings(): Promise<AccountSettings> {
     // A stored value this runtime no longer knows falls back to the default (never a 500).
     default_currency_code: currency && isCurrencyCode(currency) ? currency : DEFAULT_CURRENCY_CODE,
     timezone: zone && isTimeZone(zone) ? zone : DEFAULT_TIMEZONE,
+    portal_plan_price_ids: storedPriceIds(value("portal_plan_price_ids")),
     logo_url: logoVersion ? logoPath(logoVersion) : null,
     updated_at: latest,
   };
@@ -95,11 +138,17 @@ export async function getAccountSettings(): Promise<AccountSettings> {
  * Changing the tax mode changes only transactions priced from now on: stored details stay.
  */
 export async function updateAccountSettings(input: UpdateAccountSettingsInput): Promise<AccountSettings> {
+  if (input.portal_plan_price_ids) await checkPlanPrices(input.portal_plan_price_ids);
   await sqlTransaction(async (client) => {
     for (const field of FIELDS) {
       const sent = input[field];
       if (sent === undefined) continue;
       const key = ACCOUNT_SETTING_KEYS[field];
+      if (Array.isArray(sent)) {
+        if (sent.length === 0) await query("DELETE FROM settings WHERE key = $1", [key], client);
+        else await putSetting(key, JSON.stringify(sent), client);
+        continue;
+      }
       const text = typeof sent === "string" ? sent.trim() : sent;
       if (text === null || text === "") {
         await query("DELETE FROM settings WHERE key = $1", [key], client);

@@ -16,6 +16,7 @@ import {
   type JsonPage,
   listJson,
   Params,
+  type Queryable,
   query,
   type RawJson,
   sqlTransaction,
@@ -108,16 +109,13 @@ export interface SavedMethod {
 }
 
 /** The saved card a charge uses, or null when it was deleted. */
-export async function savedCard(on: pg.PoolClient, id: string | null): Promise<SavedMethod | null> {
+export async function savedCard(on: Queryable, id: string | null): Promise<SavedMethod | null> {
   if (!id) return null;
   return (await savedCards(on, [id])).get(id) ?? null;
 }
 
 /** The saved cards of `ids` by ID (a deleted one is missing), in one query. */
-export async function savedCards(
-  on: pg.PoolClient,
-  ids: readonly (string | null)[],
-): Promise<Map<string, SavedMethod>> {
+export async function savedCards(on: Queryable, ids: readonly (string | null)[]): Promise<Map<string, SavedMethod>> {
   const wanted = [...new Set(ids.filter((id): id is string => id !== null))];
   if (wanted.length === 0) return new Map();
   const rows = await query<SavedMethod>(

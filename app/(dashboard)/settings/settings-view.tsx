@@ -6,6 +6,7 @@ import { useAccountSettings } from "@/lib/dashboard/settings";
 import { LogoForm } from "./logo-form";
 import { MerchantForm } from "./merchant-form";
 import { PaymentsSettings } from "./payments-settings";
+import { PortalPlansForm } from "./portal-plans-form";
 import { TaxRatesTable } from "./tax-rates-table";
 
 export function SettingsView() {
@@ -41,6 +42,17 @@ export function SettingsView() {
         description="Which payment processor takes your customers' payments, and the Stripe account it uses."
       >
         <PaymentsSettings />
+      </Section>
+      <Section
+        id="customer-portal"
+        title="Customer portal"
+        description="The plans customers may switch between themselves (monthly ↔ yearly, another plan), charged the prorated difference at once."
+      >
+        {settings.data ? (
+          <PortalPlansForm settings={settings.data} />
+        ) : settings.isLoading ? (
+          <LoadingBlock label="Loading settings…" />
+        ) : null}
       </Section>
       <Section
         title="Tax rates"

@@ -13,6 +13,7 @@ import { useCatalogue } from "@/lib/dashboard/catalogue";
 import { humanize } from "@/lib/dashboard/display";
 import { type Customer, keys, useList } from "@/lib/dashboard/hooks";
 import { billingCycleText } from "@/lib/dashboard/money";
+import { partyName, subscriptionAmountText } from "@/lib/dashboard/names";
 import {
   SCHEDULED_CHANGE_ACTIONS,
   SUBSCRIPTION_STATUSES,
@@ -36,25 +37,33 @@ const SCHEDULED_OPTIONS = [
 
 const dash = <span className="text-slate-500">—</span>;
 
-function columns(emails: Map<string, string>): Column<Subscription>[] {
+function columns(customers: Map<string, Customer>): Column<Subscription>[] {
   return [
     {
       key: "customer",
       header: "Customer",
-      cell: (s) => (
-        <div className="flex flex-col">
-          <Link href={subscriptionPath(s.id)} className="font-medium text-brand-700 hover:underline">
-            {emails.get(s.customer_id) ?? <span className="font-mono text-xs">{s.customer_id}</span>}
-            <span className="sr-only"> subscription</span>
-          </Link>
-          <Link href={`/customers/${s.customer_id}`} className="text-xs text-slate-500 hover:underline">
-            Customer <span className="sr-only">{emails.get(s.customer_id) ?? s.customer_id}</span>
-            <span className="font-mono" aria-hidden="true">
-              {s.customer_id.slice(0, 12)}…
-            </span>
-          </Link>
-        </div>
-      ),
+      cell: (s) => {
+        const customer = customers.get(s.customer_id);
+        const party = partyName({ customer }, s.customer_id);
+        return (
+          <div className="flex flex-col">
+            <Link href={subscriptionPath(s.id)} className="font-medium text-brand-700 hover:underline">
+              {customer ? party.name : <span className="font-mono text-xs">{s.customer_id}</span>}
+              <span className="sr-only"> subscription</span>
+            </Link>
+            <Link href={`/customers/${s.customer_id}`} className="text-xs text-slate-500 hover:underline">
+              {party.secondary ?? (
+                <>
+                  Customer <span className="sr-only">{party.name}</span>
+                  <span className="font-mono" aria-hidden="true">
+                    {s.customer_id.slice(0, 12)}…
+                  </span>
+                </>
+              )}
+            </Link>
+          </div>
+        );
+      },
     },
     {
       key: "status",
@@ -74,7 +83,9 @@ function columns(emails: Map<string, string>): Column<Subscription>[] {
       cell: (s) => (
         <div className="flex flex-col">
           <span>{itemsSummary(s)}</span>
-          <span className="text-xs text-slate-500">{billingCycleText(s.billing_cycle)}</span>
+          <span className="text-xs whitespace-nowrap text-slate-500">
+            {subscriptionAmountText(s) ?? billingCycleText(s.billing_cycle)}
+          </span>
         </div>
       ),
     },
@@ -99,8 +110,8 @@ function columns(emails: Map<string, string>): Column<Subscription>[] {
   ];
 }
 
-/** The customers of a page of subscriptions, for their emails (one request per page). */
-function useCustomerEmails(ids: string[]): Map<string, string> {
+/** The customers of a page of subscriptions, for their names and emails (one request per page). */
+function useCustomers(ids: string[]): Map<string, Customer> {
   const unique = [...new Set(ids)].sort();
   const list = useList<Customer>(
     keys.customerLists,
@@ -108,7 +119,7 @@ function useCustomerEmails(ids: string[]): Map<string, string> {
     { id: unique.join(","), per_page: 200 },
     unique.length > 0,
   );
-  return new Map((list.data?.data ?? []).map((c) => [c.id, c.email]));
+  return new Map((list.data?.data ?? []).map((c) => [c.id, c]));
 }
 
 /**
@@ -180,7 +191,7 @@ export function SubscriptionsView() {
   const counts = useStatusCounts(shared, ready);
   const known = Object.values(counts);
   const total = known.length === SUBSCRIPTION_STATUSES.length ? known.reduce((a, b) => a + b, 0) : undefined;
-  const emails = useCustomerEmails((list.data?.data ?? []).map((s) => s.customer_id));
+  const customers = useCustomers((list.data?.data ?? []).map((s) => s.customer_id));
   const filtered = status !== "" || customer !== "" || Object.values(filters).some((value) => value !== "");
 
   return (
@@ -267,7 +278,7 @@ export function SubscriptionsView() {
       ) : (
         <PagedTable
           caption="Subscriptions"
-          columns={columns(emails)}
+          columns={columns(customers)}
           rowKey={(s) => s.id}
           list={list}
           pagination={pagination}

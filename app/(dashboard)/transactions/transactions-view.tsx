@@ -10,6 +10,7 @@ import { PageHeader } from "@/components/page-header";
 import { EmptyState } from "@/components/states";
 import { StatusFilter } from "@/components/status-filter";
 import { humanize } from "@/lib/dashboard/display";
+import { partyName } from "@/lib/dashboard/names";
 import { Allowed } from "@/lib/dashboard/permissions";
 import {
   COLLECTION_MODE_OPTIONS,
@@ -48,14 +49,18 @@ const COLUMNS: Column<TransactionWithIncludes>[] = [
   {
     key: "customer",
     header: "Customer",
-    cell: (t) =>
-      t.customer_id ? (
-        <Link href={`/customers/${t.customer_id}`} className="hover:underline">
-          {t.customer?.email ?? <span className="font-mono text-xs">{t.customer_id}</span>}
-        </Link>
-      ) : (
-        dash
-      ),
+    cell: (t) => {
+      if (!t.customer_id) return dash;
+      const party = partyName({ customer: t.customer, business: t.business }, t.customer_id);
+      return (
+        <div className="flex flex-col">
+          <Link href={`/customers/${t.customer_id}`} className="font-medium hover:underline">
+            {party.name}
+          </Link>
+          {party.secondary && <span className="text-xs text-slate-500">{party.secondary}</span>}
+        </div>
+      );
+    },
   },
   {
     key: "status",

@@ -37,6 +37,7 @@ describe("GET /account-settings", () => {
       tax_mode: "external",
       default_currency_code: "USD",
       timezone: "UTC",
+      portal_plan_price_ids: [],
       logo_url: null,
       updated_at: null,
     });
@@ -169,5 +170,43 @@ describe("PATCH /account-settings", () => {
 
   it("has no POST, PUT or DELETE", async () => {
     await expectMethodsNotAllowed(settings, ["POST", "PUT", "DELETE"], "/account-settings");
+  });
+});
+
+describe("portal_plan_price_ids (the plans customers may switch between in the portal)", () => {
+  it("stores recurring prices in order, answers them, and an empty list or null removes them", async () => {
+    const cycle = { billing_cycle: { interval: "month", frequency: 1 } };
+    const monthly = await makePrice(cycle);
+    const yearly = await makePrice({
+      billing_cycle: { interval: "year", frequency: 1 },
+      product_id: monthly.product_id,
+    });
+    const res = await patch({ portal_plan_price_ids: [yearly.id, monthly.id] });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data.portal_plan_price_ids).toEqual([yearly.id, monthly.id]);
+    expect(JSON.parse((await stored()).portal_plan_price_ids)).toEqual([yearly.id, monthly.id]);
+    expect((await patch({ merchant_name: "Other" })).body.data.portal_plan_price_ids).toEqual([yearly.id, monthly.id]);
+    expect((await patch({ portal_plan_price_ids: [] })).body.data.portal_plan_price_ids).toEqual([]);
+    expect((await stored()).portal_plan_price_ids).toBeUndefined();
+    await patch({ portal_plan_price_ids: [monthly.id] });
+    expect((await patch({ portal_plan_price_ids: null })).body.data.portal_plan_price_ids).toEqual([]);
+  });
+
+  it("refuses unknown and one-time prices naming the entry, bad IDs, repeats and too many; a bad stored value reads as none", async () => {
+    const oneTime = await makePrice();
+    const monthly = await makePrice({ billing_cycle: { interval: "month", frequency: 1 } });
+    expectFieldError(await patch({ portal_plan_price_ids: [monthly.id, oneTime.id] }), "portal_plan_price_ids[1]");
+    const unknown = `pri_${"0".repeat(26)}`;
+    expectFieldError(await patch({ portal_plan_price_ids: [unknown] }), "portal_plan_price_ids[0]");
+    for (const value of ["pri_x", 5, [5], ["ctm_01h0000000000000000000000"], [monthly.id, monthly.id]]) {
+      const res = await patch({ portal_plan_price_ids: Array.isArray(value) ? value : value });
+      expect(res.status, JSON.stringify(value)).toBe(400);
+      expect(res.body.error.code).toBe("invalid_field");
+    }
+    const many = Array.from({ length: 51 }, (_, i) => `pri_${String(i).padStart(26, "0")}`);
+    expectFieldError(await patch({ portal_plan_price_ids: many }), "portal_plan_price_ids");
+    expect((await get()).body.data.portal_plan_price_ids).toEqual([]);
+    await query("INSERT INTO settings (key, value) VALUES ('portal_plan_price_ids', 'not json')");
+    expect((await get()).body.data.portal_plan_price_ids).toEqual([]);
   });
 });

@@ -82,35 +82,37 @@ import * as r78 from "../simulations/[simulation_id]/runs/[simulation_run_id]/ev
 import * as r79 from "../simulations/[simulation_id]/runs/[simulation_run_id]/route";
 import * as r80 from "../simulations/[simulation_id]/runs/route";
 import * as r81 from "../simulations/route";
-import * as r82 from "../subscriptions/[subscription_id]/activate/route";
-import * as r83 from "../subscriptions/[subscription_id]/cancel/route";
-import * as r84 from "../subscriptions/[subscription_id]/charge/preview/route";
-import * as r85 from "../subscriptions/[subscription_id]/charge/route";
-import * as r86 from "../subscriptions/[subscription_id]/pause/route";
-import * as r87 from "../subscriptions/[subscription_id]/preview/route";
-import * as r88 from "../subscriptions/[subscription_id]/resume/route";
-import * as r89 from "../subscriptions/[subscription_id]/route";
-import * as r90 from "../subscriptions/[subscription_id]/test-clock/advance/route";
-import * as r91 from "../subscriptions/[subscription_id]/update-payment-method-transaction/route";
-import * as r92 from "../subscriptions/route";
-import * as r93 from "../tax-rates/[country_code]/route";
-import * as r94 from "../tax-rates/route";
-import * as r95 from "../team/invites/[invite_id]/route";
-import * as r96 from "../team/invites/accept/route";
-import * as r97 from "../team/invites/route";
-import * as r98 from "../team/members/[user_id]/route";
-import * as r99 from "../team/members/route";
-import * as r100 from "../transactions/[transaction_id]/charge-saved-method/route";
-import * as r101 from "../transactions/[transaction_id]/checkout-email/route";
-import * as r102 from "../transactions/[transaction_id]/invoice-link/route";
-import * as r103 from "../transactions/[transaction_id]/invoice-preview/route";
-import * as r104 from "../transactions/[transaction_id]/invoice/route";
-import * as r105 from "../transactions/[transaction_id]/mark-paid/route";
-import * as r106 from "../transactions/[transaction_id]/payment-attempts/route";
-import * as r107 from "../transactions/[transaction_id]/revise/route";
-import * as r108 from "../transactions/[transaction_id]/route";
-import * as r109 from "../transactions/preview/route";
-import * as r110 from "../transactions/route";
+import * as r82 from "../subscriptions/[subscription_id]/activate/preview/route";
+import * as r83 from "../subscriptions/[subscription_id]/activate/route";
+import * as r84 from "../subscriptions/[subscription_id]/cancel/route";
+import * as r85 from "../subscriptions/[subscription_id]/charge/preview/route";
+import * as r86 from "../subscriptions/[subscription_id]/charge/route";
+import * as r87 from "../subscriptions/[subscription_id]/pause/route";
+import * as r88 from "../subscriptions/[subscription_id]/preview/route";
+import * as r89 from "../subscriptions/[subscription_id]/resume/preview/route";
+import * as r90 from "../subscriptions/[subscription_id]/resume/route";
+import * as r91 from "../subscriptions/[subscription_id]/route";
+import * as r92 from "../subscriptions/[subscription_id]/test-clock/advance/route";
+import * as r93 from "../subscriptions/[subscription_id]/update-payment-method-transaction/route";
+import * as r94 from "../subscriptions/route";
+import * as r95 from "../tax-rates/[country_code]/route";
+import * as r96 from "../tax-rates/route";
+import * as r97 from "../team/invites/[invite_id]/route";
+import * as r98 from "../team/invites/accept/route";
+import * as r99 from "../team/invites/route";
+import * as r100 from "../team/members/[user_id]/route";
+import * as r101 from "../team/members/route";
+import * as r102 from "../transactions/[transaction_id]/charge-saved-method/route";
+import * as r103 from "../transactions/[transaction_id]/checkout-email/route";
+import * as r104 from "../transactions/[transaction_id]/invoice-link/route";
+import * as r105 from "../transactions/[transaction_id]/invoice-preview/route";
+import * as r106 from "../transactions/[transaction_id]/invoice/route";
+import * as r107 from "../transactions/[transaction_id]/mark-paid/route";
+import * as r108 from "../transactions/[transaction_id]/payment-attempts/route";
+import * as r109 from "../transactions/[transaction_id]/revise/route";
+import * as r110 from "../transactions/[transaction_id]/route";
+import * as r111 from "../transactions/preview/route";
+import * as r112 from "../transactions/route";
 
 export const ROUTES = [
   { path: "/account-settings/logo", module: r0 },
@@ -195,33 +197,35 @@ export const ROUTES = [
   { path: "/simulations/{simulation_id}/runs/{simulation_run_id}", module: r79 },
   { path: "/simulations/{simulation_id}/runs", module: r80 },
   { path: "/simulations", module: r81 },
-  { path: "/subscriptions/{subscription_id}/activate", module: r82 },
-  { path: "/subscriptions/{subscription_id}/cancel", module: r83 },
-  { path: "/subscriptions/{subscription_id}/charge/preview", module: r84 },
-  { path: "/subscriptions/{subscription_id}/charge", module: r85 },
-  { path: "/subscriptions/{subscription_id}/pause", module: r86 },
-  { path: "/subscriptions/{subscription_id}/preview", module: r87 },
-  { path: "/subscriptions/{subscription_id}/resume", module: r88 },
-  { path: "/subscriptions/{subscription_id}", module: r89 },
-  { path: "/subscriptions/{subscription_id}/test-clock/advance", module: r90 },
-  { path: "/subscriptions/{subscription_id}/update-payment-method-transaction", module: r91 },
-  { path: "/subscriptions", module: r92 },
-  { path: "/tax-rates/{country_code}", module: r93 },
-  { path: "/tax-rates", module: r94 },
-  { path: "/team/invites/{invite_id}", module: r95 },
-  { path: "/team/invites/accept", module: r96 },
-  { path: "/team/invites", module: r97 },
-  { path: "/team/members/{user_id}", module: r98 },
-  { path: "/team/members", module: r99 },
-  { path: "/transactions/{transaction_id}/charge-saved-method", module: r100 },
-  { path: "/transactions/{transaction_id}/checkout-email", module: r101 },
-  { path: "/transactions/{transaction_id}/invoice-link", module: r102 },
-  { path: "/transactions/{transaction_id}/invoice-preview", module: r103 },
-  { path: "/transactions/{transaction_id}/invoice", module: r104 },
-  { path: "/transactions/{transaction_id}/mark-paid", module: r105 },
-  { path: "/transactions/{transaction_id}/payment-attempts", module: r106 },
-  { path: "/transactions/{transaction_id}/revise", module: r107 },
-  { path: "/transactions/{transaction_id}", module: r108 },
-  { path: "/transactions/preview", module: r109 },
-  { path: "/transactions", module: r110 },
+  { path: "/subscriptions/{subscription_id}/activate/preview", module: r82 },
+  { path: "/subscriptions/{subscription_id}/activate", module: r83 },
+  { path: "/subscriptions/{subscription_id}/cancel", module: r84 },
+  { path: "/subscriptions/{subscription_id}/charge/preview", module: r85 },
+  { path: "/subscriptions/{subscription_id}/charge", module: r86 },
+  { path: "/subscriptions/{subscription_id}/pause", module: r87 },
+  { path: "/subscriptions/{subscription_id}/preview", module: r88 },
+  { path: "/subscriptions/{subscription_id}/resume/preview", module: r89 },
+  { path: "/subscriptions/{subscription_id}/resume", module: r90 },
+  { path: "/subscriptions/{subscription_id}", module: r91 },
+  { path: "/subscriptions/{subscription_id}/test-clock/advance", module: r92 },
+  { path: "/subscriptions/{subscription_id}/update-payment-method-transaction", module: r93 },
+  { path: "/subscriptions", module: r94 },
+  { path: "/tax-rates/{country_code}", module: r95 },
+  { path: "/tax-rates", module: r96 },
+  { path: "/team/invites/{invite_id}", module: r97 },
+  { path: "/team/invites/accept", module: r98 },
+  { path: "/team/invites", module: r99 },
+  { path: "/team/members/{user_id}", module: r100 },
+  { path: "/team/members", module: r101 },
+  { path: "/transactions/{transaction_id}/charge-saved-method", module: r102 },
+  { path: "/transactions/{transaction_id}/checkout-email", module: r103 },
+  { path: "/transactions/{transaction_id}/invoice-link", module: r104 },
+  { path: "/transactions/{transaction_id}/invoice-preview", module: r105 },
+  { path: "/transactions/{transaction_id}/invoice", module: r106 },
+  { path: "/transactions/{transaction_id}/mark-paid", module: r107 },
+  { path: "/transactions/{transaction_id}/payment-attempts", module: r108 },
+  { path: "/transactions/{transaction_id}/revise", module: r109 },
+  { path: "/transactions/{transaction_id}", module: r110 },
+  { path: "/transactions/preview", module: r111 },
+  { path: "/transactions", module: r112 },
 ];

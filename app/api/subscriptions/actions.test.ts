@@ -84,6 +84,18 @@ async function trialing(options: { card?: CardPaymentInput } = {}) {
   return subscribeAtCheckout({ price, ...options });
 }
 
+/**
+ * Pauses `sub` now after moving its clock 10 days into its period: the resume then bills the new
+ * period less the credit of the 20-odd days the pause left unused (lifecycle.ts pauseCreditLines),
+ * something to charge. Returns the clock's time.
+ */
+async function pauseMidPeriod(sub: Entity): Promise<number> {
+  const at = Date.parse(sub.current_billing_period.starts_at) + 10 * DAY;
+  await advanceTo(sub.id, new Date(at));
+  await ok("pause", sub.id, { effective_from: "immediately" });
+  return at;
+}
+
 async function deletePaymentMethod(customerId: string): Promise<void> {
   const [pm] = await query<{ id: string }>("SELECT id FROM payment_methods WHERE customer_id = $1", [customerId]);
   const res = await call(paymentMethodItem.DELETE, "DELETE", `/customers/${customerId}/payment-methods/${pm.id}`, {
@@ -270,8 +282,7 @@ describe("POST /subscriptions/{id}/pause", () => {
 describe("POST /subscriptions/{id}/resume", () => {
   it("resumes now with a new billing period, billed at once (subscription.updated, .resumed, then the transaction's)", async () => {
     const { subscription } = await subscribeAtCheckout();
-    await ok("pause", subscription.id, { effective_from: "immediately" });
-    const before = Date.now();
+    const before = await pauseMidPeriod(subscription);
     const resumed = await ok("resume", subscription.id);
     expect(resumed).toMatchObject({ status: "active", paused_at: null, scheduled_change: null });
     const starts = Date.parse(resumed.current_billing_period.starts_at);
@@ -328,7 +339,7 @@ describe("POST /subscriptions/{id}/resume", () => {
 
   it("a declined charge on resume makes the subscription past_due (dunning), as a renewal", async () => {
     const { subscription } = await subscribeAtCheckout({ card: DECLINES_LATER_CARD });
-    await ok("pause", subscription.id, { effective_from: "immediately" });
+    await pauseMidPeriod(subscription);
     const resumed = await ok("resume", subscription.id, {});
     expect(resumed.status).toBe("past_due");
     const [, txn] = await transactionsOf(subscription.id);
@@ -424,7 +435,7 @@ describe("POST /subscriptions/{id}/resume", () => {
 
   it("resumes a manually-collected subscription by issuing the new period's invoice", async () => {
     const { subscription } = await subscribeByInvoice();
-    await ok("pause", subscription.id, { effective_from: "immediately" });
+    await pauseMidPeriod(subscription);
     const resumed = await ok("resume", subscription.id);
     expect(resumed.status).toBe("active");
     const txns = await transactionsOf(subscription.id);

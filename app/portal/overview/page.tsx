@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { portalCustomer, portalSubscriptions, portalTransactions } from "@/lib/services/portal/data";
+import { portalPlanChoices } from "@/lib/services/portal/plans";
 import { portalGate, type SearchParams } from "../access";
 import { PaymentsTable } from "../payments-table";
 import { SubscriptionCard } from "../subscription-card";
@@ -14,6 +15,10 @@ export default async function OverviewPage({ searchParams }: { searchParams: Sea
     portalSubscriptions(gate.customerId),
     portalTransactions(gate.customerId),
   ]);
+  // Which subscriptions may change plan (Settings → Customer portal lists the plans).
+  const changeable = await Promise.all(
+    subscriptions.map(async (row) => (await portalPlanChoices(gate.customerId, row.subscription.id)) !== null),
+  );
   return (
     <>
       <PortalNav current="overview" email={customer.email} />
@@ -26,7 +31,9 @@ export default async function OverviewPage({ searchParams }: { searchParams: Sea
             <p className="text-sm text-slate-600">You have no subscriptions.</p>
           </Card>
         ) : (
-          subscriptions.map((row) => <SubscriptionCard key={row.subscription.id} row={row} />)
+          subscriptions.map((row, index) => (
+            <SubscriptionCard key={row.subscription.id} row={row} canChangePlan={changeable[index]} />
+          ))
         )}
         <Card aria-labelledby="recent-heading">
           <div className="mb-2 flex items-baseline justify-between gap-3">

@@ -22,31 +22,65 @@
  *
  * A recurring discount limited to N periods ends N periods after the new anchor (it ended N periods
  * after the trial's end).
+ *
+ * POST /subscriptions/{subscription_id}/activate/preview (ours; the API family has none): what the
+ * activation charges now, from the same plan (`planActivation`: the same refusals, the new dates
+ * and discount) priced as billPeriod bills it (the items and waiting lines, the first period's
+ * discount, the credit balance), so the dashboard shows the amount that is then charged.
  */
 import { addInterval } from "../../billing/billing-dates.ts";
+import { updateSummary } from "../../billing/proration.ts";
 import { periodIndexAt, periodStart } from "../../billing/subscription-dates.ts";
 import { refusal } from "../../billing/subscription-states.ts";
-import { query } from "../../db/sql.ts";
+import { pool } from "../../db/connection.ts";
+import { type Queryable, query } from "../../db/sql.ts";
 import { ApiError } from "../../errors.ts";
+import { rfc3339 } from "../../timestamps.ts";
 import { savedCard } from "../payment-methods.ts";
+import { periodDiscount, subscriptionNow } from "./billing.ts";
 import { changePurpose } from "./charge-outcomes.ts";
 import { billPeriod } from "./lifecycle.ts";
 import { refuse, subscriptionOperation } from "./operation.ts";
-import { emitSubscriptionEvents } from "./store.ts";
+import {
+  apiPeriod,
+  nextTransaction,
+  previewShape,
+  priceLines,
+  recurringDetails,
+  storedRenewalState,
+  summaryOf,
+} from "./preview.ts";
+import { emitSubscriptionEvents, readSubscription, type SubscriptionRow, subscriptionJson } from "./store.ts";
+
+/** The activation of `sub` at `now`: refused as the state machine says, else its new dates. */
+async function planActivation(on: Queryable, sub: SubscriptionRow, now: Date) {
+  refuse(
+    refusal("activate", sub, {
+      has_payment_method: (await savedCard(on, sub.payment_method_id)) !== null,
+    }),
+  );
+  const cycle = sub.billing_cycle;
+  const endsAt = addInterval(now, cycle.interval, cycle.frequency);
+  let discountEndsAt = sub.discount_ends_at;
+  if (discountEndsAt && discountEndsAt.getTime() > sub.billing_anchor_at.getTime()) {
+    discountEndsAt = periodStart(now, cycle, periodIndexAt(sub.billing_anchor_at, cycle, discountEndsAt));
+  }
+  const after: SubscriptionRow = {
+    ...sub,
+    status: "active",
+    billing_anchor_at: now,
+    first_billed_at: now,
+    current_period_starts_at: now,
+    current_period_ends_at: endsAt,
+    next_billed_at: endsAt,
+    discount_ends_at: discountEndsAt,
+  };
+  return { endsAt, discountEndsAt, after };
+}
 
 export function activateSubscription(id: string) {
   return subscriptionOperation(id, async (client, sub, now) => {
-    refuse(
-      refusal("activate", sub, {
-        has_payment_method: (await savedCard(client, sub.payment_method_id)) !== null,
-      }),
-    );
-    const cycle = sub.billing_cycle;
-    const endsAt = addInterval(now, cycle.interval, cycle.frequency);
-    let discountEndsAt = sub.discount_ends_at;
-    if (discountEndsAt && discountEndsAt.getTime() > sub.billing_anchor_at.getTime()) {
-      discountEndsAt = periodStart(now, cycle, periodIndexAt(sub.billing_anchor_at, cycle, discountEndsAt));
-    }
+    const { endsAt, discountEndsAt } = await planActivation(client, sub, now);
     await query(
       `UPDATE subscriptions SET status = 'active', billing_anchor_at = $2, first_billed_at = $2,
               current_period_starts_at = $2, current_period_ends_at = $3, next_billed_at = $3, discount_ends_at = $4
@@ -83,5 +117,52 @@ export function activateSubscription(id: string) {
         "The subscription's saved payment method was declined for the first period's charge, so the subscription was not activated and nothing changed: it stays in trial until its trial ends. The customer can update the payment method and you can try again.",
       );
     }
+  });
+}
+
+/** The preview of activating now (see the top of this file). */
+export async function previewActivation(id: string): Promise<Record<string, unknown>> {
+  const on = pool();
+  const sub = await readSubscription(on, id);
+  const now = subscriptionNow(sub);
+  const { endsAt, after } = await planActivation(on, sub, now);
+  const state = await storedRenewalState(on, sub);
+  const period = { starts_at: now, ends_at: endsAt };
+  const priced = await priceLines(
+    on,
+    after,
+    [...state.items, ...state.pending],
+    await periodDiscount(on, after, now),
+    state.credit,
+  );
+  const renewal = {
+    sub: after,
+    items: state.items,
+    pending: [],
+    credit: state.credit - priced.creditUsed + priced.creditAdded,
+  };
+  const entity = (await subscriptionJson(on, id)).parse() as Record<string, any>;
+  const time = (date: Date) => rfc3339(date);
+  const shaped = {
+    ...entity,
+    status: "active",
+    first_billed_at: time(now),
+    next_billed_at: time(endsAt),
+    current_billing_period: apiPeriod(period),
+    items: (entity.items as Record<string, any>[]).map((item) => ({
+      ...item,
+      status: "active",
+      previously_billed_at: time(now),
+      next_billed_at: time(endsAt),
+      trial_dates: item.trial_dates ? { ...item.trial_dates, ends_at: time(now) } : null,
+    })),
+  };
+  return previewShape(shaped, {
+    immediate_transaction: { billing_period: apiPeriod(period), details: priced.details, adjustments: [] },
+    next_transaction: await nextTransaction(on, renewal),
+    recurring_transaction_details: await recurringDetails(on, renewal),
+    update_summary: priced.details.line_items.length
+      ? summaryOf(priced.details, sub.currency_code)
+      : updateSummary(0n, 0n, sub.currency_code),
   });
 }

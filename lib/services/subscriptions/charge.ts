@@ -28,6 +28,7 @@ import { type ResolvedItem, resolveItems, saveNewPrices } from "../transactions/
 import type { DiscountRef } from "../transactions/references.ts";
 import { type BillLine, type Period, periodDiscount, subscriptionCountry, subscriptionNow } from "./billing.ts";
 import { billNow, checkImmediateChargeLimits, type OnPaymentFailure } from "./immediate-charges.ts";
+import { addPendingLines } from "./lifecycle.ts";
 import { refuse, subscriptionOperation } from "./operation.ts";
 import {
   apiPeriod,
@@ -41,7 +42,6 @@ import {
   summaryOf,
 } from "./preview.ts";
 import { emitSubscriptionEvents, readSubscription, type SubscriptionRow, subscriptionJson } from "./store.ts";
-import { addPendingLines } from "./update.ts";
 
 export interface ChargePlan {
   sub: SubscriptionRow;

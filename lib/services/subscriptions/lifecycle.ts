@@ -11,6 +11,13 @@
  * - Pausing cancels past-due renewal transactions (origin subscription_recurring), forgives pending
  *   credits and keeps pending charges for the resume's transaction (reference §6). The current
  *   period is kept in the row (a resume may continue it) and shown null while paused.
+ * - Pausing a paid (active) subscription before its period ends credits the unused rest of that
+ *   period (pauseCreditLines): the API family forgives it, so that a pause "now" followed by a
+ *   resume charged a whole new period on top of the one just paid (issue 26: $245 charged minutes
+ *   after the period was paid). The credit lines wait in subscription_charges, as prorated credits
+ *   of an item change do, and the resume's transaction (a new period) carries them; a resume that
+ *   continues the kept period drops them (the customer keeps that period instead), and a cancel
+ *   while paused forgives them with every other pending line. docs/subscriptions.md explains it.
  * - A paused subscription with `resume_at` has `next_billed_at` = resume_at (the resume bills a new
  *   period then) and a scheduled resume; open-ended, `next_billed_at` is null.
  * - A scheduled resume with `continue_existing_billing_period` that comes after the kept period
@@ -19,10 +26,13 @@
 import type pg from "pg";
 import { addInterval } from "../../billing/billing-dates.ts";
 import { parseDecimal } from "../../billing/money.ts";
+import { formatRate, prorationRate } from "../../billing/proration.ts";
 import { config } from "../../config.ts";
 import { TRANSACTION } from "../../db/entities/transaction.ts";
 import { type Queryable, query, storableJson, updateJson } from "../../db/sql.ts";
+import { newId } from "../../ids.ts";
 import type { OnResume } from "../../schemas/subscription.ts";
+import { rfc3339 } from "../../timestamps.ts";
 import { INVOICE_DUE_AT } from "../payments/past-due.ts";
 import { type BillLine, billSubscriptions, periodDiscount } from "./billing.ts";
 import { afterSyncCharge, type ChargePurpose, purposeText } from "./charge-outcomes.ts";
@@ -86,8 +96,36 @@ export async function applyPause(
     [sub.id],
     client,
   );
+  const credit = await pauseCreditLines(client, sub, at);
+  if (credit.length > 0) await addPendingLines(client, sub.id, credit);
   await query("UPDATE subscription_items SET updated_at = now() WHERE subscription_id = $1", [sub.id], client);
   await emitSubscriptionEvents(client, sub.id, ["subscription.updated", "subscription.paused"]);
+}
+
+/**
+ * The credit of a pause at `at` (see the top of this file): each item of a paid, active
+ * subscription credited for the rest of its current period, prorated to the minute as an item
+ * removed at `at` is (proration.ts prorationRate). None for a pause at the period's end (a
+ * scheduled pause), a trial (nothing paid) or a past_due subscription (its period is unpaid).
+ */
+export async function pauseCreditLines(on: Queryable, sub: SubscriptionRow, at: Date): Promise<BillLine[]> {
+  if (sub.status !== "active" || !sub.current_period_starts_at || !sub.current_period_ends_at) return [];
+  const period = { starts_at: sub.current_period_starts_at, ends_at: sub.current_period_ends_at };
+  if (at.getTime() >= period.ends_at.getTime() || at.getTime() < period.starts_at.getTime()) return [];
+  const rate = prorationRate(period, at);
+  if (rate.numerator === 0n) return [];
+  const items = (await subscriptionItemsOf(on, [sub.id])).get(sub.id) ?? [];
+  return items.map((item) => ({
+    price: item.price as unknown as BillLine["price"],
+    product: item.product as unknown as BillLine["product"],
+    quantity: item.quantity,
+    credit: true,
+    proration: {
+      rate: formatRate(rate),
+      ratio: rate,
+      billing_period: { starts_at: rfc3339(at), ends_at: rfc3339(period.ends_at) },
+    },
+  }));
 }
 
 /** Whether a paused subscription can resume inside its kept period at `at`. */
@@ -107,6 +145,12 @@ export async function applyResume(
   onResume: OnResume = "start_new_billing_period",
 ): Promise<void> {
   if (onResume === "continue_existing_billing_period" && canContinuePeriod(sub, at)) {
+    // The customer keeps the period the pause credited: the credit goes (see the top of this file).
+    await query(
+      "DELETE FROM subscription_charges WHERE subscription_id = $1 AND transaction_id IS NULL AND quantity < 0",
+      [sub.id],
+      client,
+    );
     await query(
       `UPDATE subscriptions SET status = 'active', paused_at = NULL, scheduled_change = NULL, next_billed_at = current_period_ends_at
         WHERE id = $1`,
@@ -313,6 +357,30 @@ export async function scheduleInvoiceCheck(
            AND t.billing_details IS NOT NULL)
       WHERE s.id = $1`,
     [sub.id],
+    client,
+  );
+}
+
+/** Lines for the next renewal (subscription_charges): credits as negative quantities. */
+export async function addPendingLines(client: pg.PoolClient, id: string, lines: readonly BillLine[]): Promise<void> {
+  await query(
+    `INSERT INTO subscription_charges (id, subscription_id, price_id, quantity, price, product, proration)
+     SELECT x.id, $1, x.price_id, x.quantity, x.price::json, x.product::json, x.proration::json
+       FROM unnest($2::text[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[])
+         AS x(id, price_id, quantity, price, product, proration)`,
+    [
+      id,
+      lines.map(() => newId("subchg")),
+      lines.map((line) => line.price.id),
+      lines.map((line) => (line.credit ? -line.quantity : line.quantity)),
+      lines.map((line) => storableJson(line.price)),
+      lines.map((line) => storableJson(line.product)),
+      lines.map((line) =>
+        line.proration
+          ? storableJson({ rate: line.proration.rate, billing_period: line.proration.billing_period })
+          : null,
+      ),
+    ],
     client,
   );
 }

@@ -94,6 +94,7 @@ import {
 import { storedBillingDetails } from "../transactions/stored-fields.ts";
 import { type BillLine, type Period, periodDiscount, subscriptionCountry, subscriptionNow } from "./billing.ts";
 import { billNow, checkImmediateChargeLimits, checkMinimumCharge, type OnPaymentFailure } from "./immediate-charges.ts";
+import { addPendingLines } from "./lifecycle.ts";
 import { futureDate, refuse, subscriptionOperation } from "./operation.ts";
 import {
   apiPeriod,
@@ -820,30 +821,6 @@ async function trialDates(client: pg.PoolClient, plan: UpdatePlan): Promise<void
   await query(
     "UPDATE subscription_items SET trial_ends_at = $2, updated_at = now() WHERE subscription_id = $1 AND trial_ends_at IS NOT NULL",
     [plan.after.id, plan.after.next_billed_at],
-    client,
-  );
-}
-
-/** Lines for the next renewal (subscription_charges): credits as negative quantities. */
-export async function addPendingLines(client: pg.PoolClient, id: string, lines: readonly BillLine[]): Promise<void> {
-  await query(
-    `INSERT INTO subscription_charges (id, subscription_id, price_id, quantity, price, product, proration)
-     SELECT x.id, $1, x.price_id, x.quantity, x.price::json, x.product::json, x.proration::json
-       FROM unnest($2::text[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[])
-         AS x(id, price_id, quantity, price, product, proration)`,
-    [
-      id,
-      lines.map(() => newId("subchg")),
-      lines.map((line) => line.price.id),
-      lines.map((line) => (line.credit ? -line.quantity : line.quantity)),
-      lines.map((line) => storableJson(line.price)),
-      lines.map((line) => storableJson(line.product)),
-      lines.map((line) =>
-        line.proration
-          ? storableJson({ rate: line.proration.rate, billing_period: line.proration.billing_period })
-          : null,
-      ),
-    ],
     client,
   );
 }

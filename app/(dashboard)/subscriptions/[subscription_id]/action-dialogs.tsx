@@ -14,7 +14,7 @@ import { allowedModes } from "@/lib/billing/proration";
 import { ApiClientError } from "@/lib/dashboard/api";
 import { type Discount, type ProductWithPrices, useCatalogue, useDiscounts } from "@/lib/dashboard/catalogue";
 import { dateInputValue, formatDate, formatDateTime, todayInputValue } from "@/lib/dashboard/display";
-import { formatMoney, periodText } from "@/lib/dashboard/money";
+import { billingCycleText, formatMoney, periodText } from "@/lib/dashboard/money";
 import {
   type ChargeSubscriptionInput,
   itemName,
@@ -22,6 +22,7 @@ import {
   itemPriceText,
   PRORATION_MODE_LABELS,
   type ProrationBillingMode,
+  type ResumeSubscriptionInput,
   type Subscription,
   type SubscriptionPreview,
   type UpdateSubscriptionInput,
@@ -129,6 +130,14 @@ function Choice<T extends string>({
 interface DialogProps {
   sub: Subscription;
   onClose: () => void;
+  /** The saved card renewals are charged to ("Visa •••• 4242"), when known. */
+  card?: string | null;
+}
+
+/** Where a charge now goes: the saved card, or an invoice for manual collection. */
+function chargedTo(sub: Subscription, card: string | null | undefined): string {
+  if (sub.collection_mode === "manual") return "invoiced to the customer";
+  return card ? `charged to ${card}` : "charged to the saved payment method";
 }
 
 /** The mutation's run, its toast, and keeping the dialog open (with its input) when refused. */
@@ -196,7 +205,7 @@ function PauseDialog({ sub, onClose }: DialogProps) {
                 {
                   value: "immediately" as const,
                   label: "Now",
-                  hint: "The rest of the current period is not credited.",
+                  hint: "The unused rest of the current period is credited against the charge when it resumes with a new period (not if it is canceled while paused).",
                 },
               ]),
         ]}
@@ -217,14 +226,25 @@ function PauseDialog({ sub, onClose }: DialogProps) {
 // ---------------------------------------------------------------------------------------------
 // Resume
 
-function ResumeDialog({ sub, onClose }: DialogProps) {
+function ResumeDialog({ sub, onClose, card }: DialogProps) {
   const resume = useResumeSubscription(sub);
   // An active subscription with a scheduled pause takes a date only: when the pause ends.
   const pausing = sub.status !== "paused";
   const [when, setWhen] = useState<"immediately" | "date">(pausing ? "date" : "immediately");
+  const [how, setHow] = useState<"start_new_billing_period" | "continue_existing_billing_period">(
+    "start_new_billing_period",
+  );
   const [date, setDate] = useState(dateInputValue(sub.scheduled_change?.resume_at ?? null));
   const run = useRun(resume, when === "immediately" ? "Subscription resumed." : "Resume date set.", onClose);
   const dated = when === "date";
+  const body: ResumeSubscriptionInput | null =
+    dated && !date
+      ? null
+      : { effective_from: dated ? startOfDayIso(date) : "immediately", ...(pausing ? {} : { on_resume: how }) };
+  const debounced = useDebounced(body, 150);
+  const preview = usePreview("resume", sub.id, debounced);
+  const current = body !== null && JSON.stringify(body) === JSON.stringify(debounced);
+  const continues = how === "continue_existing_billing_period";
   return (
     <ConfirmDialog
       open
@@ -233,31 +253,52 @@ function ResumeDialog({ sub, onClose }: DialogProps) {
       tone="primary"
       confirmLabel={dated ? "Set resume date" : "Resume now"}
       cancelLabel="Go back"
-      confirmDisabled={dated && !date}
+      confirmDisabled={!body || !current || !preview.data || preview.isFetching}
       pending={resume.isPending}
       error={resume.error ? <ApiErrorText error={resume.error} /> : undefined}
       onCancel={onClose}
-      onConfirm={() => run({ effective_from: dated ? startOfDayIso(date) : "immediately" })}
+      onConfirm={() => body && run(body)}
       description={
         <p>
-          {dated
+          {pausing
             ? date
-              ? `The subscription resumes on ${formatDate(startOfDayIso(date))}: a new billing period starts that day and is charged then${sub.collection_mode === "automatic" ? " to the saved payment method" : " by invoice"}.`
-              : "Choose the day it resumes."
-            : `The subscription resumes now: a new billing period starts today and is charged now${sub.collection_mode === "automatic" ? " to the saved payment method" : " by invoice"}.`}
+              ? `The pause that starts on ${formatDate(sub.scheduled_change?.effective_at ?? null)} ends on ${formatDate(startOfDayIso(date))}.`
+              : "Choose the day the pause ends."
+            : continues
+              ? `The subscription resumes ${dated ? (date ? `on ${formatDate(startOfDayIso(date))}` : "on the day you choose") : "now"} and continues the billing period it was paused in: nothing is charged then, and it renews when that period ends. The days it was paused are not given back.`
+              : `The subscription resumes ${dated ? (date ? `on ${formatDate(startOfDayIso(date))}` : "on the day you choose") : "now"}: a new billing period starts then and is ${chargedTo(sub, card)}, less the credit for the part of the paused period that was paid for and not used.`}
         </p>
       }
     >
       {!pausing && (
-        <Choice
-          legend="When"
-          value={when}
-          onChange={setWhen}
-          options={[
-            { value: "immediately", label: "Now" },
-            { value: "date", label: "On a date" },
-          ]}
-        />
+        <>
+          <Choice
+            legend="When"
+            value={when}
+            onChange={setWhen}
+            options={[
+              { value: "immediately", label: "Now" },
+              { value: "date", label: "On a date" },
+            ]}
+          />
+          <Choice
+            legend="Billing"
+            value={how}
+            onChange={setHow}
+            options={[
+              {
+                value: "start_new_billing_period",
+                label: "Start a new billing period",
+                hint: "Charged when it resumes, less the unused rest of the period it was paused in.",
+              },
+              {
+                value: "continue_existing_billing_period",
+                label: "Continue the paused billing period",
+                hint: "Nothing charged when it resumes; only while that period has not ended.",
+              },
+            ]}
+          />
+        </>
       )}
       {dated && (
         <TextField
@@ -270,6 +311,12 @@ function ResumeDialog({ sub, onClose }: DialogProps) {
           onChange={(event) => setDate(event.target.value)}
         />
       )}
+      <PreviewSummary
+        query={current ? preview : { error: null, isFetching: body !== null }}
+        sub={sub}
+        card={card}
+        idle={dated ? "Choose the day to see what it charges." : undefined}
+      />
     </ConfirmDialog>
   );
 }
@@ -328,29 +375,33 @@ function CancelDialog({ sub, onClose }: DialogProps) {
 // ---------------------------------------------------------------------------------------------
 // Activate, remove the scheduled change, remove the discount: confirmations without choices
 
-function ActivateDialog({ sub, onClose }: DialogProps) {
+function ActivateDialog({ sub, onClose, card }: DialogProps) {
   const activate = useActivateSubscription(sub);
   const run = useRun(activate, "Trial ended: subscription activated.", onClose);
-  const next = sub.next_transaction;
+  const preview = usePreview("activate", sub.id, {});
   return (
     <ConfirmDialog
       open
+      wide
       title="End the trial and activate now?"
       tone="primary"
       confirmLabel="Activate now"
       cancelLabel="Go back"
+      confirmDisabled={!preview.data || preview.isFetching}
       pending={activate.isPending}
       error={activate.error ? <ApiErrorText error={activate.error} /> : undefined}
       onCancel={onClose}
       onConfirm={() => run(undefined)}
       description={
         <p>
-          The trial ends now. The first billing period starts today and is charged now to the saved payment method
-          {next ? ` (${formatMoney(next.details.totals.grand_total, sub.currency_code)})` : ""}; later renewals follow
-          every {periodText(sub.billing_cycle)} from today.
+          The trial ends now. The first billing period starts today and is {chargedTo(sub, card)} now; later renewals
+          follow every {periodText(sub.billing_cycle)} from today. If the card is declined, nothing changes and the
+          trial runs on.
         </p>
       }
-    />
+    >
+      <PreviewSummary query={preview} sub={sub} card={card} />
+    </ConfirmDialog>
   );
 }
 
@@ -414,15 +465,27 @@ function useDebounced<T>(value: T, delay = 400): T {
   return current;
 }
 
-/** The preview's `update_summary` and the transactions it would make: what confirming does. */
+/**
+ * What confirming does, from the API's preview of the same request: what is charged now (amount,
+ * date and card), then the next payment, and the change's charge and credit. The dialog's confirm
+ * button waits for it, so the amount shown is the one charged.
+ */
 function PreviewSummary({
   query,
-  currency,
+  sub,
+  card,
+  idle = "Make a change to see what it costs.",
 }: {
   query: { data?: SubscriptionPreview; error: unknown; isFetching: boolean };
-  currency: string;
+  sub: Subscription;
+  card?: string | null;
+  idle?: string;
 }) {
   const preview = query.data;
+  const currency = sub.currency_code;
+  const now = preview?.immediate_transaction ?? null;
+  const summary = preview?.update_summary;
+  const credited = summary && summary.credit.amount !== "0";
   return (
     <section aria-label="Preview" aria-busy={query.isFetching || undefined} className="rounded-md bg-slate-50 p-3">
       <h3 className="text-sm font-semibold text-slate-900">What happens</h3>
@@ -432,27 +495,34 @@ function PreviewSummary({
         </div>
       ) : !preview ? (
         <p role="status" className="mt-2 text-sm text-slate-600">
-          {query.isFetching ? "Calculating…" : "Make a change to see what it costs."}
+          {query.isFetching ? "Calculating…" : idle}
         </p>
       ) : (
         <SummaryList className="mt-2">
-          <SummaryRow term="Charge">{formatMoney(preview.update_summary.charge.amount, currency)}</SummaryRow>
-          <SummaryRow term="Credit">{formatMoney(preview.update_summary.credit.amount, currency)}</SummaryRow>
-          <SummaryRow
-            term={preview.update_summary.result.action === "credit" ? "Result: credit" : "Result: charge"}
-            strong
-          >
-            {formatMoney(preview.update_summary.result.amount, currency)}
+          <SummaryRow term="Charged now" strong>
+            <span data-testid="charged-now">
+              {now ? formatMoney(now.details.totals.grand_total, currency) : formatMoney("0", currency)}
+            </span>
+            <span className="block text-xs font-normal text-slate-600">
+              {now
+                ? BigInt(now.details.totals.grand_total) > 0n
+                  ? `${formatDateTime(now.billing_period.starts_at)}, ${chargedTo(sub, card)}`
+                  : `${formatDateTime(now.billing_period.starts_at)}: nothing to pay${BigInt(now.details.totals.credit_to_balance ?? "0") > 0n ? `; ${formatMoney(now.details.totals.credit_to_balance, currency)} to the customer's credit balance` : ""}`
+                : "Nothing is charged now"}
+            </span>
           </SummaryRow>
-          <SummaryRow term="Billed now">
-            {preview.immediate_transaction
-              ? formatMoney(preview.immediate_transaction.details.totals.grand_total, currency)
-              : "Nothing"}
-          </SummaryRow>
+          {summary && credited && (
+            <SummaryRow term="Of which">
+              {formatMoney(summary.charge.amount, currency)} charged
+              {credited ? `, ${formatMoney(summary.credit.amount.replace(/^-/, ""), currency)} credited` : ""}
+            </SummaryRow>
+          )}
           <SummaryRow term="Next payment">
-            {preview.next_transaction
-              ? `${formatMoney(preview.next_transaction.details.totals.grand_total, currency)} on ${formatDate(preview.next_transaction.billing_period.starts_at)}`
-              : "None"}
+            <span data-testid="next-payment">
+              {preview.next_transaction
+                ? `${formatMoney(preview.next_transaction.details.totals.grand_total, currency)} on ${formatDate(preview.next_transaction.billing_period.starts_at)}`
+                : "None"}
+            </span>
           </SummaryRow>
         </SummaryList>
       )}
@@ -465,30 +535,88 @@ function PreviewSummary({
 
 interface ItemRow {
   price_id: string;
+  product_id: string;
   label: string;
   quantity: string;
   remove: boolean;
   isNew: boolean;
+  cycle: Cycle;
+}
+
+type Cycle = { interval: string; frequency: number };
+
+const sameCycle = (a: Cycle, b: Cycle) => a.interval === b.interval && a.frequency === b.frequency;
+const cycleKey = (c: Cycle) => `${c.frequency}-${c.interval}`;
+
+/** "monthly", "yearly", "every 3 months": a cycle as an adverb, for "Switch to yearly". */
+export function cycleAdverb(c: Cycle): string {
+  if (c.frequency === 1)
+    return { day: "daily", week: "weekly", month: "monthly", year: "yearly" }[c.interval] ?? c.interval;
+  return `every ${periodText(c as Parameters<typeof periodText>[0])}`;
 }
 
 function quantityOf(text: string): number | null {
   return /^\d{1,9}$/.test(text) && Number(text) >= 1 ? Number(text) : null;
 }
 
-/** The recurring prices (of the subscription's billing cycle and currency) that can be added. */
-function recurringPrices(products: ProductWithPrices[], sub: Subscription) {
-  const out: { id: string; label: string }[] = [];
+interface RecurringPrice {
+  id: string;
+  product_id: string;
+  label: string;
+  cycle: Cycle;
+}
+
+/**
+ * The active recurring prices in the subscription's currency, of every billing cycle (item 7:
+ * monthly ↔ yearly), the subscription's own cycle first.
+ */
+function recurringPrices(products: ProductWithPrices[], sub: Subscription): RecurringPrice[] {
+  const out: RecurringPrice[] = [];
   for (const product of products) {
     for (const price of product.prices ?? []) {
       const cycle = price.billing_cycle;
       if (!cycle || price.status !== "active") continue;
-      if (cycle.interval !== sub.billing_cycle.interval || cycle.frequency !== sub.billing_cycle.frequency) continue;
       if (price.unit_price.currency_code !== sub.currency_code) continue;
       out.push({
         id: price.id,
-        label: `${product.name} · ${price.description} · ${formatMoney(price.unit_price.amount, price.unit_price.currency_code)}`,
+        product_id: product.id,
+        cycle,
+        label: `${product.name} · ${price.name ?? price.description} · ${formatMoney(price.unit_price.amount, price.unit_price.currency_code)} ${billingCycleText(cycle).toLowerCase()}`,
       });
     }
+  }
+  const own = (p: RecurringPrice) => (sameCycle(p.cycle, sub.billing_cycle) ? 0 : 1);
+  return out.sort((a, b) => own(a) - own(b));
+}
+
+/**
+ * The switches to another billing cycle that the catalogue offers: for each other cycle, the
+ * price of that cycle of every kept item's product (when each has exactly one), keeping the
+ * quantities.
+ */
+function cycleSwitches(rows: ItemRow[], prices: RecurringPrice[]): { cycle: Cycle; rows: ItemRow[] }[] {
+  const kept = rows.filter((row) => !row.remove);
+  if (kept.length === 0) return [];
+  const current = kept[0].cycle;
+  const cycles = new Map<string, Cycle>();
+  for (const price of prices) if (!sameCycle(price.cycle, current)) cycles.set(cycleKey(price.cycle), price.cycle);
+  const out: { cycle: Cycle; rows: ItemRow[] }[] = [];
+  for (const cycle of cycles.values()) {
+    const replaced: ItemRow[] = [];
+    for (const row of kept) {
+      const matches = prices.filter((p) => p.product_id === row.product_id && sameCycle(p.cycle, cycle));
+      if (matches.length !== 1) break;
+      replaced.push({
+        price_id: matches[0].id,
+        product_id: row.product_id,
+        label: matches[0].label,
+        quantity: row.quantity,
+        remove: false,
+        isNew: true,
+        cycle,
+      });
+    }
+    if (replaced.length === kept.length) out.push({ cycle, rows: replaced });
   }
   return out;
 }
@@ -507,33 +635,39 @@ function oneTimePrices(products: ProductWithPrices[], currency: string) {
   return out;
 }
 
-function ItemsDialog({ sub, onClose }: DialogProps) {
+function ItemsDialog({ sub, onClose, card }: DialogProps) {
   const update = useUpdateSubscription(sub);
   const catalogue = useCatalogue("active");
   const products = (catalogue.data?.pages ?? []).flatMap((page) => page.data);
   const trialing = sub.status === "trialing";
-  const modes = allowedModes({
-    itemsChanged: true,
-    cycleChanged: false,
-    nextBilledAtChanged: false,
-    trialing,
-    paused: sub.status === "paused",
-  });
-  const [rows, setRows] = useState<ItemRow[]>(() =>
+  const original = (): ItemRow[] =>
     sub.items.map((item) => ({
       price_id: itemPriceId(item),
+      product_id: String((item.product as { id?: unknown }).id ?? ""),
       label: `${itemName(item)} · ${itemPriceText(item)}`,
       quantity: String(item.quantity),
       remove: false,
       isNew: false,
-    })),
-  );
-  const [mode, setMode] = useState<ProrationBillingMode>(modes[0]);
+      cycle: (item.price.billing_cycle as Cycle | null) ?? sub.billing_cycle,
+    }));
+  const [rows, setRows] = useState<ItemRow[]>(original);
+  const [chosenMode, setMode] = useState<ProrationBillingMode | null>(null);
   const [adding, setAdding] = useState("");
   const run = useRun(update, "Items changed.", onClose);
 
   const kept = rows.filter((row) => !row.remove);
-  const valid = kept.length > 0 && kept.every((row) => quantityOf(row.quantity) !== null);
+  const cycles = new Set(kept.map((row) => cycleKey(row.cycle)));
+  const mixed = cycles.size > 1;
+  const newCycle = !mixed && kept.length > 0 && !sameCycle(kept[0].cycle, sub.billing_cycle) ? kept[0].cycle : null;
+  const modes = allowedModes({
+    itemsChanged: true,
+    cycleChanged: newCycle !== null,
+    nextBilledAtChanged: false,
+    trialing,
+    paused: sub.status === "paused",
+  });
+  const mode = chosenMode && modes.includes(chosenMode) ? chosenMode : modes[0];
+  const valid = kept.length > 0 && !mixed && kept.every((row) => quantityOf(row.quantity) !== null);
   const changed = rows.some(
     (row, index) => row.remove || row.isNew || row.quantity !== String(sub.items[index]?.quantity ?? ""),
   );
@@ -547,7 +681,9 @@ function ItemsDialog({ sub, onClose }: DialogProps) {
   const debounced = useDebounced(body);
   const preview = usePreview("update", sub.id, debounced);
   const current = body !== null && JSON.stringify(body) === JSON.stringify(debounced);
-  const available = recurringPrices(products, sub).filter((price) => !rows.some((row) => row.price_id === price.id));
+  const prices = recurringPrices(products, sub);
+  const available = prices.filter((price) => !rows.some((row) => row.price_id === price.id));
+  const switches = trialing ? [] : cycleSwitches(rows, prices);
 
   const setRow = (index: number, change: Partial<ItemRow>) =>
     setRows((list) => list.map((row, i) => (i === index ? { ...row, ...change } : row)));
@@ -558,7 +694,7 @@ function ItemsDialog({ sub, onClose }: DialogProps) {
       wide
       title="Change items"
       tone="primary"
-      confirmLabel="Apply change"
+      confirmLabel={newCycle ? `Switch to ${cycleAdverb(newCycle)}` : "Apply change"}
       cancelLabel="Go back"
       confirmDisabled={!body || !current || !preview.data || preview.isFetching}
       pending={update.isPending}
@@ -567,11 +703,48 @@ function ItemsDialog({ sub, onClose }: DialogProps) {
       onConfirm={() => body && run(body)}
       description={
         <p>
-          Set the quantities (or remove or add items) and how the change is billed; the preview below shows what it
-          costs before you confirm. The change applies now.
+          Set the quantities, remove or add items, or switch the billing cycle, and how the change is billed; the
+          preview below shows what it costs before you confirm. The change applies now.
+          {newCycle
+            ? ` Switching to ${cycleAdverb(newCycle)} starts a new billing period today${mode === "prorated_immediately" ? ", charged now less the unused rest of the current period" : ""}.`
+            : ""}
         </p>
       }
     >
+      {switches.length > 0 && (
+        <div className="flex flex-wrap items-center gap-2">
+          <span className="text-sm text-slate-700">Billing cycle: {cycleAdverb(sub.billing_cycle)}.</span>
+          {switches.map((option) => (
+            <button
+              key={cycleKey(option.cycle)}
+              type="button"
+              onClick={() => {
+                // Back to the subscription's own cycle: its items as they are.
+                if (sameCycle(option.cycle, sub.billing_cycle)) setRows(original());
+                else {
+                  setRows((list) => [
+                    ...list.filter((row) => !row.isNew).map((row) => ({ ...row, remove: true })),
+                    ...option.rows,
+                  ]);
+                }
+                setMode(null);
+              }}
+              className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-50"
+            >
+              Switch to {cycleAdverb(option.cycle)}
+            </button>
+          ))}
+          {rows.some((row) => row.isNew) && (
+            <button
+              type="button"
+              onClick={() => setRows(original())}
+              className="rounded-md px-2 py-1.5 text-sm font-medium text-brand-700 hover:underline"
+            >
+              Undo changes
+            </button>
+          )}
+        </div>
+      )}
       <table className="w-full text-sm">
         <caption className="sr-only">Items after the change</caption>
         <thead>
@@ -628,6 +801,11 @@ function ItemsDialog({ sub, onClose }: DialogProps) {
       {kept.length === 0 && (
         <p className="text-sm text-red-700">A subscription needs at least one item: to stop it, cancel it.</p>
       )}
+      {mixed && (
+        <p role="alert" className="text-sm text-red-700">
+          A subscription's items share one billing cycle: remove the items of the other cycle (or use Switch).
+        </p>
+      )}
       {!trialing && (
         <div className="flex flex-wrap items-end gap-2">
           <SelectField
@@ -635,7 +813,7 @@ function ItemsDialog({ sub, onClose }: DialogProps) {
             className="min-w-0 flex-1"
             value={adding}
             onChange={(event) => setAdding(event.target.value)}
-            hint={`Active ${periodText(sub.billing_cycle)}ly prices in ${sub.currency_code} (items share one billing cycle).`}
+            hint={`Active recurring prices in ${sub.currency_code}. Items share one billing cycle: adding one of another cycle switches the subscription to it once the others are removed.`}
           >
             <option value="">{catalogue.isLoading ? "Loading prices…" : "Choose a price"}</option>
             {available.map((price) => (
@@ -652,7 +830,15 @@ function ItemsDialog({ sub, onClose }: DialogProps) {
               if (!price) return;
               setRows((list) => [
                 ...list,
-                { price_id: price.id, label: price.label, quantity: "1", remove: false, isNew: true },
+                {
+                  price_id: price.id,
+                  product_id: price.product_id,
+                  label: price.label,
+                  quantity: "1",
+                  remove: false,
+                  isNew: true,
+                  cycle: price.cycle,
+                },
               ]);
               setAdding("");
             }}
@@ -674,10 +860,7 @@ function ItemsDialog({ sub, onClose }: DialogProps) {
           </option>
         ))}
       </SelectField>
-      <PreviewSummary
-        query={current ? preview : { error: null, isFetching: body !== null }}
-        currency={sub.currency_code}
-      />
+      <PreviewSummary query={current ? preview : { error: null, isFetching: body !== null }} sub={sub} card={card} />
     </ConfirmDialog>
   );
 }
@@ -685,7 +868,7 @@ function ItemsDialog({ sub, onClose }: DialogProps) {
 // ---------------------------------------------------------------------------------------------
 // One-time charge
 
-function ChargeDialog({ sub, onClose }: DialogProps) {
+function ChargeDialog({ sub, onClose, card }: DialogProps) {
   const charge = useChargeSubscription(sub);
   const catalogue = useCatalogue("active");
   const products = (catalogue.data?.pages ?? []).flatMap((page) => page.data);
@@ -758,10 +941,7 @@ function ChargeDialog({ sub, onClose }: DialogProps) {
           { value: "next_billing_period", label: "With the next renewal" },
         ]}
       />
-      <PreviewSummary
-        query={current ? preview : { error: null, isFetching: body !== null }}
-        currency={sub.currency_code}
-      />
+      <PreviewSummary query={current ? preview : { error: null, isFetching: body !== null }} sub={sub} card={card} />
     </ConfirmDialog>
   );
 }
@@ -913,26 +1093,28 @@ export function ActionDialog({
   kind,
   sub,
   onClose,
+  card,
 }: {
   kind: DialogKind | null;
   sub: Subscription;
   onClose: () => void;
+  card?: string | null;
 }) {
   switch (kind) {
     case "pause":
       return <PauseDialog sub={sub} onClose={onClose} />;
     case "resume":
-      return <ResumeDialog sub={sub} onClose={onClose} />;
+      return <ResumeDialog sub={sub} onClose={onClose} card={card} />;
     case "cancel":
       return <CancelDialog sub={sub} onClose={onClose} />;
     case "activate":
-      return <ActivateDialog sub={sub} onClose={onClose} />;
+      return <ActivateDialog sub={sub} onClose={onClose} card={card} />;
     case "remove_scheduled_change":
       return <RemoveScheduledChangeDialog sub={sub} onClose={onClose} />;
     case "items":
-      return <ItemsDialog sub={sub} onClose={onClose} />;
+      return <ItemsDialog sub={sub} onClose={onClose} card={card} />;
     case "charge":
-      return <ChargeDialog sub={sub} onClose={onClose} />;
+      return <ChargeDialog sub={sub} onClose={onClose} card={card} />;
     case "discount":
       return <DiscountDialog sub={sub} onClose={onClose} />;
     case "remove_discount":

@@ -1,5 +1,6 @@
 "use client";
 
+import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import { Button } from "@/components/button";
@@ -10,10 +11,12 @@ import { DateCell } from "@/components/list-page";
 import { PageHeader, Section } from "@/components/page-header";
 import { EmptyState } from "@/components/states";
 import { InlineMessage } from "@/components/toast";
+import { api } from "@/lib/dashboard/api";
 import { useDiscount } from "@/lib/dashboard/catalogue";
 import { countryName, formatDate, formatDateTime, humanize } from "@/lib/dashboard/display";
-import { type Address, enc, useCustomer, useEntity } from "@/lib/dashboard/hooks";
+import { type Address, type Business, enc, useCustomer, useEntity } from "@/lib/dashboard/hooks";
 import { billingCycleText, currencyName, periodText } from "@/lib/dashboard/money";
+import { partyName, subscriptionTitle } from "@/lib/dashboard/names";
 import { paymentMethodText } from "@/lib/dashboard/payments";
 import {
   allowed,
@@ -69,7 +72,16 @@ function SubscriptionPage({
   const actions = write ? allowed(sub) : new Set<string>();
   const transactions = useTransactions({ subscription_id: sub.id, per_page: TIMELINE_SIZE, order_by: "id[DESC]" });
   const change = sub.scheduled_change;
-  const title = customer.data?.email ?? "Subscription";
+  const business = useQuery({
+    queryKey: ["customers", "detail", sub.customer_id, "businesses", sub.business_id],
+    queryFn: async () =>
+      (await api<{ data: Business }>(`/customers/${enc(sub.customer_id)}/businesses/${enc(sub.business_id ?? "")}`))
+        .data,
+    enabled: sub.business_id !== null,
+  });
+  const party = { customer: customer.data ?? null, business: business.data ?? null };
+  const title = subscriptionTitle(sub, party);
+  const secondary = partyName(party, "").secondary;
 
   return (
     <div className="mx-auto max-w-6xl">
@@ -77,7 +89,12 @@ function SubscriptionPage({
         back={BACK}
         title={title}
         badges={<SubscriptionStatusBadge status={sub.status} />}
-        description={<EntityIdCopy id={sub.id} noun="subscription" />}
+        description={
+          <>
+            {secondary && <p className="font-medium text-slate-800">{secondary}</p>}
+            <EntityIdCopy id={sub.id} noun="subscription" />
+          </>
+        }
         actions={
           write && (
             <>
@@ -195,7 +212,12 @@ function SubscriptionPage({
         />
       </div>
 
-      <ActionDialog kind={dialog} sub={sub} onClose={() => setDialog(null)} />
+      <ActionDialog
+        kind={dialog}
+        sub={sub}
+        onClose={() => setDialog(null)}
+        card={paymentMethod(transactions.data?.data)}
+      />
     </div>
   );
 }

@@ -16,6 +16,7 @@ import { useToast } from "@/components/toast";
 import { countryName, formatDateTime, humanize } from "@/lib/dashboard/display";
 import { invoicePreviewPath } from "@/lib/dashboard/documents";
 import { currencyName, periodText } from "@/lib/dashboard/money";
+import { partyName, transactionTitle } from "@/lib/dashboard/names";
 import { Allowed } from "@/lib/dashboard/permissions";
 import {
   canCancel,
@@ -95,19 +96,30 @@ function TransactionPage({ transaction: t }: { transaction: TransactionWithInclu
   const currency = t.currency_code;
   // An automatically-collected ready transaction is paid at its checkout: that comes first.
   const checkoutUrl = t.status === "ready" && t.collection_mode === "automatic" ? (t.checkout?.url ?? null) : null;
+  const party = partyName({ customer: t.customer, business: t.business }, "");
 
   return (
     <div className="mx-auto max-w-6xl">
       <PageHeader
         back={BACK}
-        title={t.invoice_number ? `Invoice ${t.invoice_number}` : "Transaction"}
+        title={transactionTitle(t, { customer: t.customer, business: t.business })}
         badges={
           <>
             <TransactionStatusBadge status={t.status} />
             <RefundBadge transaction={t} />
           </>
         }
-        description={<EntityIdCopy id={t.id} noun="transaction" />}
+        description={
+          <>
+            <p className="font-medium text-slate-800">
+              <span data-testid="transaction-kind">
+                {t.invoice_number ? `Invoice ${t.invoice_number}` : "Transaction"}
+              </span>
+              {party.secondary && <span className="font-normal text-slate-600"> · {party.secondary}</span>}
+            </p>
+            <EntityIdCopy id={t.id} noun="transaction" />
+          </>
+        }
         actions={
           <>
             {checkoutUrl && <CheckoutLinkButtons url={checkoutUrl} />}
