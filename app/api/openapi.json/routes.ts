@@ -36,72 +36,73 @@ import * as r32 from "../discounts/route";
 import * as r33 from "../documents/credit-notes/[adjustment_id]/route";
 import * as r34 from "../documents/invoices/[transaction_id]/route";
 import * as r35 from "../documents/reports/[report_id]/route";
-import * as r36 from "../emails/[email_id]/route";
-import * as r37 from "../emails/route";
-import * as r38 from "../event-types/route";
-import * as r39 from "../events/route";
-import * as r40 from "../health/route";
-import * as r41 from "../ips/route";
-import * as r42 from "../metrics/active-subscribers/route";
-import * as r43 from "../metrics/chargebacks/route";
-import * as r44 from "../metrics/checkout-conversion/route";
-import * as r45 from "../metrics/monthly-recurring-revenue-change/route";
-import * as r46 from "../metrics/monthly-recurring-revenue-movements/route";
-import * as r47 from "../metrics/monthly-recurring-revenue/route";
-import * as r48 from "../metrics/refunds/route";
-import * as r49 from "../metrics/revenue/route";
-import * as r50 from "../notification-settings/[notification_setting_id]/route";
-import * as r51 from "../notification-settings/route";
-import * as r52 from "../notifications/[notification_id]/logs/route";
-import * as r53 from "../notifications/[notification_id]/replay/route";
-import * as r54 from "../notifications/[notification_id]/route";
-import * as r55 from "../notifications/route";
-import * as r56 from "../payment-settings/route";
-import * as r57 from "../payment-settings/test/route";
-import * as r58 from "../payment-settings/webhooks/route";
-import * as r59 from "../prices/[price_id]/route";
-import * as r60 from "../prices/route";
-import * as r61 from "../pricing-preview/route";
-import * as r62 from "../products/[product_id]/route";
-import * as r63 from "../products/route";
-import * as r64 from "../reports/[report_id]/download-url/route";
-import * as r65 from "../reports/[report_id]/route";
-import * as r66 from "../reports/route";
-import * as r67 from "../simulation-types/route";
-import * as r68 from "../simulations/[simulation_id]/route";
-import * as r69 from "../simulations/[simulation_id]/runs/[simulation_run_id]/events/[simulation_event_id]/replay/route";
-import * as r70 from "../simulations/[simulation_id]/runs/[simulation_run_id]/events/[simulation_event_id]/route";
-import * as r71 from "../simulations/[simulation_id]/runs/[simulation_run_id]/events/route";
-import * as r72 from "../simulations/[simulation_id]/runs/[simulation_run_id]/route";
-import * as r73 from "../simulations/[simulation_id]/runs/route";
-import * as r74 from "../simulations/route";
-import * as r75 from "../subscriptions/[subscription_id]/activate/route";
-import * as r76 from "../subscriptions/[subscription_id]/cancel/route";
-import * as r77 from "../subscriptions/[subscription_id]/charge/preview/route";
-import * as r78 from "../subscriptions/[subscription_id]/charge/route";
-import * as r79 from "../subscriptions/[subscription_id]/pause/route";
-import * as r80 from "../subscriptions/[subscription_id]/preview/route";
-import * as r81 from "../subscriptions/[subscription_id]/resume/route";
-import * as r82 from "../subscriptions/[subscription_id]/route";
-import * as r83 from "../subscriptions/[subscription_id]/test-clock/advance/route";
-import * as r84 from "../subscriptions/[subscription_id]/update-payment-method-transaction/route";
-import * as r85 from "../subscriptions/route";
-import * as r86 from "../tax-rates/[country_code]/route";
-import * as r87 from "../tax-rates/route";
-import * as r88 from "../team/invites/[invite_id]/route";
-import * as r89 from "../team/invites/accept/route";
-import * as r90 from "../team/invites/route";
-import * as r91 from "../team/members/[user_id]/route";
-import * as r92 from "../team/members/route";
-import * as r93 from "../transactions/[transaction_id]/invoice-link/route";
-import * as r94 from "../transactions/[transaction_id]/invoice-preview/route";
-import * as r95 from "../transactions/[transaction_id]/invoice/route";
-import * as r96 from "../transactions/[transaction_id]/mark-paid/route";
-import * as r97 from "../transactions/[transaction_id]/payment-attempts/route";
-import * as r98 from "../transactions/[transaction_id]/revise/route";
-import * as r99 from "../transactions/[transaction_id]/route";
-import * as r100 from "../transactions/preview/route";
-import * as r101 from "../transactions/route";
+import * as r36 from "../emails/[email_id]/resend/route";
+import * as r37 from "../emails/[email_id]/route";
+import * as r38 from "../emails/route";
+import * as r39 from "../event-types/route";
+import * as r40 from "../events/route";
+import * as r41 from "../health/route";
+import * as r42 from "../ips/route";
+import * as r43 from "../metrics/active-subscribers/route";
+import * as r44 from "../metrics/chargebacks/route";
+import * as r45 from "../metrics/checkout-conversion/route";
+import * as r46 from "../metrics/monthly-recurring-revenue-change/route";
+import * as r47 from "../metrics/monthly-recurring-revenue-movements/route";
+import * as r48 from "../metrics/monthly-recurring-revenue/route";
+import * as r49 from "../metrics/refunds/route";
+import * as r50 from "../metrics/revenue/route";
+import * as r51 from "../notification-settings/[notification_setting_id]/route";
+import * as r52 from "../notification-settings/route";
+import * as r53 from "../notifications/[notification_id]/logs/route";
+import * as r54 from "../notifications/[notification_id]/replay/route";
+import * as r55 from "../notifications/[notification_id]/route";
+import * as r56 from "../notifications/route";
+import * as r57 from "../payment-settings/route";
+import * as r58 from "../payment-settings/test/route";
+import * as r59 from "../payment-settings/webhooks/route";
+import * as r60 from "../prices/[price_id]/route";
+import * as r61 from "../prices/route";
+import * as r62 from "../pricing-preview/route";
+import * as r63 from "../products/[product_id]/route";
+import * as r64 from "../products/route";
+import * as r65 from "../reports/[report_id]/download-url/route";
+import * as r66 from "../reports/[report_id]/route";
+import * as r67 from "../reports/route";
+import * as r68 from "../simulation-types/route";
+import * as r69 from "../simulations/[simulation_id]/route";
+import * as r70 from "../simulations/[simulation_id]/runs/[simulation_run_id]/events/[simulation_event_id]/replay/route";
+import * as r71 from "../simulations/[simulation_id]/runs/[simulation_run_id]/events/[simulation_event_id]/route";
+import * as r72 from "../simulations/[simulation_id]/runs/[simulation_run_id]/events/route";
+import * as r73 from "../simulations/[simulation_id]/runs/[simulation_run_id]/route";
+import * as r74 from "../simulations/[simulation_id]/runs/route";
+import * as r75 from "../simulations/route";
+import * as r76 from "../subscriptions/[subscription_id]/activate/route";
+import * as r77 from "../subscriptions/[subscription_id]/cancel/route";
+import * as r78 from "../subscriptions/[subscription_id]/charge/preview/route";
+import * as r79 from "../subscriptions/[subscription_id]/charge/route";
+import * as r80 from "../subscriptions/[subscription_id]/pause/route";
+import * as r81 from "../subscriptions/[subscription_id]/preview/route";
+import * as r82 from "../subscriptions/[subscription_id]/resume/route";
+import * as r83 from "../subscriptions/[subscription_id]/route";
+import * as r84 from "../subscriptions/[subscription_id]/test-clock/advance/route";
+import * as r85 from "../subscriptions/[subscription_id]/update-payment-method-transaction/route";
+import * as r86 from "../subscriptions/route";
+import * as r87 from "../tax-rates/[country_code]/route";
+import * as r88 from "../tax-rates/route";
+import * as r89 from "../team/invites/[invite_id]/route";
+import * as r90 from "../team/invites/accept/route";
+import * as r91 from "../team/invites/route";
+import * as r92 from "../team/members/[user_id]/route";
+import * as r93 from "../team/members/route";
+import * as r94 from "../transactions/[transaction_id]/invoice-link/route";
+import * as r95 from "../transactions/[transaction_id]/invoice-preview/route";
+import * as r96 from "../transactions/[transaction_id]/invoice/route";
+import * as r97 from "../transactions/[transaction_id]/mark-paid/route";
+import * as r98 from "../transactions/[transaction_id]/payment-attempts/route";
+import * as r99 from "../transactions/[transaction_id]/revise/route";
+import * as r100 from "../transactions/[transaction_id]/route";
+import * as r101 from "../transactions/preview/route";
+import * as r102 from "../transactions/route";
 
 export const ROUTES = [
   { path: "/account-settings/logo", module: r0 },
@@ -140,70 +141,71 @@ export const ROUTES = [
   { path: "/documents/credit-notes/{adjustment_id}", module: r33 },
   { path: "/documents/invoices/{transaction_id}", module: r34 },
   { path: "/documents/reports/{report_id}", module: r35 },
-  { path: "/emails/{email_id}", module: r36 },
-  { path: "/emails", module: r37 },
-  { path: "/event-types", module: r38 },
-  { path: "/events", module: r39 },
-  { path: "/health", module: r40 },
-  { path: "/ips", module: r41 },
-  { path: "/metrics/active-subscribers", module: r42 },
-  { path: "/metrics/chargebacks", module: r43 },
-  { path: "/metrics/checkout-conversion", module: r44 },
-  { path: "/metrics/monthly-recurring-revenue-change", module: r45 },
-  { path: "/metrics/monthly-recurring-revenue-movements", module: r46 },
-  { path: "/metrics/monthly-recurring-revenue", module: r47 },
-  { path: "/metrics/refunds", module: r48 },
-  { path: "/metrics/revenue", module: r49 },
-  { path: "/notification-settings/{notification_setting_id}", module: r50 },
-  { path: "/notification-settings", module: r51 },
-  { path: "/notifications/{notification_id}/logs", module: r52 },
-  { path: "/notifications/{notification_id}/replay", module: r53 },
-  { path: "/notifications/{notification_id}", module: r54 },
-  { path: "/notifications", module: r55 },
-  { path: "/payment-settings", module: r56 },
-  { path: "/payment-settings/test", module: r57 },
-  { path: "/payment-settings/webhooks", module: r58 },
-  { path: "/prices/{price_id}", module: r59 },
-  { path: "/prices", module: r60 },
-  { path: "/pricing-preview", module: r61 },
-  { path: "/products/{product_id}", module: r62 },
-  { path: "/products", module: r63 },
-  { path: "/reports/{report_id}/download-url", module: r64 },
-  { path: "/reports/{report_id}", module: r65 },
-  { path: "/reports", module: r66 },
-  { path: "/simulation-types", module: r67 },
-  { path: "/simulations/{simulation_id}", module: r68 },
-  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}/events/{simulation_event_id}/replay", module: r69 },
-  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}/events/{simulation_event_id}", module: r70 },
-  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}/events", module: r71 },
-  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}", module: r72 },
-  { path: "/simulations/{simulation_id}/runs", module: r73 },
-  { path: "/simulations", module: r74 },
-  { path: "/subscriptions/{subscription_id}/activate", module: r75 },
-  { path: "/subscriptions/{subscription_id}/cancel", module: r76 },
-  { path: "/subscriptions/{subscription_id}/charge/preview", module: r77 },
-  { path: "/subscriptions/{subscription_id}/charge", module: r78 },
-  { path: "/subscriptions/{subscription_id}/pause", module: r79 },
-  { path: "/subscriptions/{subscription_id}/preview", module: r80 },
-  { path: "/subscriptions/{subscription_id}/resume", module: r81 },
-  { path: "/subscriptions/{subscription_id}", module: r82 },
-  { path: "/subscriptions/{subscription_id}/test-clock/advance", module: r83 },
-  { path: "/subscriptions/{subscription_id}/update-payment-method-transaction", module: r84 },
-  { path: "/subscriptions", module: r85 },
-  { path: "/tax-rates/{country_code}", module: r86 },
-  { path: "/tax-rates", module: r87 },
-  { path: "/team/invites/{invite_id}", module: r88 },
-  { path: "/team/invites/accept", module: r89 },
-  { path: "/team/invites", module: r90 },
-  { path: "/team/members/{user_id}", module: r91 },
-  { path: "/team/members", module: r92 },
-  { path: "/transactions/{transaction_id}/invoice-link", module: r93 },
-  { path: "/transactions/{transaction_id}/invoice-preview", module: r94 },
-  { path: "/transactions/{transaction_id}/invoice", module: r95 },
-  { path: "/transactions/{transaction_id}/mark-paid", module: r96 },
-  { path: "/transactions/{transaction_id}/payment-attempts", module: r97 },
-  { path: "/transactions/{transaction_id}/revise", module: r98 },
-  { path: "/transactions/{transaction_id}", module: r99 },
-  { path: "/transactions/preview", module: r100 },
-  { path: "/transactions", module: r101 },
+  { path: "/emails/{email_id}/resend", module: r36 },
+  { path: "/emails/{email_id}", module: r37 },
+  { path: "/emails", module: r38 },
+  { path: "/event-types", module: r39 },
+  { path: "/events", module: r40 },
+  { path: "/health", module: r41 },
+  { path: "/ips", module: r42 },
+  { path: "/metrics/active-subscribers", module: r43 },
+  { path: "/metrics/chargebacks", module: r44 },
+  { path: "/metrics/checkout-conversion", module: r45 },
+  { path: "/metrics/monthly-recurring-revenue-change", module: r46 },
+  { path: "/metrics/monthly-recurring-revenue-movements", module: r47 },
+  { path: "/metrics/monthly-recurring-revenue", module: r48 },
+  { path: "/metrics/refunds", module: r49 },
+  { path: "/metrics/revenue", module: r50 },
+  { path: "/notification-settings/{notification_setting_id}", module: r51 },
+  { path: "/notification-settings", module: r52 },
+  { path: "/notifications/{notification_id}/logs", module: r53 },
+  { path: "/notifications/{notification_id}/replay", module: r54 },
+  { path: "/notifications/{notification_id}", module: r55 },
+  { path: "/notifications", module: r56 },
+  { path: "/payment-settings", module: r57 },
+  { path: "/payment-settings/test", module: r58 },
+  { path: "/payment-settings/webhooks", module: r59 },
+  { path: "/prices/{price_id}", module: r60 },
+  { path: "/prices", module: r61 },
+  { path: "/pricing-preview", module: r62 },
+  { path: "/products/{product_id}", module: r63 },
+  { path: "/products", module: r64 },
+  { path: "/reports/{report_id}/download-url", module: r65 },
+  { path: "/reports/{report_id}", module: r66 },
+  { path: "/reports", module: r67 },
+  { path: "/simulation-types", module: r68 },
+  { path: "/simulations/{simulation_id}", module: r69 },
+  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}/events/{simulation_event_id}/replay", module: r70 },
+  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}/events/{simulation_event_id}", module: r71 },
+  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}/events", module: r72 },
+  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}", module: r73 },
+  { path: "/simulations/{simulation_id}/runs", module: r74 },
+  { path: "/simulations", module: r75 },
+  { path: "/subscriptions/{subscription_id}/activate", module: r76 },
+  { path: "/subscriptions/{subscription_id}/cancel", module: r77 },
+  { path: "/subscriptions/{subscription_id}/charge/preview", module: r78 },
+  { path: "/subscriptions/{subscription_id}/charge", module: r79 },
+  { path: "/subscriptions/{subscription_id}/pause", module: r80 },
+  { path: "/subscriptions/{subscription_id}/preview", module: r81 },
+  { path: "/subscriptions/{subscription_id}/resume", module: r82 },
+  { path: "/subscriptions/{subscription_id}", module: r83 },
+  { path: "/subscriptions/{subscription_id}/test-clock/advance", module: r84 },
+  { path: "/subscriptions/{subscription_id}/update-payment-method-transaction", module: r85 },
+  { path: "/subscriptions", module: r86 },
+  { path: "/tax-rates/{country_code}", module: r87 },
+  { path: "/tax-rates", module: r88 },
+  { path: "/team/invites/{invite_id}", module: r89 },
+  { path: "/team/invites/accept", module: r90 },
+  { path: "/team/invites", module: r91 },
+  { path: "/team/members/{user_id}", module: r92 },
+  { path: "/team/members", module: r93 },
+  { path: "/transactions/{transaction_id}/invoice-link", module: r94 },
+  { path: "/transactions/{transaction_id}/invoice-preview", module: r95 },
+  { path: "/transactions/{transaction_id}/invoice", module: r96 },
+  { path: "/transactions/{transaction_id}/mark-paid", module: r97 },
+  { path: "/transactions/{transaction_id}/payment-attempts", module: r98 },
+  { path: "/transactions/{transaction_id}/revise", module: r99 },
+  { path: "/transactions/{transaction_id}", module: r100 },
+  { path: "/transactions/preview", module: r101 },
+  { path: "/transactions", module: r102 },
 ];
