@@ -9,7 +9,7 @@ import { type ActivityNames, describeEvent, namesNeeded } from "@/lib/dashboard/
 import { api, type ListResponse, query } from "@/lib/dashboard/api";
 import { entityPath, formatDateTime } from "@/lib/dashboard/display";
 import { eventName } from "@/lib/dashboard/event-names";
-import { addDays, lastPoint, revenueTotals, useMetric, utcDay } from "@/lib/dashboard/metrics";
+import { addDays, lastPoint, revenueTotals, todayIn, useAccountTimeZone, useMetric } from "@/lib/dashboard/metrics";
 import { settingsStepsDone, useAccountSettings } from "@/lib/dashboard/settings";
 import { DEFAULT_CURRENCY_CODE } from "@/lib/schemas/account-settings";
 import { Amount } from "./transactions/transaction-parts";
@@ -55,7 +55,9 @@ function Figure({ children }: { children: ReactNode }) {
 }
 
 function RevenueCards() {
-  const today = utcDay(new Date());
+  // Days in the account's time zone (Settings): "today" and "this month" are the merchant's.
+  const zone = useAccountTimeZone();
+  const today = todayIn(zone ?? "UTC");
   const monthStart = `${today.slice(0, 7)}-01`;
   const range = { from: monthStart, to: addDays(today, 1) };
   const revenue = useMetric("revenue", range);
@@ -66,10 +68,6 @@ function RevenueCards() {
   const mrrNow = mrr.data ? lastPoint(mrr.data) : null;
   const subscribersNow = subscribers.data ? lastPoint(subscribers.data) : null;
   const currency = revenue.data?.currency_code ?? DEFAULT_CURRENCY_CODE;
-  // Metrics count UTC days (decision: they stay so; every chart and export agrees): when the
-  // merchant's zone is another, the cards say which day and month they mean.
-  const zone = useAccountSettings().data?.timezone;
-  const utc = zone && zone !== "UTC" ? " (UTC)" : "";
   const loading = (
     <p className="h-8 w-24 animate-pulse rounded bg-slate-100">
       <span className="sr-only">Loading…</span>
@@ -77,8 +75,8 @@ function RevenueCards() {
   );
   return (
     <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-      <Card title={`Revenue today${utc}`} href="/metrics">
-        {revenue.isLoading ? (
+      <Card title="Revenue today" href="/metrics">
+        {revenue.isPending ? (
           loading
         ) : (
           <Figure>
@@ -86,7 +84,7 @@ function RevenueCards() {
           </Figure>
         )}
       </Card>
-      <Card title={`Revenue this month${utc}`} href="/metrics">
+      <Card title="Revenue this month" href="/metrics">
         {month === null ? (
           loading
         ) : (
