@@ -29,7 +29,11 @@ const say = (event_type: string, data: Record<string, unknown>) => {
 describe("events in business words", () => {
   it("says invoices, payments, refunds and subscriptions with amounts, numbers and names", () => {
     expect(say("transaction.billed", transaction)).toBe("Issued invoice INV-000001 ($617.85) to Becker Design");
-    expect(say("transaction.completed", transaction)).toBe("Becker Design paid $617.85 for INV-000001");
+    expect(say("transaction.completed", transaction)).toBe("Completed INV-000001 ($617.85) for Becker Design");
+    expect(say("transaction.paid", transaction)).toBe("Received $617.85 from Becker Design for INV-000001");
+    expect(say("transaction.created", { ...transaction, invoice_number: null })).toBe(
+      "New transaction of $617.85 for Becker Design",
+    );
     expect(say("transaction.past_due", transaction)).toBe("Invoice INV-000001 ($617.85) to Becker Design is past due");
     const refund = { transaction_id: TXN, action: "refund", currency_code: "USD", totals: { total: "10000" } };
     expect(say("adjustment.created", { ...refund, status: "approved" })).toBe("Refunded $100.00 on INV-000001");

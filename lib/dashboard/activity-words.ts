@@ -143,9 +143,7 @@ export function describeAudit(entry: AuditEntryLike): Phrase {
   switch (route.key) {
     case "POST transactions":
       if (str(d, "status") === "billed") return ["Issued invoice ", invoiceRef(id), amountText, ...to];
-      return ["Created a transaction", amount ? ` of ${amount}` : "", " ", link("(open)", id), ...forWho].filter(
-        (p) => p !== "",
-      );
+      return ["Created ", link(amount ? `a transaction of ${amount}` : "a transaction", id), ...forWho];
     case "PATCH transactions/txn": {
       const requested = str(d, "requested_status");
       if (requested === "billed") return ["Issued invoice ", invoiceRef(id), amountText, ...to];
@@ -354,23 +352,34 @@ export function describeEvent(event: EventLike, names: ActivityNames): Phrase | 
   const invoice = typeof data.invoice_number === "string" ? data.invoice_number : null;
   const invoiceRef = link(invoice ?? "a transaction", id);
   const amountText = transactionAmount ? ` (${transactionAmount})` : "";
+  const forWho = who.length ? [" for ", ...who] : [];
   switch (event.event_type) {
     case "transaction.billed":
       return ["Issued invoice ", invoiceRef, amountText, ...(who.length ? [" to ", ...who] : [])];
+    case "transaction.created":
+      return ["New ", link(transactionAmount ? `transaction of ${transactionAmount}` : "transaction", id), ...forWho];
+    case "transaction.ready":
+      return [
+        link(transactionAmount ? `Transaction of ${transactionAmount}` : "Transaction", id),
+        " ready to pay",
+        ...forWho,
+      ];
+    case "transaction.updated":
+      return ["Updated ", invoice ? invoiceRef : link("a transaction", id), amountText, ...forWho];
+    case "transaction.paid":
+      return [
+        `Received ${transactionAmount ?? "a payment"}`,
+        ...(who.length ? [" from ", ...who] : []),
+        " for ",
+        invoiceRef,
+      ];
     case "transaction.completed":
-      return who.length
-        ? [
-            ...who,
-            ` paid ${transactionAmount ?? ""}`.trimEnd(),
-            ...(invoice ? [" for ", invoiceRef] : [" ", link("(open)", id)]),
-          ]
-        : [`Payment received${amountText}`, " for ", invoiceRef];
+      return ["Completed ", invoiceRef, amountText, ...forWho];
     case "transaction.payment_failed":
       return [
-        `A payment${transactionAmount ? ` of ${transactionAmount}` : ""} failed`,
+        link(`A payment${transactionAmount ? ` of ${transactionAmount}` : ""}`, id),
+        " failed",
         ...(who.length ? [" for ", ...who] : []),
-        " ",
-        link("(open)", id),
       ];
     case "transaction.past_due":
       return ["Invoice ", invoiceRef, amountText, ...(who.length ? [" to ", ...who] : []), " is past due"];

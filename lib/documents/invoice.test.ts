@@ -123,7 +123,7 @@ describe("invoice PDF", () => {
   });
 
   it("says how to pay while unpaid: the bank details, and the hosted page as a Pay online link with its QR code", async () => {
-    const url = "https://billing.example/invoices/txn_01hv8x00000000000000000000-1790000000-" + "a".repeat(64);
+    const url = `https://billing.example/invoices/txn_01hv8x00000000000000000000-1790000000-${"a".repeat(64)}`;
     const bytes = await renderInvoicePdf(
       invoice({
         additionalInformation: null,

@@ -20,7 +20,18 @@ const ACTOR_TYPES = [
   { value: "api_key", label: "API keys" },
 ] as const;
 
+// What happened comes first: on a phone it is what shows before the table scrolls sideways.
 const COLUMNS: Column<AuditLogEntry>[] = [
+  {
+    key: "what",
+    header: "What",
+    cell: (e) => (
+      // In business words with links to what it names; the raw request is on hover, for developers.
+      <div className="min-w-56 max-w-md" title={e.action}>
+        <PhraseText phrase={describeAudit(e)} />
+      </div>
+    ),
+  },
   {
     key: "when",
     header: "When",
@@ -36,16 +47,6 @@ const COLUMNS: Column<AuditLogEntry>[] = [
       <div className="flex flex-col">
         <span className="font-medium text-slate-900">{e.actor_label ?? "Unknown"}</span>
         <span className="text-xs text-slate-500">{e.actor_type === "api_key" ? "API key" : "Staff"}</span>
-      </div>
-    ),
-  },
-  {
-    key: "what",
-    header: "What",
-    cell: (e) => (
-      // In business words with links to what it names; the raw request is on hover, for developers.
-      <div className="max-w-md" title={e.action}>
-        <PhraseText phrase={describeAudit(e)} />
       </div>
     ),
   },
