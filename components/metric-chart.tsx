@@ -30,7 +30,7 @@ export interface MetricSeries {
 export type MetricChartPoint = { day: string; labels: Record<string, string> } & Record<string, unknown>;
 
 /**
- * A day-by-day chart of one metric: bars and lines over UTC days. Heights need numbers (a float is
+ * A day-by-day chart of one metric: bars and lines over the days of the account's time zone. Heights need numbers (a float is
  * fine for drawing); every tooltip shows the point's exact text from the API (`labels`), and the
  * axes are formatted by `format` (and `formatRight`).
  */

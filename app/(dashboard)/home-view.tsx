@@ -4,10 +4,12 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { PageHeader } from "@/components/page-header";
+import { PhraseText } from "@/components/phrase";
+import { type ActivityNames, describeEvent, namesNeeded } from "@/lib/dashboard/activity-words";
 import { api, type ListResponse, query } from "@/lib/dashboard/api";
 import { entityPath, formatDateTime } from "@/lib/dashboard/display";
 import { eventName } from "@/lib/dashboard/event-names";
-import { addDays, lastPoint, revenueTotals, useMetric, utcDay } from "@/lib/dashboard/metrics";
+import { addDays, lastPoint, revenueTotals, todayIn, useAccountTimeZone, useMetric } from "@/lib/dashboard/metrics";
 import { settingsStepsDone, useAccountSettings } from "@/lib/dashboard/settings";
 import { DEFAULT_CURRENCY_CODE } from "@/lib/schemas/account-settings";
 import { Amount } from "./transactions/transaction-parts";
@@ -53,7 +55,9 @@ function Figure({ children }: { children: ReactNode }) {
 }
 
 function RevenueCards() {
-  const today = utcDay(new Date());
+  // Days in the account's time zone (Settings): "today" and "this month" are the merchant's.
+  const zone = useAccountTimeZone();
+  const today = todayIn(zone ?? "UTC");
   const monthStart = `${today.slice(0, 7)}-01`;
   const range = { from: monthStart, to: addDays(today, 1) };
   const revenue = useMetric("revenue", range);
@@ -64,10 +68,6 @@ function RevenueCards() {
   const mrrNow = mrr.data ? lastPoint(mrr.data) : null;
   const subscribersNow = subscribers.data ? lastPoint(subscribers.data) : null;
   const currency = revenue.data?.currency_code ?? DEFAULT_CURRENCY_CODE;
-  // Metrics count UTC days (decision: they stay so; every chart and export agrees): when the
-  // merchant's zone is another, the cards say which day and month they mean.
-  const zone = useAccountSettings().data?.timezone;
-  const utc = zone && zone !== "UTC" ? " (UTC)" : "";
   const loading = (
     <p className="h-8 w-24 animate-pulse rounded bg-slate-100">
       <span className="sr-only">Loading…</span>
@@ -75,8 +75,8 @@ function RevenueCards() {
   );
   return (
     <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-      <Card title={`Revenue today${utc}`} href="/metrics">
-        {revenue.isLoading ? (
+      <Card title="Revenue today" href="/metrics">
+        {revenue.isPending ? (
           loading
         ) : (
           <Figure>
@@ -84,7 +84,7 @@ function RevenueCards() {
           </Figure>
         )}
       </Card>
-      <Card title={`Revenue this month${utc}`} href="/metrics">
+      <Card title="Revenue this month" href="/metrics">
         {month === null ? (
           loading
         ) : (
@@ -157,10 +157,51 @@ function entityHref(data: Record<string, unknown> | undefined): string | null {
   return typeof data?.id === "string" ? entityPath(data.id) : null;
 }
 
+/**
+ * The names a page of events is said with: its transactions (with their customer and business, one
+ * request) and its other customers (one request). A list the role may not read leaves names out.
+ */
+function useActivityNames(rows: Row[]) {
+  const needed = namesNeeded(rows.map((row) => ({ event_type: String(row.event_type), data: row.data as any })));
+  return useQuery({
+    queryKey: ["home", "activity-names", needed],
+    enabled: rows.length > 0,
+    queryFn: async (): Promise<ActivityNames> => {
+      const names: ActivityNames = { customers: new Map(), businesses: new Map(), invoices: new Map() };
+      const read = async (path: string) => {
+        try {
+          return (await api<ListResponse<Row>>(path)).data;
+        } catch {
+          return [];
+        }
+      };
+      const transactions = needed.transactions.length
+        ? await read(
+            `/transactions${query({ id: needed.transactions.join(","), include: "customer,business", per_page: 50 })}`,
+          )
+        : [];
+      for (const t of transactions) {
+        const customer = t.customer as { id: string; name: string | null; email: string } | undefined;
+        const business = t.business as { id: string; name: string } | undefined;
+        if (typeof t.invoice_number === "string") names.invoices.set(t.id, t.invoice_number);
+        if (customer) names.customers.set(customer.id, customer.name || customer.email);
+        if (business) names.businesses.set(business.id, business.name);
+      }
+      const missing = needed.customers.filter((id) => !names.customers.has(id));
+      const customers = missing.length ? await read(`/customers${query({ id: missing.join(","), per_page: 50 })}`) : [];
+      for (const c of customers) names.customers.set(c.id, String(c.name || c.email));
+      return names;
+    },
+  });
+}
+
+const NO_NAMES: ActivityNames = { customers: new Map(), businesses: new Map(), invoices: new Map() };
+
 function RecentActivity() {
   const events = useCount("/events", { per_page: 10 });
-  if (events.data && !events.data.allowed) return null;
   const rows = events.data?.rows ?? [];
+  const names = useActivityNames(rows);
+  if (events.data && !events.data.allowed) return null;
   return (
     <Card title="Recent activity" href="/notifications/log">
       {events.isLoading ? (
@@ -176,18 +217,24 @@ function RecentActivity() {
             const data = event.data as Record<string, unknown> | undefined;
             const href = entityHref(data);
             const name = eventName(type);
+            // In words once the names are in (the plain event name until then, and for events
+            // without words of their own); the event type is on hover.
+            const phrase =
+              names.data || names.isError ? describeEvent({ event_type: type, data }, names.data ?? NO_NAMES) : null;
             return (
               <li
                 key={String(event.event_id)}
-                className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm"
+                className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1 py-2 text-sm"
               >
-                <span title={type} className="font-medium text-slate-900">
-                  {href ? (
-                    <Link href={href} className="hover:underline">
+                <span title={type} className="min-w-0 text-slate-900">
+                  {phrase ? (
+                    <PhraseText phrase={phrase} />
+                  ) : href ? (
+                    <Link href={href} className="font-medium hover:underline">
                       {name}
                     </Link>
                   ) : (
-                    name
+                    <span className="font-medium">{name}</span>
                   )}
                 </span>
                 <time className="text-slate-600" dateTime={String(event.occurred_at)}>

@@ -19,8 +19,13 @@ test("sign-in lands on Home: revenue, what needs attention, recent activity in p
   const customer = await apiCall<{ id: string }>(page, "POST", "/api/customers", { email });
   await page.reload();
   const activity = page.getByRole("list", { name: "Recent events" });
-  const created = activity.getByRole("link", { name: "Customer created" }).first();
+  // "New customer <email>", the email linking to the customer's page.
+  const created = activity.getByRole("link", { name: email }).first();
   await expect(created).toBeVisible();
+  await expect(created).toHaveAttribute("href", `/customers/${customer.id}`);
+  await expect(activity.locator('[title="customer.created"]', { hasText: email })).toContainText(
+    `New customer ${email}`,
+  );
   await expect(activity.locator('[title="customer.created"]').first()).toBeVisible();
   await shot(page, "home");
   await page.setViewportSize({ width: 390, height: 844 });

@@ -154,8 +154,11 @@ test("the audit log shows who created a customer", async ({ page }) => {
   await expect(table.getByRole("row")).toHaveCount(2);
   const row = table.getByRole("row").nth(1);
   await expect(row).toContainText(owner.email);
-  await expect(row).toContainText("POST /api/customers");
-  await expect(row).toContainText("Created customer");
+  // In business words, linked to what it names; the raw request only on hover.
+  await expect(row).toContainText(`Added customer ${email}`);
+  await expect(row.getByRole("link", { name: email })).toHaveAttribute("href", `/customers/${customerId}`);
+  await expect(row).not.toContainText("POST /api/customers");
+  await expect(row.locator('[title="POST /api/customers"]')).toBeVisible();
   expect(new URL(page.url()).searchParams.get("entity_id")).toBe(customerId);
   await screenshot(page, "team-audit-log");
   // Kept in the address: a reload shows the same filtered list.

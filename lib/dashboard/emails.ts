@@ -51,3 +51,14 @@ export function useEmailPortalLink(customerId: string) {
     () => [emailKeys.lists],
   );
 }
+
+/** Templates the API does not resend (a one-time invitation link; a notification's delivery). */
+export const NOT_RESENT: ReadonlySet<EmailSummary["template"]> = new Set(["team_invite", "notification"]);
+
+/** POST /emails/{id}/resend: a new email of the log, to the same address, with fresh links. */
+export function useResendEmail(id: string) {
+  return useSave(
+    async () => (await api<EntityResponse<EmailSummary>>(`/emails/${enc(id)}/resend`, { method: "POST" })).data,
+    () => [emailKeys.lists],
+  );
+}

@@ -106,3 +106,19 @@ describe("the figures of the metrics page", () => {
     ]);
   });
 });
+
+describe("report dates in the account's zone", () => {
+  it("sends each day as the instant it starts there, and shows it back as the day", async () => {
+    const { reportFilters, describeFilters } = await import("./reports.ts");
+    const form = { type: "transactions" as const, from: "2031-03-30", to: "2031-03-30", values: {} };
+    const { filters } = reportFilters(form, "Europe/London");
+    expect(filters).toEqual([
+      { name: "updated_at", operator: "gte", value: "2031-03-30T00:00:00.000Z" },
+      { name: "updated_at", operator: "lt", value: "2031-03-30T23:00:00.000Z" },
+    ]);
+    expect(describeFilters({ filters }, "Europe/London")).toBe(
+      "updated on or after 2031-03-30 · updated before 2031-03-31",
+    );
+    expect(reportFilters(form).filters[1]).toEqual({ name: "updated_at", operator: "lt", value: "2031-03-31" });
+  });
+});

@@ -5,6 +5,7 @@
  * API's `to` is exclusive, so the day after the last one shown is sent.
  */
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { zoneDay } from "../billing/zoned-days.ts";
 import {
   type AmountMetrics,
   addMonths,
@@ -16,6 +17,7 @@ import {
 } from "../schemas/metrics.ts";
 import { api } from "./api.ts";
 import type { EntityResponse } from "./hooks.ts";
+import { useAccountSettings } from "./settings.ts";
 
 export type { AmountMetrics, CheckoutConversionMetrics, CountMetrics, MrrMovementsMetrics, RevenueMetrics };
 export { addMonths, REVENUE_MAX_DAYS };
@@ -38,17 +40,49 @@ export const metricsKeys = {
   revenue: (from: string, to: string) => metricsKeys.metric("revenue", from, to),
 };
 
-/** GET /metrics/{path} from `from` to `to` (API dates: `to` exclusive). */
+/**
+ * The account's time zone (Settings), whose days the dashboard counts: Home, Metrics and Reports.
+ * Null while the settings load; UTC when they cannot be read.
+ */
+export function useAccountTimeZone(): string | null {
+  const settings = useAccountSettings();
+  if (settings.data) return settings.data.timezone || "UTC";
+  return settings.isError ? "UTC" : null;
+}
+
+/** Today (YYYY-MM-DD) in zone `zone`. */
+export function todayIn(zone: string, now = new Date()): string {
+  return zoneDay(now, zone);
+}
+
+/**
+ * A metric's points keyed by their day in `zone`: the API answers each point at the instant its day
+ * starts in the zone asked (`2026-06-01T23:00:00Z` for 2 June in London); the page labels points
+ * by `timestamp.slice(0, 10)`, so each becomes its day's `YYYY-MM-DDT00:00:00Z` here.
+ */
+function byZoneDay<T extends { timeseries: { timestamp: string }[] }>(data: T, zone: string): T {
+  if (zone === "UTC") return data;
+  const label = (timestamp: string) => `${zoneDay(new Date(timestamp), zone)}T00:00:00.000000Z`;
+  return { ...data, timeseries: data.timeseries.map((point) => ({ ...point, timestamp: label(point.timestamp) })) };
+}
+
+/**
+ * GET /metrics/{path} from `from` to `to` (API dates: `to` exclusive), in the days of the account's
+ * time zone (`time_zone`: the API's own default is UTC days, as the API family's).
+ */
 export function useMetric<P extends MetricPath>(path: P, range: { from: string; to: string } | null) {
+  const zone = useAccountTimeZone();
   return useQuery<MetricsByPath[P]>({
-    queryKey: metricsKeys.metric(path, range?.from ?? "", range?.to ?? ""),
-    queryFn: async () =>
-      (
+    queryKey: [...metricsKeys.metric(path, range?.from ?? "", range?.to ?? ""), zone],
+    queryFn: async () => {
+      const data = (
         await api<EntityResponse<MetricsByPath[P]>>(
-          `/metrics/${path}?from=${encodeURIComponent(range?.from ?? "")}&to=${encodeURIComponent(range?.to ?? "")}`,
+          `/metrics/${path}?from=${encodeURIComponent(range?.from ?? "")}&to=${encodeURIComponent(range?.to ?? "")}&time_zone=${encodeURIComponent(zone ?? "UTC")}`,
         )
-      ).data,
-    enabled: range !== null,
+      ).data;
+      return byZoneDay(data, zone ?? "UTC");
+    },
+    enabled: range !== null && zone !== null,
     // The previous range stays on screen while the next one loads.
     placeholderData: keepPreviousData,
   });
@@ -84,7 +118,7 @@ export interface ShownRange {
   last: string;
 }
 
-/** A preset ending today (UTC, the metrics' days): "last 7 days" is today and the 6 before. */
+/** A preset ending today (in the account's zone, the metrics' days): "last 7 days" is today and the 6 before. */
 export function presetRange(preset: RangePreset, today: string): ShownRange {
   switch (preset) {
     case "7d":

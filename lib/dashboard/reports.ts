@@ -4,6 +4,8 @@
  * turned into the API's filters. The form's choices come from lib/schemas/report.ts, the same
  * tables the API validates with.
  */
+
+import { dayStart, zoneDay } from "../billing/zoned-days.ts";
 import {
   DEFAULT_DATE_FILTER,
   REPORT_FILTERS,
@@ -83,7 +85,10 @@ export function reportFormErrors(form: ReportForm): Record<string, string> {
  * API's field errors (`filters[2].value`) are shown at the input that made them. No dates: the
  * API's default, updated in the last 30 days.
  */
-export function reportFilters(form: ReportForm): { filters: ReportFilter[]; sources: string[] } {
+export function reportFilters(form: ReportForm, zone = "UTC"): { filters: ReportFilter[]; sources: string[] } {
+  // The dates are days of the account's time zone: sent as the instants they start there (the
+  // API takes an RFC 3339 date-time; a bare date would be a UTC day).
+  const start = (day: string) => (zone === "UTC" ? day : new Date(dayStart(day, zone)).toISOString());
   const filters: ReportFilter[] = [];
   const sources: string[] = [];
   for (const [name] of valueFilters(form.type)) {
@@ -95,29 +100,38 @@ export function reportFilters(form: ReportForm): { filters: ReportFilter[]; sour
   }
   const dateName = DEFAULT_DATE_FILTER[form.type];
   if (form.from) {
-    filters.push({ name: dateName, operator: "gte", value: form.from });
+    filters.push({ name: dateName, operator: "gte", value: start(form.from) });
     sources.push("from");
   }
   if (form.to) {
-    filters.push({ name: dateName, operator: "lt", value: nextDay(form.to) });
+    filters.push({ name: dateName, operator: "lt", value: start(nextDay(form.to)) });
     sources.push("to");
   }
   return { filters, sources };
 }
 
-/** A date filter's value as shown: the day, or the day and minute (UTC) of a date-time. */
-function shownDate(value: string): string {
-  return value.length > 10 ? `${value.slice(0, 16).replace("T", " ")} UTC` : value;
+/**
+ * A date filter's value as shown: the day (a date, or a date-time at the start of a day in
+ * `zone`), else the date-time's day and minute in UTC.
+ */
+function shownDate(value: string, zone: string): string {
+  if (value.length <= 10) return zone === "UTC" ? value : `${value} (UTC)`;
+  const at = Date.parse(value);
+  if (!Number.isNaN(at)) {
+    const day = zoneDay(new Date(at), zone);
+    if (dayStart(day, zone) === at) return day;
+  }
+  return `${value.slice(0, 16).replace("T", " ")} UTC`;
 }
 
 /** "status: completed · updated on or after 2024-01-01 · updated before 2024-02-01" for a report's filters. */
-export function describeFilters(report: Pick<Report, "filters">): string {
+export function describeFilters(report: Pick<Report, "filters">, zone = "UTC"): string {
   const parts: string[] = [];
   for (const f of report.filters) {
     const value = Array.isArray(f.value) ? f.value.join(", ") : f.value;
     if (f.operator) {
       const label = f.name.replace(/_at$/, "").replace(/_/g, " ");
-      parts.push(`${label} ${f.operator === "gte" ? "on or after" : "before"} ${shownDate(value)}`);
+      parts.push(`${label} ${f.operator === "gte" ? "on or after" : "before"} ${shownDate(value, zone)}`);
     } else {
       parts.push(`${f.name.replace(/_/g, " ")}: ${value}`);
     }

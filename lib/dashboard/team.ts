@@ -61,29 +61,3 @@ export function useCreator(entityId: string, action: string, enabled: boolean) {
   const list = useAuditLog({ entity_id: entityId, action, per_page: 1, order_by: "id[ASC]" }, enabled);
   return list.data?.data[0] ?? null;
 }
-
-/** A collection's name as one of it: "discount-groups" → "discount group", "addresses" → "address". */
-function singular(segment: string): string {
-  const words = segment.replace(/-/g, " ");
-  if (words.endsWith("ies")) return `${words.slice(0, -3)}y`;
-  if (words.endsWith("sses")) return words.slice(0, -2);
-  return words.endsWith("s") ? words.slice(0, -1) : words;
-}
-
-/** "POST /api/customers" in words: "Created customer"; the raw action stays beside it. */
-export function describeAction(action: string): string {
-  if (action === "sign_in") return "Signed in";
-  if (action === "sign_in_failed") return "Failed to sign in";
-  const match = /^(POST|PATCH|PUT|DELETE) \/api\/(.+)$/.exec(action);
-  if (!match) return action;
-  const [, method, path] = match;
-  const segments = path.split("/").filter((s) => s && !/^[a-z]+_[a-z0-9]{26}$/.test(s));
-  const last = segments.at(-1) ?? "";
-  const verb = { POST: "Created", PATCH: "Updated", PUT: "Updated", DELETE: "Deleted" }[method];
-  // A POST to an action's path (…/sub_…/cancel, …/ntf_…/replay) names the action; a collection
-  // under an entity (…/ctm_…/addresses) is a creation.
-  if (method === "POST" && segments.length > 1 && path.split("/").at(-2)?.includes("_") && !last.endsWith("s")) {
-    return `${last.charAt(0).toUpperCase()}${last.slice(1).replace(/-/g, " ")} ${singular(segments.at(-2) ?? "")}`;
-  }
-  return `${verb} ${singular(last)}`.trim();
-}

@@ -122,6 +122,65 @@ describe("invoice PDF", () => {
     expect(text).not.toContain("PAID");
   });
 
+  it("says how to pay while unpaid: the bank details, and the hosted page as a Pay online link with its QR code", async () => {
+    const url = `https://billing.example/invoices/txn_01hv8x00000000000000000000-1790000000-${"a".repeat(64)}`;
+    const bytes = await renderInvoicePdf(
+      invoice({
+        additionalInformation: null,
+        bankTransferInstructions: "Northwind Software Ltd\nIBAN GB33 BUKB 2020 1555 5555 55\nBIC BUKBGB22",
+        payOnlineUrl: url,
+      }),
+    );
+    const { pages, text } = await pdfText(bytes);
+    expect(pages).toHaveLength(1);
+    for (const expected of [
+      "HOW TO PAY",
+      "Bank transfer",
+      "IBAN GB33 BUKB 2020 1555 5555 55",
+      "BIC BUKBGB22",
+      "Pay online",
+    ]) {
+      expect(text, expected).toContain(expected);
+    }
+    // The link is printed whole (wrapped over lines) and is a clickable link annotation too.
+    expect(text.replace(/\s+/g, "")).toContain(url);
+    const raw = Buffer.from(bytes).toString("latin1");
+    expect(raw).toContain("/Subtype /Link");
+    expect(raw).toContain(`/URI (${url})`);
+  });
+
+  it("prints only what it has: the pay link alone, and nothing on a paid invoice or a preview's link", async () => {
+    const url = "https://billing.example/invoices/x";
+    const alone = (await pdfText(await renderInvoicePdf(invoice({ additionalInformation: null, payOnlineUrl: url }))))
+      .text;
+    expect(alone).toContain("Pay online");
+    expect(alone).not.toContain("Bank transfer");
+    const paid = (
+      await pdfText(
+        await renderInvoicePdf(
+          invoice({
+            paid: true,
+            amountPaid: "75353",
+            amountDue: "0",
+            bankTransferInstructions: "IBAN X",
+            payOnlineUrl: url,
+          }),
+        ),
+      )
+    ).text;
+    expect(paid).not.toContain("HOW TO PAY");
+    expect(paid).not.toContain("IBAN X");
+    const preview = (
+      await pdfText(
+        await renderInvoicePdf(invoice({ preview: true, bankTransferInstructions: "IBAN X", payOnlineUrl: url })),
+      )
+    ).text;
+    expect(preview).toContain("IBAN X");
+    expect(preview).not.toContain("Pay online");
+    const neither = (await pdfText(await renderInvoicePdf(invoice({ bankTransferInstructions: "  " })))).text;
+    expect(neither).not.toContain("HOW TO PAY");
+  });
+
   it("marks a paid invoice paid: nothing due, the amount paid shown", async () => {
     const { text } = await pdfText(
       await renderInvoicePdf(

@@ -7,7 +7,9 @@
  * customer (person, business, company number, tax identifier, address), each line (description,
  * quantity, unit price and amount net of tax, tax rate), the subtotal, the discount, the tax per
  * rate, the total, credit applied, the grand total, what is paid and what is still due, the
- * currency; a "Paid" mark once paid. Pages are numbered in the footer.
+ * currency; a "Paid" mark once paid; while unpaid, how to pay it (the bank-transfer instructions of
+ * the settings, and the hosted invoice page as a "Pay online" link with its QR code). Pages are
+ * numbered in the footer.
  */
 
 import {
@@ -16,6 +18,7 @@ import {
   createDocument,
   documentFileName,
   drawHeader,
+  drawHowToPay,
   drawNote,
   drawRecipient,
   drawTable,
@@ -73,6 +76,17 @@ export interface InvoiceData {
   amountPaid: string;
   amountDue: string;
   paid: boolean;
+  /**
+   * How to pay by bank transfer (account settings `bank_transfer_instructions`), printed under
+   * "How to pay" while the invoice is unpaid.
+   */
+  bankTransferInstructions?: string | null;
+  /**
+   * The hosted invoice page (a signed link), printed as "Pay online" with its QR code while the
+   * invoice is unpaid: the customer opens it to see the invoice, pay by card when it takes cards,
+   * or read the bank details.
+   */
+  payOnlineUrl?: string | null;
   /**
    * A preview of an invoice not issued yet (the dashboard's "Preview PDF" before "Issue invoice"):
    * stamped DRAFT, "Invoice number" reads "Preview (not issued)", and no number is taken.
@@ -178,8 +192,19 @@ export async function renderInvoicePdf(data: InvoiceData): Promise<Uint8Array> {
       `Please pay ${money(data.amountDue)} by ${documentDate(data.dueAt)}, quoting invoice number ${data.invoiceNumber}.`,
     );
   }
+  if (!data.paid) {
+    drawHowToPay(w, {
+      bankTransfer: text(data.bankTransferInstructions),
+      // A preview has no link yet: the page exists once the invoice is issued.
+      payOnlineUrl: data.preview ? null : text(data.payOnlineUrl),
+    });
+  }
 
   return finishDocument(w, doc);
+}
+
+function text(value: string | null | undefined): string | null {
+  return typeof value === "string" && value.trim() !== "" ? value.trim() : null;
 }
 
 /** "500" → "-500", "0" → "0": an amount taken off, shown with its sign. */

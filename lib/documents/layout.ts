@@ -8,7 +8,8 @@
  * Helvetica in WinAnsiEncoding (text passes through toWinAnsi first, so any name renders), text
  * kept as real text (searchable, copyable, extractable by accounting tools).
  */
-import { type Color, PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from "pdf-lib";
+import { type Color, PDFDocument, type PDFFont, type PDFPage, PDFString, rgb, StandardFonts } from "pdf-lib";
+import { qrMatrix } from "../qr/qr.ts";
 import { fitInBox, type LogoImage } from "./logo.ts";
 import { toWinAnsi } from "./win-ansi.ts";
 
@@ -139,6 +140,18 @@ export class DocumentWriter {
       borderColor: options.border,
       borderWidth: options.border ? 1.25 : 0,
     });
+  }
+
+  /** Makes the box whose top-left corner is (x, y) a link to `url` (an ASCII URL) in PDF readers. */
+  link(url: string, x: number, y: number, width: number, height: number): void {
+    const annotation = this.pdf.context.obj({
+      Type: "Annot",
+      Subtype: "Link",
+      Rect: [x, PAGE.height - y - height, x + width, PAGE.height - y],
+      Border: [0, 0, 0],
+      A: { Type: "Action", S: "URI", URI: PDFString.of(url) },
+    });
+    this.page.node.addAnnot(this.pdf.context.register(annotation));
   }
 
   /**
@@ -458,4 +471,77 @@ export function drawNote(w: DocumentWriter, heading: string, text: string): void
     w.y += 12;
   }
   w.y += 10;
+}
+
+/**
+ * A QR code of `text` with its top-left corner at (x, y), `size` points wide (quiet zone
+ * included): one black square per dark module on a white square, drawn as vectors so it prints
+ * sharp at any scale.
+ */
+export function drawQrCode(w: DocumentWriter, text: string, x: number, y: number, size: number): void {
+  const matrix = qrMatrix(text);
+  const module = size / matrix.length;
+  w.rect(x, y, size, size, { fill: rgb(1, 1, 1) });
+  const black = rgb(0, 0, 0);
+  for (const [row, cells] of matrix.entries()) {
+    // Runs of dark modules in a row become one rectangle (fewer drawing operations).
+    let start = -1;
+    for (let col = 0; col <= cells.length; col++) {
+      const dark = col < cells.length && cells[col];
+      if (dark && start < 0) start = col;
+      if (!dark && start >= 0) {
+        w.rect(x + start * module, y + row * module, (col - start) * module, module, { fill: black });
+        start = -1;
+      }
+    }
+  }
+}
+
+/** The QR code's printed width: about 3.2 cm, which phones read from arm's length. */
+const QR_SIZE = 90;
+
+/**
+ * "How to pay" on an unpaid invoice: the bank-transfer instructions on the left and, when there is
+ * a link, "Pay online" with the link written out (it can be typed or clicked) and its QR code on
+ * the right. Kept together on one page; nothing is drawn when there is neither.
+ */
+export function drawHowToPay(
+  w: DocumentWriter,
+  input: { bankTransfer: string | null; payOnlineUrl: string | null },
+): void {
+  if (!input.bankTransfer && !input.payOnlineUrl) return;
+  const qrColumn = input.payOnlineUrl ? QR_SIZE + 170 : 0;
+  const leftWidth = input.payOnlineUrl && input.bankTransfer ? CONTENT_WIDTH - qrColumn - 20 : CONTENT_WIDTH;
+  const bankLines = input.bankTransfer ? w.wrap(input.bankTransfer, leftWidth, { size: 9 }) : [];
+  const urlLines = input.payOnlineUrl ? w.wrap(input.payOnlineUrl, 160, { size: 7 }) : [];
+  const bankHeight = bankLines.length > 0 ? 16 + bankLines.length * 12 : 0;
+  const payHeight = input.payOnlineUrl ? Math.max(QR_SIZE, 30 + urlLines.length * 9) : 0;
+  w.ensureSpace(24 + Math.max(bankHeight, payHeight) + 10);
+  w.text("HOW TO PAY", MARGIN.left, w.y + 10, { size: 8, bold: true, color: COLORS.muted });
+  const top = w.y + 22;
+  let left = top;
+  if (bankLines.length > 0) {
+    w.text("Bank transfer", MARGIN.left, left + 9, { size: 9.5, bold: true });
+    left += 22;
+    for (const line of bankLines) {
+      w.text(line, MARGIN.left, left, { size: 9 });
+      left += 12;
+    }
+  }
+  let right = top;
+  if (input.payOnlineUrl) {
+    const x = bankLines.length > 0 ? CONTENT_RIGHT - qrColumn : MARGIN.left;
+    drawQrCode(w, input.payOnlineUrl, x, top, QR_SIZE);
+    const textX = x + QR_SIZE + 10;
+    w.text("Pay online", textX, top + 12, { size: 9.5, bold: true });
+    w.text("Scan the code or open:", textX, top + 25, { size: 8, color: COLORS.muted });
+    let y = top + 37;
+    for (const line of urlLines) {
+      w.text(line, textX, y, { size: 7, color: COLORS.accent });
+      y += 9;
+    }
+    w.link(input.payOnlineUrl, x, top, qrColumn, QR_SIZE);
+    right = top + Math.max(QR_SIZE, y - top);
+  }
+  w.y = Math.max(left, right) + 14;
 }

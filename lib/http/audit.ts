@@ -3,6 +3,7 @@
  * DELETE) by a staff member or an API key becomes one audit_log row (lib/services/team/audit-log.ts).
  * GETs, refusals and failures are not recorded; neither are idempotent replays (no new change).
  */
+import { auditDetail } from "../services/team/audit-detail.ts";
 import { answerEntityId, pathEntityId, recordAudit } from "../services/team/audit-log.ts";
 import type { AuthContext } from "./auth.ts";
 import { clientAddress } from "./client-address.ts";
@@ -14,6 +15,8 @@ export interface AuditTrail {
   auth?: AuthContext;
   /** The answer's JSON (the `data` part), to name a created entity. */
   answer?: string;
+  /** The request's body as received (parsed JSON), for what the change asked (audit-detail.ts). */
+  body?: unknown;
 }
 
 /** POSTs that change nothing: previews (they compute and answer). */
@@ -44,5 +47,6 @@ export async function auditRequest(
     requestId,
     clientAddress: clientAddress(request.headers),
     userAgent: request.headers.get("user-agent"),
+    detail: auditDetail(pathname, trail.body, trail.answer),
   });
 }

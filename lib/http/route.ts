@@ -224,7 +224,10 @@ export function route<
       const start = await startIdempotent(request, auth, raw, requestId);
       if (start && "replay" in start) return start.replay;
       if (start) idempotent.claim = start.claim;
-      if (isAudited(request, auth)) audit.auth = auth;
+      if (isAudited(request, auth)) {
+        audit.auth = auth;
+        audit.body = raw;
+      }
 
       const result = await handler({
         input: { params, query, body } as RouteContext<P, Q, B>["input"],

@@ -23,6 +23,12 @@ export const auditLogEntry = z.object({
   request_id: z.string().nullable(),
   client_address: z.string().nullable(),
   user_agent: z.string().nullable(),
+  /**
+   * What the change was, for saying it in words: fields of the answer (status, invoice_number,
+   * amount and currency_code, name...), the body's field names (`fields`) and requested `status`,
+   * and the names of the customer and business concerned as they were then. Null on older entries.
+   */
+  detail: z.record(z.string(), z.union([z.string(), z.array(z.string())])).nullable(),
 });
 export type AuditLogEntry = z.infer<typeof auditLogEntry>;
 

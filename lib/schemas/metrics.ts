@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import type { CurrencyCode } from "../billing/currencies.ts";
+import { isTimeZone } from "./account-settings.ts";
 
 const FULL_DATE_MESSAGE = "must be an RFC 3339 full-date, such as 2026-01-31";
 
@@ -19,8 +20,19 @@ export const fullDate = z
   .pipe(z.iso.date({ error: FULL_DATE_MESSAGE, abort: true }))
   .refine((value) => !value.startsWith("0000"), FULL_DATE_MESSAGE);
 
+/**
+ * `time_zone` (ours: the family's SDKs never send it): the IANA zone whose days the points are
+ * (the dashboard sends the account's zone). Left out, days are UTC days, as the API family's.
+ * With it, `from` and `to` are days of that zone and each point's timestamp is the instant its
+ * day starts there (`2026-06-01T23:00:00.000000Z` for 2 June in Europe/London).
+ */
+export const metricsTimeZone = z
+  .string()
+  .max(64, "must be at most 64 characters")
+  .refine(isTimeZone, "must be an IANA time zone, such as Europe/London or UTC");
+
 export const revenueMetricsQuery = z
-  .object({ from: fullDate, to: fullDate })
+  .object({ from: fullDate, to: fullDate, time_zone: metricsTimeZone.optional() })
   .refine((query) => query.from <= query.to, {
     path: ["from"],
     message: "must be on or before `to`",

@@ -11,6 +11,7 @@
  */
 import { createHmac } from "node:crypto";
 import { config } from "../config.ts";
+import { HOSTED_INVOICE_LINK_LIFETIME_SECONDS, hostedInvoiceToken } from "../documents/hosted-invoice-links.ts";
 import { invoiceFileName, type Merchant, renderInvoicePdf } from "../documents/invoice.ts";
 import {
   type InvoiceTransaction,
@@ -52,6 +53,16 @@ export async function linkKey(): Promise<Buffer> {
   return createHmac("sha256", await sessionSecret())
     .update("billing document links v1")
     .digest();
+}
+
+export function hostedInvoicePath(token: string): string {
+  return `/invoices/${token}`;
+}
+
+/** The hosted invoice page's public URL for transaction `id` (no check that it has an invoice). */
+export async function hostedInvoiceUrlFor(id: string, now = Date.now()): Promise<string> {
+  const expires = Math.floor(now / 1000) + HOSTED_INVOICE_LINK_LIFETIME_SECONDS;
+  return `${config.publicUrl}${hostedInvoicePath(hostedInvoiceToken({ transactionId: id, expires }, await linkKey()))}`;
 }
 
 /**
@@ -122,5 +133,18 @@ export async function invoicePdf(transactionId: string): Promise<{ bytes: Uint8A
   const reason = invoiceUnavailableReason(transaction);
   if (reason) throw unavailable(reason);
   const data = invoiceDataFromTransaction(transaction, await merchantDetails());
-  return { bytes: await renderInvoicePdf(data), fileName: invoiceFileName(data.invoiceNumber) };
+  const settings = await getAccountSettings();
+  // How to pay, while unpaid: the bank details of the settings and the hosted page as "Pay online"
+  // (a canceled transaction has no invoice, so it never gets here). Each PDF made carries a link of
+  // its own, valid HOSTED_INVOICE_LINK_LIFETIME_SECONDS from when the PDF is made.
+  const howToPay = data.paid
+    ? {}
+    : {
+        bankTransferInstructions: settings.bank_transfer_instructions,
+        payOnlineUrl: await hostedInvoiceUrlFor(transactionId),
+      };
+  return {
+    bytes: await renderInvoicePdf({ ...data, ...howToPay }),
+    fileName: invoiceFileName(data.invoiceNumber),
+  };
 }

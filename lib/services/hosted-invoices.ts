@@ -11,11 +11,7 @@
  */
 import { canPayAtCheckout } from "../billing/transaction-states.ts";
 import { config } from "../config.ts";
-import {
-  HOSTED_INVOICE_LINK_LIFETIME_SECONDS,
-  hostedInvoiceToken,
-  verifyHostedInvoiceToken,
-} from "../documents/hosted-invoice-links.ts";
+import { HOSTED_INVOICE_LINK_LIFETIME_SECONDS, verifyHostedInvoiceToken } from "../documents/hosted-invoice-links.ts";
 import type { InvoiceData } from "../documents/invoice.ts";
 import {
   type InvoiceTransaction,
@@ -24,18 +20,11 @@ import {
 } from "../documents/invoice-data.ts";
 import { ApiError } from "../errors.ts";
 import { getAccountSettings } from "./account-settings.ts";
-import { documentUrl, linkKey, merchantDetails } from "./documents.ts";
+import { documentUrl, hostedInvoiceUrlFor, linkKey, merchantDetails } from "./documents.ts";
 import { getTransaction } from "./transactions/get.ts";
 
-export function hostedInvoicePath(token: string): string {
-  return `/invoices/${token}`;
-}
-
-/** The hosted page's public URL for transaction `id` (no check that it has an invoice). */
-export async function hostedInvoiceUrlFor(id: string, now = Date.now()): Promise<string> {
-  const expires = Math.floor(now / 1000) + HOSTED_INVOICE_LINK_LIFETIME_SECONDS;
-  return `${config.publicUrl}${hostedInvoicePath(hostedInvoiceToken({ transactionId: id, expires }, await linkKey()))}`;
-}
+// The link itself lives beside the invoice PDF, which prints it as "Pay online".
+export { hostedInvoicePath, hostedInvoiceUrlFor } from "./documents.ts";
 
 /** GET /transactions/{transaction_id}/invoice-link: the hosted page of a transaction that has an invoice. */
 export async function hostedInvoiceLink(id: string): Promise<{ url: string; expires_at: string }> {

@@ -7,6 +7,7 @@
 import { PREVIEW_INVOICE_NUMBER, renderInvoicePdf } from "../documents/invoice.ts";
 import { type InvoiceTransaction, invoiceDataFromTransaction } from "../documents/invoice-data.ts";
 import { ApiError } from "../errors.ts";
+import { getAccountSettings } from "./account-settings.ts";
 import { merchantDetails } from "./documents.ts";
 import { getTransaction } from "./transactions/get.ts";
 
@@ -29,5 +30,11 @@ export async function invoicePreviewPdf(
     { ...transaction, billed_at: now.toISOString(), invoice_number: PREVIEW_INVOICE_NUMBER },
     await merchantDetails(),
   );
-  return { bytes: await renderInvoicePdf({ ...data, preview: true }), fileName: `invoice-preview-${id}.pdf` };
+  // The bank details print as they will on the issued invoice; its "Pay online" link exists only
+  // once it is issued.
+  const { bank_transfer_instructions } = await getAccountSettings();
+  return {
+    bytes: await renderInvoicePdf({ ...data, preview: true, bankTransferInstructions: bank_transfer_instructions }),
+    fileName: `invoice-preview-${id}.pdf`,
+  };
 }

@@ -1,16 +1,17 @@
 "use client";
 
-import Link from "next/link";
 import type { Column } from "@/components/data-table";
 import { DateRange } from "@/components/date-range";
 import { PagedTable, PER_PAGE, useListFilters } from "@/components/list-page";
 import { PageHeader } from "@/components/page-header";
+import { PhraseText } from "@/components/phrase";
 import { SearchInput } from "@/components/search-input";
 import { EmptyState } from "@/components/states";
 import { StatusFilter } from "@/components/status-filter";
+import { describeAudit } from "@/lib/dashboard/activity-words";
 import { formatDateTime } from "@/lib/dashboard/display";
 import { usePermissions } from "@/lib/dashboard/permissions";
-import { type AuditLogEntry, describeAction, useAuditLog } from "@/lib/dashboard/team";
+import { type AuditLogEntry, useAuditLog } from "@/lib/dashboard/team";
 import { startOfDayIso, startOfNextDayIso } from "@/lib/dashboard/transactions";
 
 const ACTOR_TYPES = [
@@ -19,31 +20,18 @@ const ACTOR_TYPES = [
   { value: "api_key", label: "API keys" },
 ] as const;
 
-/** Where the dashboard shows an entity, from its ID's prefix. */
-const ENTITY_PAGES: Record<string, string> = {
-  ctm: "/customers",
-  txn: "/transactions",
-  sub: "/subscriptions",
-  pro: "/catalogue/products",
-  dsc: "/catalogue/discounts",
-  ntfset: "/notifications/destinations",
-  ntf: "/notifications/log",
-};
-
-function EntityLink({ id }: { id: string | null }) {
-  if (!id) return <span className="text-slate-500">—</span>;
-  const base = ENTITY_PAGES[id.split("_")[0]];
-  const text = <span className="font-mono text-xs">{id}</span>;
-  return base ? (
-    <Link href={`${base}/${id}`} className="hover:underline">
-      {text}
-    </Link>
-  ) : (
-    text
-  );
-}
-
+// What happened comes first: on a phone it is what shows before the table scrolls sideways.
 const COLUMNS: Column<AuditLogEntry>[] = [
+  {
+    key: "what",
+    header: "What",
+    cell: (e) => (
+      // In business words with links to what it names; the raw request is on hover, for developers.
+      <div className="min-w-56 max-w-md" title={e.action}>
+        <PhraseText phrase={describeAudit(e)} />
+      </div>
+    ),
+  },
   {
     key: "when",
     header: "When",
@@ -62,18 +50,6 @@ const COLUMNS: Column<AuditLogEntry>[] = [
       </div>
     ),
   },
-  {
-    key: "what",
-    header: "What",
-    cell: (e) => (
-      // Long paths wrap within the column, so that the entity and its origin fit beside them.
-      <div className="flex max-w-72 flex-col">
-        <span>{describeAction(e.action)}</span>
-        <code className="break-all text-xs text-slate-500">{e.action}</code>
-      </div>
-    ),
-  },
-  { key: "entity", header: "Entity", cell: (e) => <EntityLink id={e.entity_id} /> },
   {
     key: "from",
     header: "From",

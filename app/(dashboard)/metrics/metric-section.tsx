@@ -55,7 +55,7 @@ export function DayTable<R extends { day: string }>({
         <thead className="sticky top-0 bg-slate-50">
           <tr>
             <th scope="col" className="px-4 py-2 text-left font-medium whitespace-nowrap text-slate-700">
-              Day (UTC)
+              Day
             </th>
             {columns.map((column) => (
               <th

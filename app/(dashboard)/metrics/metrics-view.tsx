@@ -14,8 +14,9 @@ import {
   type RangePreset,
   rateText,
   sumAmounts,
+  todayIn,
+  useAccountTimeZone,
   useMetric,
-  utcDay,
 } from "@/lib/dashboard/metrics";
 import { formatMoney } from "@/lib/dashboard/money";
 import { DayTable, MetricSection, Stat } from "./metric-section";
@@ -418,8 +419,9 @@ function choiceFromParams(params: URLSearchParams): Choice {
 }
 
 export function MetricsView() {
-  // The metrics' days are UTC days: "today" is today in UTC.
-  const today = useMemo(() => utcDay(new Date()), []);
+  // Days in the account's time zone (Settings): "today" is today there.
+  const zone = useAccountTimeZone();
+  const today = useMemo(() => todayIn(zone ?? "UTC"), [zone]);
   const [params, setParams] = useUrlParams();
   const choice = choiceFromParams(params);
   const setChoice = (next: Choice) =>
@@ -436,7 +438,7 @@ export function MetricsView() {
     <div className="mx-auto max-w-6xl">
       <PageHeader
         title="Metrics"
-        description="Per UTC day. Amounts in other currencies are converted to your primary currency at the current rate. Revenue is net of tax and fees, before refunds and chargebacks."
+        description={`Per day in ${zone ?? "UTC"} (Settings → time zone). Amounts in other currencies are converted to your primary currency at the current rate. Revenue is net of tax and fees, before refunds and chargebacks.`}
       />
       <RangePicker choice={choice} onChange={setChoice} today={today} />
       <Summary range={range} rangeLabel={rangeLabel} />

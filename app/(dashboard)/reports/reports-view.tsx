@@ -13,6 +13,7 @@ import { EmptyState } from "@/components/states";
 import { StatusBadge } from "@/components/status-badge";
 import { useToast } from "@/components/toast";
 import { humanize } from "@/lib/dashboard/display";
+import { useAccountTimeZone } from "@/lib/dashboard/metrics";
 import {
   describeFilters,
   fetchReportUrl,
@@ -39,10 +40,12 @@ function NewReportForm() {
   const create = useCreateReport();
   const toast = useToast();
   const filterNames = valueFilters(values.type);
+  // The dates are days of the account's time zone (Settings).
+  const zone = useAccountTimeZone();
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const { filters, sources } = reportFilters(values);
+    const { filters, sources } = reportFilters(values, zone ?? "UTC");
     return form.run({
       fields: ["type", "from", "to", ...filterNames.map(([name]) => name)],
       rename: (field) => field.replace(/^filters\[(\d+)\].*$/, (whole, i: string) => sources[Number(i)] ?? whole),
@@ -84,8 +87,13 @@ function NewReportForm() {
             </option>
           ))}
         </SelectField>
-        <TextField label="Updated from" type="date" hint="UTC day, included." {...form.bind("from")} />
-        <TextField label="Updated until" type="date" hint="UTC day, included." {...form.bind("to")} />
+        <TextField
+          label="Updated from"
+          type="date"
+          hint={`Day in ${zone ?? "UTC"}, included.`}
+          {...form.bind("from")}
+        />
+        <TextField label="Updated until" type="date" hint={`Day in ${zone ?? "UTC"}, included.`} {...form.bind("to")} />
       </div>
       {filterNames.length > 0 && (
         <fieldset className="grid gap-4 sm:grid-cols-3">
@@ -153,6 +161,11 @@ function ReportAction({ report }: { report: Report }) {
   return <span className="text-xs text-slate-500">{text}</span>;
 }
 
+function ReportFilters({ report }: { report: Report }) {
+  const zone = useAccountTimeZone();
+  return <p className="mt-0.5 max-w-md break-words text-xs text-slate-500">{describeFilters(report, zone ?? "UTC")}</p>;
+}
+
 const COLUMNS: Column<Report>[] = [
   {
     key: "type",
@@ -160,7 +173,7 @@ const COLUMNS: Column<Report>[] = [
     cell: (r) => (
       <div className="min-w-0">
         <p className="font-medium text-slate-900">{reportTypeLabel(r.type)}</p>
-        <p className="mt-0.5 max-w-md break-words text-xs text-slate-500">{describeFilters(r)}</p>
+        <ReportFilters report={r} />
       </div>
     ),
   },

@@ -150,7 +150,7 @@ export function TransactionsView() {
         description="Charges to customers: checkouts, invoices and subscription renewals. Create invoices here, or any transaction through the API with POST /transactions."
         actions={
           <>
-            <ExportLink list="transactions" params={{ ...listParams, include: "customer" }} />
+            <ExportLink list="transactions" params={{ ...listParams, include: "customer,business" }} lineItems />
             <Allowed permission="transaction.write" action="create invoices">
               <ButtonLink href="/transactions/new">New invoice</ButtonLink>
             </Allowed>

@@ -185,6 +185,7 @@ describe("GET /api/audit-log", () => {
       "request_id",
       "client_address",
       "user_agent",
+      "detail",
     ]);
     const byAction = await call(auditLog.GET, "GET", `/audit-log?actor=${staff.userId}&action=POST%20/api/cust*`, {
       key,

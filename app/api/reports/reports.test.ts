@@ -412,12 +412,16 @@ describe("generation (the worker's job)", () => {
         "id,status,invoice_id,invoice_number,customer_id,customer_name,customer_email,address_id,address_country_code," +
           "address_region,address_city,address_postal_code,business_id,business_name,business_tax_identifier," +
           "subscription_id,discount_id,price_ids,origin,collection_mode,currency_code,billing_period_starts_at," +
-          "billing_period_ends_at,subtotal,discount,tax,total,credit,credit_to_balance,balance,grand_total,fee,earnings," +
-          "balance_currency_code,balance_total,balance_fee,balance_earnings,exchange_rate,created_at,updated_at," +
+          "billing_period_ends_at,subtotal,subtotal_decimal,discount,discount_decimal,tax,tax_decimal,total,total_decimal," +
+          "credit,credit_decimal,credit_to_balance,credit_to_balance_decimal,balance,balance_decimal," +
+          "grand_total,grand_total_decimal,fee,fee_decimal,earnings,earnings_decimal," +
+          "balance_currency_code,balance_total,balance_total_decimal,balance_fee,balance_fee_decimal," +
+          "balance_earnings,balance_earnings_decimal,exchange_rate,created_at,updated_at," +
           "billed_at,completed_at,revised_at",
         "txn_01rpfx00000000000000000001,completed,,'-1+2,ctm_01rpfx00000000000000000001," +
           `"'=HYPERLINK(""http://x""), Ann",ann@example.com,,,,,,,,,,,,api,automatic,USD,,,` +
-          "1000,0,200,1200,0,0,0,1200,110,890,USD,1200,110,890,1," +
+          "1000,10.00,0,0.00,200,2.00,1200,12.00,0,0.00,0,0.00,0,0.00,1200,12.00,110,1.10,890,8.90," +
+          "USD,1200,12.00,110,1.10,890,8.90,1," +
           "2031-03-01T10:00:00.000000Z,2031-03-01T10:00:00.500000Z,,2031-03-01T10:00:00.500000Z,",
         "",
       ].join("\r\n"),
@@ -433,13 +437,17 @@ describe("generation (the worker's job)", () => {
     expect(values[cells.line_item_id]).toBe("txnitm_01rpfx00000000000000000001");
     expect(values[cells.quantity]).toBe("2");
     expect(values[cells.unit_total]).toBe("600");
+    expect(values[cells.unit_total_decimal]).toBe("6.00");
     expect(values[cells.total]).toBe("1200");
+    expect(values[cells.total_decimal]).toBe("12.00");
     expect(values[cells.product_name]).toBe("PRODUCT");
     // Balance over that day: one USD row.
     const balance = await ready({ type: "balance", filters: RANGE_2031 });
     expect(lines(await csvOf(balance.id))).toEqual([
-      "currency_code,transactions,transactions_total,transactions_tax,transactions_fee,transactions_earnings,adjustments,adjustments_total,adjustments_earnings,balance",
-      "USD,1,1200,200,110,890,0,0,0,890",
+      "currency_code,transactions,transactions_total,transactions_total_decimal,transactions_tax,transactions_tax_decimal," +
+        "transactions_fee,transactions_fee_decimal,transactions_earnings,transactions_earnings_decimal,adjustments," +
+        "adjustments_total,adjustments_total_decimal,adjustments_earnings,adjustments_earnings_decimal,balance,balance_decimal",
+      "USD,1,1200,12.00,200,2.00,110,1.10,890,8.90,0,0,0.00,0,0.00,890,8.90",
     ]);
     // The filters select: another status, another currency, or a day later match nothing.
     for (const filter of [

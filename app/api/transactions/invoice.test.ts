@@ -17,6 +17,8 @@ import {
 } from "@/lib/dev/test/documents";
 import { pdfText } from "@/lib/dev/test/pdf";
 import { MANUAL_TERMS, makeBusiness, makeDiscount, makeReady, transactions } from "@/lib/dev/test/transactions";
+import { updateAccountSettings } from "@/lib/services/account-settings";
+import { loadHostedInvoice } from "@/lib/services/hosted-invoices";
 
 type Entity = Record<string, any>;
 
@@ -129,6 +131,28 @@ describe("GET /transactions/{transaction_id}/invoice", () => {
     expect(text).toContain("Total $10.80");
     expect(text).toContain("Amount due (USD) $10.80");
     expect(text).toContain("United Kingdom");
+  });
+
+  it("says how to pay: the settings' bank details and a Pay online link that opens the hosted invoice", async () => {
+    await updateAccountSettings({ bank_transfer_instructions: "IBAN GB33 BUKB 2020 1555 5555 55\nBIC BUKBGB22" });
+    const billed = await bill((await makeManual()).id);
+    const { text } = await pdfText((await open((await invoiceLink(billed.id)).body.data.url)).bytes);
+    expect(text).toContain("HOW TO PAY Bank transfer IBAN GB33 BUKB 2020 1555 5555 55 BIC BUKBGB22");
+    expect(text).toContain("Pay online");
+    const bytes = (await open((await invoiceLink(billed.id)).body.data.url)).bytes;
+    // The link is a clickable annotation, and printed whole (wrapped over lines) for typing.
+    const link = /\/URI \((http[^)]+)\)/.exec(Buffer.from(bytes).toString("latin1"))?.[1] ?? "";
+    expect(link).toMatch(new RegExp(`^http://localhost:3000/invoices/${billed.id}-\\d+-[0-9a-f]{64}$`));
+    expect(text.replace(/\s+/g, "")).toContain(link);
+    const page = await loadHostedInvoice(link.split("/").at(-1));
+    expect(page.ok && page.view.state).toBe("open");
+
+    // Paid: nothing to pay, so no instructions and no link.
+    await query("UPDATE transactions SET status = 'completed', completed_at = now() WHERE id = $1", [billed.id]);
+    const paid = await pdfText((await open((await invoiceLink(billed.id)).body.data.url)).bytes);
+    expect(paid.text).not.toContain("HOW TO PAY");
+    expect(paid.text).not.toContain("BUKBGB22");
+    await updateAccountSettings({ bank_transfer_instructions: null });
   });
 
   it("takes disposition inline, and refuses another value with a field error", async () => {

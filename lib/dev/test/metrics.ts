@@ -67,11 +67,11 @@ export async function insertCompletedTransaction(options: {
   return id;
 }
 
-/** The rollup's rows, oldest first. */
+/** The rollup's days (the sums of their quarter-hours), oldest first. */
 export async function rollupRows(): Promise<{ day: string; currency_code: string; amount: string; count: number }[]> {
   const { rows } = await pool().query(
-    `SELECT to_char(day, 'YYYY-MM-DD') AS day, currency_code, amount::text AS amount, count
-     FROM revenue_daily ORDER BY day, currency_code`,
+    `SELECT to_char(day, 'YYYY-MM-DD') AS day, currency_code, sum(amount)::text AS amount, sum(count)::int AS count
+     FROM revenue_daily GROUP BY day, currency_code ORDER BY day, currency_code`,
   );
   return rows;
 }

@@ -6,13 +6,14 @@
  */
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import * as portalLinkEmailRoute from "@/app/api/customers/[customer_id]/portal-link-email/route";
+import * as resendRoute from "@/app/api/emails/[email_id]/resend/route";
 import * as emailRoute from "@/app/api/emails/[email_id]/route";
 import * as emailsRoute from "@/app/api/emails/route";
 import { query } from "@/lib/db/sql";
 import { call, expectError, expectNotFound, testKey } from "@/lib/dev/test/api";
 import { insertDestination } from "@/lib/dev/test/notifications";
 import { mailPart, mailSubject, startSmtpSink } from "@/lib/dev/test/smtp";
-import { MANUAL_TERMS, makeBuyer, makeReady, transactions } from "@/lib/dev/test/transactions";
+import { MANUAL_TERMS, makeBusiness, makeBuyer, makeReady, transactions } from "@/lib/dev/test/transactions";
 import { startWorker } from "@/lib/events/worker";
 import { newId } from "@/lib/ids";
 import { updateAccountSettings } from "@/lib/services/account-settings";
@@ -265,5 +266,105 @@ describe("POST /customers/{customer_id}/portal-link-email", () => {
     expectError(await send(customer.id, await testKey(["customer.read"])), 403, "forbidden");
     const missing = newId("ctm");
     expectNotFound(await send(missing), missing);
+  });
+});
+
+describe("an invoice to a business's billing contacts", () => {
+  it("emails the customer and each contact once, by their own name; the past-due reminder too", async () => {
+    const ready = await makeReady({ collection_mode: "manual", billing_details: MANUAL_TERMS });
+    const [customer] = await query<{ email: string }>("SELECT email FROM customers WHERE id = $1", [ready.customer_id]);
+    const business = await makeBusiness(ready.customer_id, {
+      name: "Becker Design",
+      contacts: [
+        { name: "Ana Accounts", email: "accounts@becker.example" },
+        { email: "AP@becker.example" },
+        { name: "The customer again", email: customer.email.toUpperCase() },
+      ],
+    });
+    expect((await transactions.update(ready.id, { business_id: business.id })).status).toBe(200);
+    const billed = (await transactions.update(ready.id, { status: "billed" })).body.data;
+    const event = await eventId(billed.id, "transaction.billed");
+    await sendEventEmails(event);
+    await sendEventEmails(event); // a job run again writes none twice
+    const rows = await emailsAbout(billed.id);
+    expect(rows.map((e) => [e.template, e.to_address]).sort()).toEqual(
+      [
+        ["invoice_issued", "AP@becker.example"],
+        ["invoice_issued", "accounts@becker.example"],
+        ["invoice_issued", customer.email],
+      ].sort(),
+    );
+    const ana = rows.find((e) => e.to_address === "accounts@becker.example");
+    expect(ana?.text_body).toContain("Hello Ana Accounts,");
+    expect(ana?.text_body).toContain(`View and pay invoice: http://localhost:3000/invoices/${billed.id}-`);
+
+    await query("UPDATE transactions SET status = 'past_due' WHERE id = $1", [billed.id]);
+    await query(
+      "INSERT INTO events (id, event_type, entity_id, occurred_at, data) SELECT $1, 'transaction.past_due', entity_id, now(), data FROM events WHERE id = $2",
+      [newId("evt"), event],
+    );
+    await sendEventEmails(await eventId(billed.id, "transaction.past_due"));
+    const reminders = (await emailsAbout(billed.id)).filter((e) => e.template === "invoice_past_due");
+    expect(reminders).toHaveLength(3);
+  });
+});
+
+describe("POST /emails/{email_id}/resend", () => {
+  const resend = async (id: string, key?: string) =>
+    call(resendRoute.POST, "POST", `/emails/${id}/resend`, {
+      key: key ?? (await testKey(["notification.write"])),
+      params: { email_id: id },
+    });
+
+  it("sends an email again as a new email of the log, written afresh with a link that works", async () => {
+    const billed = await makeBilled();
+    await sendEventEmails(await eventId(billed.id, "transaction.billed"));
+    const [first] = await emailsAbout(billed.id);
+    const res = await resend(first.id);
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.data).toMatchObject({
+      to: first.to_address,
+      subject: first.subject,
+      template: "invoice_issued",
+      event_id: null,
+      event_type: "transaction.billed",
+      entity_id: billed.id,
+      status: "pending",
+    });
+    expect(res.body.data.id).not.toBe(first.id);
+    const rows = await emailsAbout(billed.id);
+    expect(rows).toHaveLength(2);
+    const again = rows.find((e) => e.id === res.body.data.id);
+    const link = /View and pay invoice: (\S+)/.exec(again?.text_body)?.[1] as string;
+    const page = await loadHostedInvoice(new URL(link).pathname.split("/").at(-1));
+    expect(page.ok).toBe(true);
+    // The first keeps its status; the new one's delivery is queued.
+    expect(rows.find((e) => e.id === first.id)?.status).toBe("logged");
+    const [{ n }] = await query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
+        WHERE t.identifier = 'deliver_emails' AND (j.payload->'ids')::jsonb ? $1`,
+      [res.body.data.id],
+    );
+    expect(n).toBe(1);
+  });
+
+  it("refuses a team invitation and a notification's email (400), without the permission (403), unknown (404)", async () => {
+    const invite = newId("eml");
+    await query(
+      `INSERT INTO emails (id, template, to_address, subject, text_body, html_body, status)
+       VALUES ($1, 'team_invite', 'new@acme.example', 'Join', 'x', 'x', 'sent')`,
+      [invite],
+    );
+    const refused = expectError(await resend(invite), 400, "bad_request");
+    expect(refused.detail).toMatch(/invite the person again/);
+    const billed = await makeBilled();
+    await sendEventEmails(await eventId(billed.id, "transaction.billed"));
+    const [email] = await emailsAbout(billed.id);
+    expectError(await resend(email.id, await testKey(["notification.read"])), 403, "forbidden");
+    const missing = newId("eml");
+    expectNotFound(await resend(missing), missing);
+    const hostile = await resend("eml_'; drop table emails; --");
+    expect(hostile.status).toBeGreaterThanOrEqual(400);
+    expect(hostile.status).toBeLessThan(500);
   });
 });

@@ -16,27 +16,32 @@
  * Email notification destinations (type `email`) are not emailed here: their events become
  * notifications, delivered as emails (notification-emails.ts) and listed in the Notifications log.
  * Decision: emails go to the customer's current email (the customers row), falling back to the
- * transaction's snapshot; a customer without one is not emailed. The job reads the event's data
+ * transaction's snapshot; a customer without one is not emailed. An invoice (issued, past due) also
+ * goes to the current billing contacts of the transaction's business, one email each. The job reads the event's data
  * (the entity as it was when the event was written), so a late job still describes that moment.
  */
 import { addInterval, type CalendarInterval } from "../../billing/billing-dates.ts";
 import { PAYMENT_ERRORS } from "../../billing/payments.ts";
 import { config } from "../../config.ts";
 import { pool } from "../../db/connection.ts";
-import { query, sqlTransaction, ts } from "../../db/sql.ts";
+import { getJson, query, type RawJson, sqlTransaction, ts } from "../../db/sql.ts";
 import { invoiceUnavailableReason } from "../../documents/invoice-data.ts";
 import { documentDate, documentMoney } from "../../documents/print-format.ts";
 import { ApiError, notFound } from "../../errors.ts";
 import { queueJob } from "../../events/jobs/job.ts";
 import { sendTrialEndingEmailJob } from "../../events/jobs/send-trial-ending-email.ts";
 import type { AccountSettings } from "../../schemas/account-settings.ts";
+import type { EmailSummary } from "../../schemas/email.ts";
 import type { Transaction } from "../../schemas/transaction.ts";
 import { absoluteLogoUrl, getAccountSettings } from "../account-settings.ts";
 import { hostedInvoiceUrlFor } from "../hosted-invoices.ts";
 import { createPortalSession } from "../portal/sessions.ts";
+import { EMAIL_SUMMARY } from "./list.ts";
 import { deliverEmails, type OutgoingEmail, queueDelivery, recordEmails } from "./outbox.ts";
 import {
   checkoutLinkEmail,
+  type EmailContent,
+  type EmailTemplate,
   invoiceIssuedEmail,
   invoicePastDueEmail,
   paymentFailedEmail,
@@ -59,6 +64,29 @@ interface EventRow {
 interface Recipient {
   email: string;
   name: string | null;
+}
+
+/**
+ * The billing contacts of business `businessId` (the family's business `contacts`, "typically used
+ * for sending invoices"): its current list, one each by address (case-insensitive), leaving out
+ * the addresses in `except` (the customer's, already emailed).
+ */
+async function billingContactsOf(businessId: unknown, except: readonly string[]): Promise<Recipient[]> {
+  if (typeof businessId !== "string") return [];
+  const [row] = await query<{ contacts: { name?: string | null; email?: string }[] }>(
+    "SELECT contacts FROM businesses WHERE id = $1",
+    [businessId],
+  );
+  const seen = new Set(except.map((address) => address.toLowerCase()));
+  const contacts: Recipient[] = [];
+  for (const contact of Array.isArray(row?.contacts) ? row.contacts : []) {
+    if (typeof contact?.email !== "string" || contact.email === "") continue;
+    const key = contact.email.toLowerCase();
+    if (seen.has(key)) continue;
+    seen.add(key);
+    contacts.push({ email: contact.email, name: contact.name || null });
+  }
+  return contacts;
 }
 
 async function customerOf(
@@ -122,27 +150,28 @@ async function customerEmails(
       dueDate: dueDate(t, timeZone),
       link: await hostedInvoiceUrlFor(t.id),
     });
+    // An invoice (issued, or its past-due reminder) goes to the customer and to the billing
+    // contacts of the business it is made out to, each addressed by their own name.
+    const invoiceEmails = async (
+      template: "invoice_issued" | "invoice_past_due",
+      compose: typeof invoiceIssuedEmail,
+    ): Promise<OutgoingEmail[]> => {
+      const facts = await invoiceFacts();
+      const recipients = [customer, ...(await billingContactsOf(t.business_id, [customer.email]))];
+      return recipients.map((recipient) => ({
+        ...base,
+        template,
+        to: recipient.email,
+        content: compose({ ...facts, customerName: recipient.name }),
+      }));
+    };
     switch (event.event_type) {
       case "transaction.billed":
         if (t.collection_mode !== "manual" || !hasInvoice) return [];
-        return [
-          {
-            ...base,
-            template: "invoice_issued",
-            to: customer.email,
-            content: invoiceIssuedEmail(await invoiceFacts()),
-          },
-        ];
+        return invoiceEmails("invoice_issued", invoiceIssuedEmail);
       case "transaction.past_due":
         if (t.collection_mode !== "manual" || !hasInvoice) return [];
-        return [
-          {
-            ...base,
-            template: "invoice_past_due",
-            to: customer.email,
-            content: invoicePastDueEmail(await invoiceFacts()),
-          },
-        ];
+        return invoiceEmails("invoice_past_due", invoicePastDueEmail);
       case "transaction.completed":
         if (/^0+$/.test(t.details.totals.grand_total)) return [];
         return [
@@ -435,4 +464,95 @@ export async function emailCheckoutLink(transactionId: string): Promise<{ id: st
     await queueDelivery(client, [id]);
     return { id, to: customer.email, status: "pending" };
   });
+}
+
+/** Templates whose emails are not resent: their one-time link is gone (team_invite), or they are a notification's delivery. */
+const NOT_RESENT: Record<string, string> = {
+  team_invite:
+    "A team invitation's link is shown once and stored masked: invite the person again from the Team page instead.",
+  notification:
+    "This email delivers a notification to an email destination: replay the notification from the Notifications log instead.",
+};
+
+/**
+ * POST /emails/{email_id}/resend (ours): sends an email again, to the same address, as a new email
+ * of the log (the first one keeps its status and time). Written afresh where it can be, so its
+ * links work again (a portal link lasts 24 hours): an event's customer email from the event, a
+ * portal link with a new session; otherwise (a trial reminder) the stored text and HTML. The copy
+ * keeps the template, event type and entity but not the event ID: the log holds one email per
+ * event, template and address, and a resend is a person's act, not the event's. Written and queued
+ * in one transaction; answers the new email's summary.
+ */
+export async function resendEmail(id: string): Promise<RawJson<EmailSummary>> {
+  const [email] = await query<{
+    template: string;
+    to_address: string;
+    event_id: string | null;
+    event_type: string | null;
+    entity_id: string | null;
+    notification_id: string | null;
+    subject: string;
+    text_body: string;
+    html_body: string;
+  }>(
+    `SELECT template, to_address, event_id, event_type, entity_id, notification_id, subject, text_body, html_body
+       FROM emails WHERE id = $1`,
+    [id],
+  );
+  if (!email) throw notFound(id);
+  const refusal = NOT_RESENT[email.template] ?? (email.notification_id ? NOT_RESENT.notification : null);
+  if (refusal) throw new ApiError("bad_request", `Email ${id} cannot be resent. ${refusal}`);
+  const settings = await getAccountSettings();
+  const content = (await freshContent(email, settings)) ?? {
+    subject: email.subject,
+    text: email.text_body,
+    html: email.html_body,
+  };
+  const newIdValue = await sqlTransaction(async (client) => {
+    const [created] = await recordEmails(
+      [
+        {
+          eventId: null,
+          eventType: email.event_type,
+          entityId: email.entity_id,
+          template: email.template as EmailTemplate,
+          to: email.to_address,
+          content,
+        },
+      ],
+      client,
+    );
+    await queueDelivery(client, [created]);
+    return created;
+  });
+  const summary = await getJson(EMAIL_SUMMARY, "t.id = $1", [newIdValue]);
+  if (!summary) throw notFound(newIdValue);
+  return summary;
+}
+
+/** The email written again now (fresh links), or null when it cannot be and the stored one is sent. */
+async function freshContent(
+  email: { template: string; to_address: string; event_id: string | null; entity_id: string | null },
+  settings: AccountSettings,
+): Promise<EmailContent | null> {
+  const to = email.to_address.toLowerCase();
+  if (email.template === "portal_link" && email.entity_id) {
+    const customer = await customerOf(email.entity_id);
+    const link = await portalLinkOrThrow(email.entity_id).catch(() => null);
+    if (!link) return null;
+    return portalLinkEmail({
+      merchant: settings.merchant_name,
+      logoUrl: branding(settings).logoUrl,
+      customerName: customer?.email.toLowerCase() === to ? customer.name : null,
+      link,
+    });
+  }
+  if (!email.event_id) return null;
+  const [event] = await query<EventRow>(
+    `SELECT id, event_type, entity_id, data, ${ts("occurred_at")} AS occurred_at FROM events WHERE id = $1`,
+    [email.event_id],
+  );
+  if (!event) return null;
+  const written = await customerEmails(event, settings.merchant_name, branding(settings));
+  return written.find((e) => e.template === email.template && e.to.toLowerCase() === to)?.content ?? null;
 }

@@ -13,9 +13,17 @@
 import { type CurrencyCode, isCurrencyCode } from "../../billing/currencies.ts";
 import { type CurrencyAmount, convertSum } from "../../billing/exchange-rates.ts";
 import { config } from "../../config.ts";
-import { query } from "../../db/sql.ts";
 import type { AmountMetrics, CountMetrics, MetricsQuery } from "../../schemas/metrics.ts";
-import { API_TIMESTAMP, checkLookback, daysBetween, midnight, updatedAt } from "./range.ts";
+import {
+  API_TIMESTAMP,
+  checkLookback,
+  daysBetween,
+  rollupRows,
+  updatedAt,
+  zonedMidnight,
+  zonedRollup,
+  zoneOf,
+} from "./range.ts";
 
 interface Row {
   updated_at: string | null;
@@ -25,14 +33,19 @@ interface Row {
   count: number | null;
 }
 
+const R = zonedRollup("r", "$1", "$2", "$4");
+
 const SQL = `
-  SELECT ${API_TIMESTAMP("m.updated_at")} AS updated_at, to_char(r.day, 'YYYY-MM-DD') AS day, r.currency_code,
-         r.amount::text AS amount, r.count
+  SELECT ${API_TIMESTAMP("m.updated_at")} AS updated_at, x.day, x.currency_code, x.amount, x.count
   FROM (SELECT max(updated_at) AS updated_at FROM adjustment_metrics_daily WHERE action = $3) m
-  LEFT JOIN adjustment_metrics_daily r ON r.action = $3 AND r.day >= $1::date AND r.day < $2::date`;
+  LEFT JOIN (
+    SELECT to_char(${R.day}, 'YYYY-MM-DD') AS day, r.currency_code, sum(r.amount)::text AS amount,
+           sum(r.count)::int AS count
+      FROM adjustment_metrics_daily r WHERE r.action = $3 AND ${R.inRange} GROUP BY 1, 2
+  ) x ON true`;
 
 async function perDay(input: MetricsQuery, action: "refund" | "chargeback") {
-  const rows = await query<Row>(SQL, [input.from, input.to, action]);
+  const rows = await rollupRows<Row>(SQL, [input.from, input.to, action, zoneOf(input)]);
   const byDay = new Map<string, { amounts: CurrencyAmount[]; count: number }>();
   for (const row of rows) {
     if (row.day === null || row.currency_code === null || !isCurrencyCode(row.currency_code)) continue;
@@ -54,10 +67,13 @@ export async function refundMetrics(
     currency_code: primary,
     timeseries: daysBetween(input.from, input.to).map((day) => {
       const entry = byDay.get(day);
-      return { timestamp: midnight(day), amount: entry ? convertSum(entry.amounts, primary).toString() : "0" };
+      return {
+        timestamp: zonedMidnight(day, zoneOf(input)),
+        amount: entry ? convertSum(entry.amounts, primary).toString() : "0",
+      };
     }),
-    starts_at: midnight(input.from),
-    ends_at: midnight(input.to),
+    starts_at: zonedMidnight(input.from, zoneOf(input)),
+    ends_at: zonedMidnight(input.to, zoneOf(input)),
     interval: "day",
     updated_at: updated,
   };
@@ -68,11 +84,11 @@ export async function chargebackMetrics(input: MetricsQuery): Promise<CountMetri
   const { byDay, updated } = await perDay(input, "chargeback");
   return {
     timeseries: daysBetween(input.from, input.to).map((day) => ({
-      timestamp: midnight(day),
+      timestamp: zonedMidnight(day, zoneOf(input)),
       count: byDay.get(day)?.count ?? 0,
     })),
-    starts_at: midnight(input.from),
-    ends_at: midnight(input.to),
+    starts_at: zonedMidnight(input.from, zoneOf(input)),
+    ends_at: zonedMidnight(input.to, zoneOf(input)),
     interval: "day",
     updated_at: updated,
   };

@@ -6,9 +6,17 @@
  * on that same opening day (a cohort: a day's rate never exceeds 1, and an old checkout paid today
  * raises its own day's rate).
  */
-import { query } from "../../db/sql.ts";
 import type { CheckoutConversionMetrics, MetricsQuery } from "../../schemas/metrics.ts";
-import { API_TIMESTAMP, checkLookback, daysBetween, midnight, updatedAt } from "./range.ts";
+import {
+  API_TIMESTAMP,
+  checkLookback,
+  daysBetween,
+  rollupRows,
+  updatedAt,
+  zonedMidnight,
+  zonedRollup,
+  zoneOf,
+} from "./range.ts";
 
 interface Row {
   updated_at: string | null;
@@ -17,11 +25,16 @@ interface Row {
   completed_count: number | null;
 }
 
+const R = zonedRollup("r", "$1", "$2", "$3");
+
 const SQL = `
-  SELECT ${API_TIMESTAMP("m.updated_at")} AS updated_at, to_char(r.day, 'YYYY-MM-DD') AS day, r.count,
-         r.completed_count
+  SELECT ${API_TIMESTAMP("m.updated_at")} AS updated_at, x.day, x.count, x.completed_count
   FROM (SELECT max(updated_at) AS updated_at FROM checkout_metrics_daily) m
-  LEFT JOIN checkout_metrics_daily r ON r.day >= $1::date AND r.day < $2::date`;
+  LEFT JOIN (
+    SELECT to_char(${R.day}, 'YYYY-MM-DD') AS day, sum(r.count)::int AS count,
+           sum(r.completed_count)::int AS completed_count
+      FROM checkout_metrics_daily r WHERE ${R.inRange} GROUP BY 1
+  ) x ON true`;
 
 const RATE_DIGITS = 6n;
 const RATE_SCALE = 10n ** RATE_DIGITS;
@@ -37,17 +50,23 @@ export function conversionRate(completed: number, count: number): string {
 
 export async function checkoutConversionMetrics(input: MetricsQuery): Promise<CheckoutConversionMetrics> {
   checkLookback("checkout_conversion", input.from, input.to);
-  const rows = await query<Row>(SQL, [input.from, input.to]);
+  const zone = zoneOf(input);
+  const rows = await rollupRows<Row>(SQL, [input.from, input.to, zone]);
   const byDay = new Map(rows.filter((row) => row.day !== null).map((row) => [row.day as string, row]));
   return {
     timeseries: daysBetween(input.from, input.to).map((day) => {
       const row = byDay.get(day);
       const count = row?.count ?? 0;
       const completed = row?.completed_count ?? 0;
-      return { timestamp: midnight(day), count, completed_count: completed, rate: conversionRate(completed, count) };
+      return {
+        timestamp: zonedMidnight(day, zone),
+        count,
+        completed_count: completed,
+        rate: conversionRate(completed, count),
+      };
     }),
-    starts_at: midnight(input.from),
-    ends_at: midnight(input.to),
+    starts_at: zonedMidnight(input.from, zone),
+    ends_at: zonedMidnight(input.to, zone),
     interval: "day",
     updated_at: updatedAt(rows[0]?.updated_at),
   };

@@ -1,14 +1,14 @@
 /**
- * Revenue metrics (spec: GET /metrics/revenue), answered from the daily rollup `revenue_daily`
- * alone (kept by triggers on `transactions`: see its migration), never from the transactions: one
- * indexed range read of at most a row per day and currency, whatever the number of transactions.
+ * Revenue metrics (spec: GET /metrics/revenue), answered from the rollup `revenue_daily` alone
+ * (kept by triggers on `transactions`: see its migration), never from the transactions: one
+ * indexed range read of at most a row per quarter-hour and currency, whatever the number of
+ * transactions, summed into the days of the asked zone (UTC by default: range.ts).
  */
 import { type CurrencyCode, isCurrencyCode } from "../../billing/currencies.ts";
 import { type CurrencyAmount, convertSum } from "../../billing/exchange-rates.ts";
 import { config } from "../../config.ts";
-import { query } from "../../db/sql.ts";
 import type { RevenueMetrics, RevenueMetricsQuery } from "../../schemas/metrics.ts";
-import { checkLookback, daysBetween, midnight, updatedAt } from "./range.ts";
+import { checkLookback, daysBetween, rollupRows, updatedAt, zonedMidnight, zonedRollup, zoneOf } from "./range.ts";
 
 interface RollupRow {
   /** The rollup's last change (null: the rollup is empty). */
@@ -19,12 +19,18 @@ interface RollupRow {
   count: number | null;
 }
 
-// One round trip: the rollup's last change, with the range's rows (none: one row of nulls).
+const R = zonedRollup("r", "$1", "$2", "$3");
+
+// One round trip: the rollup's last change, with the range's days (none: one row of nulls).
 const REVENUE_SQL = `
   SELECT to_char(m.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS updated_at,
-         to_char(r.day, 'YYYY-MM-DD') AS day, r.currency_code, r.amount::text AS amount, r.count
+         x.day, x.currency_code, x.amount, x.count
   FROM (SELECT max(updated_at) AS updated_at FROM revenue_daily) m
-  LEFT JOIN revenue_daily r ON r.day >= $1::date AND r.day < $2::date`;
+  LEFT JOIN (
+    SELECT to_char(${R.day}, 'YYYY-MM-DD') AS day, r.currency_code, sum(r.amount)::text AS amount,
+           sum(r.count)::int AS count
+      FROM revenue_daily r WHERE ${R.inRange} GROUP BY 1, 2
+  ) x ON true`;
 
 export async function revenueMetrics(
   input: RevenueMetricsQuery,
@@ -32,7 +38,8 @@ export async function revenueMetrics(
 ): Promise<RevenueMetrics> {
   const { from, to } = input;
   checkLookback("revenue", from, to);
-  const rows = await query<RollupRow>(REVENUE_SQL, [from, to]);
+  const zone = zoneOf(input);
+  const rows = await rollupRows<RollupRow>(REVENUE_SQL, [from, to, zone]);
 
   const byDay = new Map<string, { amounts: CurrencyAmount[]; count: number }>();
   for (const row of rows) {
@@ -48,7 +55,7 @@ export async function revenueMetrics(
   const timeseries = daysBetween(from, to).map((day) => {
     const entry = byDay.get(day);
     return {
-      timestamp: midnight(day),
+      timestamp: zonedMidnight(day, zone),
       amount: entry ? convertSum(entry.amounts, primary).toString() : "0",
       count: entry?.count ?? 0,
     };
@@ -57,8 +64,8 @@ export async function revenueMetrics(
   return {
     currency_code: primary,
     timeseries,
-    starts_at: midnight(from),
-    ends_at: midnight(to),
+    starts_at: zonedMidnight(from, zone),
+    ends_at: zonedMidnight(to, zone),
     interval: "day",
     updated_at: updatedAt(rows[0]?.updated_at),
   };

@@ -9,6 +9,7 @@
  * Decisions where the family is silent:
  * - A day's point is the value at the END of that UTC day (after all of its changes): today's
  *   point is the MRR now. The timestamp is the day's 00:00 UTC, as every metric of the family.
+ *   With `time_zone` (ours), the days are that zone's and the timestamps their starts (range.ts).
  * - MRR change: a day's MRR minus the MRR at the end of the same day one calendar month earlier
  *   (31 March compares with 28/29 February), the family's "vs the same interval last month".
  * - Amounts are in the primary balance currency (BILLING_PRIMARY_CURRENCY), each currency's MRR
@@ -18,7 +19,6 @@
 import { type CurrencyCode, isCurrencyCode } from "../../billing/currencies.ts";
 import { type CurrencyAmount, convertSum } from "../../billing/exchange-rates.ts";
 import { config } from "../../config.ts";
-import { query } from "../../db/sql.ts";
 import {
   type AmountMetrics,
   addMonths,
@@ -26,7 +26,16 @@ import {
   type MetricsQuery,
   type MrrMovementsMetrics,
 } from "../../schemas/metrics.ts";
-import { API_TIMESTAMP, checkLookback, daysBetween, midnight, updatedAt } from "./range.ts";
+import {
+  API_TIMESTAMP,
+  checkLookback,
+  daysBetween,
+  rollupRows,
+  updatedAt,
+  zonedMidnight,
+  zonedRollup,
+  zoneOf,
+} from "./range.ts";
 
 interface Row {
   updated_at: string | null;
@@ -54,18 +63,20 @@ const COLUMNS = [
   "churned_subscribers",
 ] as const;
 
+const R = zonedRollup("r", "$1", "$2", "$3");
+
 // One round trip: the rollup's last change, the sums of every day before `from` per currency (the
-// level the range starts from), and the range's rows.
+// level the range starts from), and the range's days (in the asked zone: range.ts).
 const ROLLUP_SQL = `
   SELECT ${API_TIMESTAMP("m.updated_at")} AS updated_at, x.day, x.currency_code,
          ${COLUMNS.map((c) => (c.endsWith("_mrr") ? `x.${c}::text AS ${c}` : `x.${c}::int AS ${c}`)).join(", ")}
   FROM (SELECT max(updated_at) AS updated_at FROM subscription_metrics_daily) m
   LEFT JOIN (
-    SELECT NULL::text AS day, currency_code, ${COLUMNS.map((c) => `sum(${c}) AS ${c}`).join(", ")}
-      FROM subscription_metrics_daily WHERE day < $1::date GROUP BY currency_code
+    SELECT NULL::text AS day, r.currency_code, ${COLUMNS.map((c) => `sum(r.${c}) AS ${c}`).join(", ")}
+      FROM subscription_metrics_daily r WHERE ${R.before} GROUP BY r.currency_code
     UNION ALL
-    SELECT to_char(day, 'YYYY-MM-DD'), currency_code, ${COLUMNS.join(", ")}
-      FROM subscription_metrics_daily WHERE day >= $1::date AND day < $2::date
+    SELECT to_char(${R.day}, 'YYYY-MM-DD'), r.currency_code, ${COLUMNS.map((c) => `sum(r.${c})`).join(", ")}
+      FROM subscription_metrics_daily r WHERE ${R.inRange} GROUP BY 1, 2
   ) x ON true`;
 
 interface DayMoves {
@@ -102,8 +113,8 @@ const subscriberDelta = (row: Row): number =>
   (row.new_subscribers ?? 0) + (row.reactivated_subscribers ?? 0) - (row.churned_subscribers ?? 0);
 
 /** The end-of-day levels of every day from `start` (inclusive) to `to` (exclusive). */
-async function levels(start: string, to: string): Promise<Levels> {
-  const rows = await query<Row>(ROLLUP_SQL, [start, to]);
+async function levels(start: string, to: string, zone: string): Promise<Levels> {
+  const rows = await rollupRows<Row>(ROLLUP_SQL, [start, to, zone]);
   const mrr = new Map<CurrencyCode, bigint>();
   let subscribers = 0;
   const byDay = new Map<string, Row[]>();
@@ -148,8 +159,8 @@ function converted(mrr: Map<CurrencyCode, bigint>, primary: CurrencyCode): bigin
 
 function envelope(input: MetricsQuery, updated: string) {
   return {
-    starts_at: midnight(input.from),
-    ends_at: midnight(input.to),
+    starts_at: zonedMidnight(input.from, zoneOf(input)),
+    ends_at: zonedMidnight(input.to, zoneOf(input)),
     interval: "day" as const,
     updated_at: updated,
   };
@@ -161,11 +172,14 @@ export async function mrrMetrics(
   primary: CurrencyCode = config.primaryCurrency,
 ): Promise<AmountMetrics> {
   checkLookback("monthly_recurring_revenue", input.from, input.to);
-  const data = await levels(input.from, input.to);
+  const data = await levels(input.from, input.to, zoneOf(input));
   const { starts_at, ends_at, interval, updated_at } = envelope(input, data.updatedAt);
   return {
     currency_code: primary,
-    timeseries: data.days.map((d) => ({ timestamp: midnight(d.day), amount: converted(d.mrr, primary).toString() })),
+    timeseries: data.days.map((d) => ({
+      timestamp: zonedMidnight(d.day, zoneOf(input)),
+      amount: converted(d.mrr, primary).toString(),
+    })),
     starts_at,
     ends_at,
     interval,
@@ -180,13 +194,13 @@ export async function mrrChangeMetrics(
 ): Promise<AmountMetrics> {
   checkLookback("monthly_recurring_revenue_change", input.from, input.to);
   const start = input.from === input.to ? input.from : addMonths(input.from, -1);
-  const data = await levels(start, input.to);
+  const data = await levels(start, input.to, zoneOf(input));
   const byDay = new Map(data.days.map((d) => [d.day, converted(d.mrr, primary)]));
   const { starts_at, ends_at, interval, updated_at } = envelope(input, data.updatedAt);
   return {
     currency_code: primary,
     timeseries: daysBetween(input.from, input.to).map((day) => ({
-      timestamp: midnight(day),
+      timestamp: zonedMidnight(day, zoneOf(input)),
       amount: ((byDay.get(day) ?? 0n) - (byDay.get(addMonths(day, -1)) ?? 0n)).toString(),
     })),
     starts_at,
@@ -199,9 +213,9 @@ export async function mrrChangeMetrics(
 /** GET /metrics/active-subscribers: active subscribers at the end of each day (trialing excluded). */
 export async function activeSubscribersMetrics(input: MetricsQuery): Promise<CountMetrics> {
   checkLookback("active_subscribers", input.from, input.to);
-  const data = await levels(input.from, input.to);
+  const data = await levels(input.from, input.to, zoneOf(input));
   return {
-    timeseries: data.days.map((d) => ({ timestamp: midnight(d.day), count: d.subscribers })),
+    timeseries: data.days.map((d) => ({ timestamp: zonedMidnight(d.day, zoneOf(input)), count: d.subscribers })),
     ...envelope(input, data.updatedAt),
   };
 }
@@ -212,13 +226,13 @@ export async function mrrMovementsMetrics(
   primary: CurrencyCode = config.primaryCurrency,
 ): Promise<MrrMovementsMetrics> {
   checkLookback("monthly_recurring_revenue_movements", input.from, input.to);
-  const data = await levels(input.from, input.to);
+  const data = await levels(input.from, input.to, zoneOf(input));
   const { starts_at, ends_at, interval, updated_at } = envelope(input, data.updatedAt);
   return {
     currency_code: primary,
     active_subscribers_at_start: data.subscribersBefore,
     timeseries: data.days.map(({ day, moves }) => ({
-      timestamp: midnight(day),
+      timestamp: zonedMidnight(day, zoneOf(input)),
       new: convertSum(moves.amounts.new_mrr, primary).toString(),
       expansion: convertSum(moves.amounts.expansion_mrr, primary).toString(),
       contraction: convertSum(moves.amounts.contraction_mrr, primary).toString(),

@@ -24,6 +24,7 @@ import { REPORT } from "../../db/entities/report.ts";
 import { updateJson } from "../../db/sql.ts";
 import type { ReportFilter, ReportType } from "../../schemas/report.ts";
 import { csvLine } from "./csv.ts";
+import { withDecimals } from "./decimals.ts";
 import { reportQuery } from "./sources.ts";
 
 /**
@@ -59,7 +60,9 @@ export async function generateReport(id: string, now: () => number = Date.now): 
     // query itself. The cursor's plan favours fast start (cursor_tuple_fraction): an index scan in
     // the report's order rather than a sort of every row.
     await client.query("SET LOCAL jit = off");
-    const { columns, sql, values } = reportQuery(report.type, report.filters);
+    const query = reportQuery(report.type, report.filters);
+    const { sql, values } = query;
+    const { columns, row: withDecimal } = withDecimals(query.columns, query.money);
     await client.query(`DECLARE report_rows NO SCROLL CURSOR FOR ${sql}`, values);
 
     let rows = 0;
@@ -72,7 +75,7 @@ export async function generateReport(id: string, now: () => number = Date.now): 
         const batch = await client.query<string[]>({ text: `FETCH ${FETCH_ROWS} FROM report_rows`, rowMode: "array" });
         if (batch.rows.length === 0) return;
         let text = "";
-        for (const row of batch.rows) text += csvLine(row);
+        for (const row of batch.rows) text += csvLine(withDecimal(row));
         rows += batch.rows.length;
         const buffer = Buffer.from(text);
         bytes += buffer.length;

@@ -5,7 +5,8 @@
  * flattened: `details.totals.grand_total` is `grand_total`).
  *
  * Money: the API's strings of integers in the currency's minor unit (`1050` for USD 10.50), with
- * the currency in its own column: exact, and what every other integration of ours reads.
+ * the currency in its own column: exact, and what every other integration of ours reads; each such
+ * column is followed in the file by `<column>_decimal` ("10.50"), for people (decimals.ts).
  * Timestamps: RFC 3339 UTC with microseconds, as the API. Lists (price IDs, restrict_to): values
  * joined with `;`.
  */
@@ -19,12 +20,18 @@ type Columns = readonly (readonly [string, string])[];
 
 export interface ReportSource {
   columns: Columns;
+  /** Money columns (minor units) → the column of their currency: each gets a `_decimal` column after it. */
+  money: Readonly<Record<string, string>>;
   /** FROM clause (with joins), its main row aliased `t`. */
   from: string;
   /** Filter name → SQL expression it tests. */
   filters: Record<string, string>;
   orderBy: string;
 }
+
+/** Money columns of `names`, all in the currency of column `currency`. */
+const moneyIn = (currency: string, ...names: string[]): Record<string, string> =>
+  Object.fromEntries(names.map((name) => [name, currency]));
 
 const money = (json: string, key: string) => `(${json}->>'${key}')`;
 /**
@@ -66,6 +73,11 @@ const TRANSACTION_FILTERS = {
 };
 
 const transactions: ReportSource = {
+  money: {
+    ...moneyIn("currency_code", "subtotal", "discount", "tax", "total", "credit", "credit_to_balance", "balance"),
+    ...moneyIn("currency_code", "grand_total", "fee", "earnings"),
+    ...moneyIn("balance_currency_code", "balance_total", "balance_fee", "balance_earnings"),
+  },
   columns: [
     ["id", "t.id"],
     ["status", "t.status"],
@@ -111,6 +123,17 @@ const transactions: ReportSource = {
 
 const line = "li.j";
 const transactionLineItems: ReportSource = {
+  money: moneyIn(
+    "currency_code",
+    "unit_subtotal",
+    "unit_discount",
+    "unit_tax",
+    "unit_total",
+    "subtotal",
+    "discount",
+    "tax",
+    "total",
+  ),
   columns: [
     ["transaction_id", "t.id"],
     ["line_item_id", `(${line}->>'id')`],
@@ -156,6 +179,7 @@ const ADJUSTMENT_FILTERS = {
 };
 
 const adjustments: ReportSource = {
+  money: moneyIn("currency_code", "subtotal", "tax", "total", "fee", "retained_fee", "earnings"),
   columns: [
     ["id", "t.id"],
     ["action", "t.action"],
@@ -183,6 +207,7 @@ const adjustments: ReportSource = {
 };
 
 const adjustmentLineItems: ReportSource = {
+  money: moneyIn("currency_code", "amount", "subtotal", "tax", "total"),
   columns: [
     ["adjustment_id", "t.id"],
     ["adjustment_item_id", "i.id"],
@@ -209,6 +234,7 @@ const adjustmentLineItems: ReportSource = {
 
 /** One row per price, with its product (`t` is the price, `p` its product). */
 const productsPrices: ReportSource = {
+  money: moneyIn("unit_price_currency_code", "unit_price_amount"),
   columns: [
     ["product_id", "p.id"],
     ["product_name", "p.name"],
@@ -251,6 +277,7 @@ const productsPrices: ReportSource = {
 const DISCOUNT_STATUS = DISCOUNT.fields.find(([name]) => name === "status")?.[1] ?? "t.status";
 
 const discounts: ReportSource = {
+  money: moneyIn("currency_code", "amount"),
   columns: [
     ["id", "t.id"],
     ["status", DISCOUNT_STATUS],
@@ -350,15 +377,30 @@ const SOURCES: Record<Exclude<ReportType, "balance">, ReportSource> = {
   discounts,
 };
 
-/** The CSV header and the query of a report's rows (each row: its fields as text, in header order). */
+const BALANCE_MONEY = moneyIn(
+  "currency_code",
+  "transactions_total",
+  "transactions_tax",
+  "transactions_fee",
+  "transactions_earnings",
+  "adjustments_total",
+  "adjustments_earnings",
+  "balance",
+);
+
+/**
+ * The CSV header and the query of a report's rows (each row: its fields as text, in the order of
+ * `columns`), and its money columns (column → its currency's column), which the CSV follows each
+ * with a `_decimal` column (decimals.ts).
+ */
 export function reportQuery(
   type: ReportType,
   filters: readonly ReportFilter[],
-): { columns: string[]; sql: string; values: unknown[] } {
+): { columns: string[]; sql: string; values: unknown[]; money: Readonly<Record<string, string>> } {
   const params = new Params();
   if (type === "balance") {
     const { columns, sql } = balanceQuery(filters, params);
-    return { columns, sql, values: params.values };
+    return { columns, sql, values: params.values, money: BALANCE_MONEY };
   }
   const source = SOURCES[type];
   const where = filterConditions(filters, source.filters, params);
@@ -367,5 +409,5 @@ export function reportQuery(
     FROM ${source.from}
     WHERE ${where.length ? where.join(" AND ") : "TRUE"}
     ORDER BY ${source.orderBy}`;
-  return { columns: source.columns.map(([name]) => name), sql, values: params.values };
+  return { columns: source.columns.map(([name]) => name), sql, values: params.values, money: source.money };
 }

@@ -6,6 +6,7 @@
 import { type EntityTable, type JsonPage, listJson, Params, query, ts } from "../../db/sql.ts";
 import { newId } from "../../ids.ts";
 import type { AuditActorType, AuditLogEntry, ListAuditLogQuery } from "../../schemas/audit-log.ts";
+import type { AuditDetail } from "./audit-detail.ts";
 
 /** A year, as the issue asks. */
 export const AUDIT_RETENTION_DAYS = 365;
@@ -24,6 +25,7 @@ export const AUDIT_LOG: EntityTable<AuditLogEntry> = {
     ["request_id", "t.request_id"],
     ["client_address", "t.client_address"],
     ["user_agent", "t.user_agent"],
+    ["detail", "t.detail"],
   ],
 };
 
@@ -38,6 +40,8 @@ export interface AuditRecord {
   requestId?: string | null;
   clientAddress?: string | null;
   userAgent?: string | null;
+  /** What the change was (audit-detail.ts); the names it concerns are added here. */
+  detail?: AuditDetail | null;
 }
 
 const cut = (value: string | null | undefined, max: number) => (value == null ? null : value.slice(0, max));
@@ -50,11 +54,19 @@ export async function recordAudit(entry: AuditRecord): Promise<void> {
   try {
     await query(
       `INSERT INTO audit_log (id, actor_type, actor_id, actor_label, action, entity_id, status, request_id,
-                              client_address, user_agent)
+                              client_address, user_agent, detail)
        VALUES ($1, $2, $3,
                coalesce($4, CASE $2 WHEN 'user' THEN (SELECT email FROM users WHERE id = $3)
                                     ELSE (SELECT name FROM api_keys WHERE id = $3) END),
-               $5, $6, $7, $8, $9, $10)`,
+               $5, $6, $7, $8, $9, $10,
+               -- The names the words need, as they are now (a customer renamed later keeps this).
+               $11::jsonb || jsonb_strip_nulls(jsonb_build_object(
+                 'customer_name', (SELECT coalesce(nullif(name, ''), email) FROM customers
+                                    WHERE id = coalesce($11::jsonb->>'customer_id',
+                                                        (SELECT customer_id FROM transactions WHERE id = $11::jsonb->>'transaction_id'))),
+                 'business_name', (SELECT name FROM businesses WHERE id = $11::jsonb->>'business_id'),
+                 'invoice_number', coalesce($11::jsonb->>'invoice_number',
+                                            (SELECT invoice_number FROM transactions WHERE id = $11::jsonb->>'transaction_id')))))`,
       [
         newId("aud"),
         entry.actorType,
@@ -66,6 +78,7 @@ export async function recordAudit(entry: AuditRecord): Promise<void> {
         cut(entry.requestId, 100),
         cut(entry.clientAddress, 100),
         cut(entry.userAgent, 500),
+        entry.detail ? JSON.stringify(entry.detail) : null,
       ],
     );
   } catch (error) {

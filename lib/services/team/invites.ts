@@ -178,7 +178,7 @@ export async function acceptInvite(
       client,
     );
     await query(`UPDATE user_invites SET accepted_at = now() WHERE id = $1`, [row.id], client);
-    return { id: userId, email: row.email, role: row.role, inviteId: row.id };
+    return { id: userId, email: row.email, role: row.role, inviteId: row.id, name: input.name?.trim() || null };
   });
   await recordAudit({
     actorType: "user",
@@ -187,6 +187,7 @@ export async function acceptInvite(
     action: "POST /api/team/invites/accept",
     entityId: member.inviteId,
     status: 201,
+    detail: { email: member.email, role: member.role, ...(member.name ? { name: member.name } : {}) },
     requestId: from.requestId,
     clientAddress: from.clientAddress,
     userAgent: from.userAgent,

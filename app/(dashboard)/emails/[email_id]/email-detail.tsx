@@ -1,11 +1,17 @@
 "use client";
 
 import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { Button } from "@/components/button";
+import { ConfirmDialog } from "@/components/confirm-dialog";
 import { BodyBlock, DescriptionList } from "@/components/description-list";
 import { DetailLoader, EntityIdCopy } from "@/components/entity-detail";
 import { PageHeader, Section } from "@/components/page-header";
+import { useToast } from "@/components/toast";
 import { formatDateTime } from "@/lib/dashboard/display";
-import { type Email, TEMPLATE_LABELS, useEmail } from "@/lib/dashboard/emails";
+import { type Email, NOT_RESENT, TEMPLATE_LABELS, useEmail, useResendEmail } from "@/lib/dashboard/emails";
+import { Allowed } from "@/lib/dashboard/permissions";
 import { EmailStatus } from "../emails-view";
 
 const BACK = { href: "/emails", label: "Emails" };
@@ -42,6 +48,9 @@ function EmailPage({ email }: { email: Email }) {
         title={email.subject}
         badges={<EmailStatus status={email.status} />}
         description={<EntityIdCopy id={email.id} noun="email" />}
+        actions={
+          NOT_RESENT.has(email.template) || email.notification_setting_id ? null : <ResendButton email={email} />
+        }
       />
       <div className="space-y-6">
         <Section title="Details">
@@ -79,5 +88,65 @@ function EmailPage({ email }: { email: Email }) {
         </Section>
       </div>
     </div>
+  );
+}
+
+/**
+ * "Resend": after a confirmation naming the address, sends the email again as a new email of the
+ * log (POST /emails/{id}/resend, notification.write), written afresh so its links work again, and
+ * opens it.
+ */
+function ResendButton({ email }: { email: Email }) {
+  const resend = useResendEmail(email.id);
+  const toast = useToast();
+  const router = useRouter();
+  const [confirming, setConfirming] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function confirm() {
+    try {
+      const sent = await resend.mutateAsync();
+      setConfirming(false);
+      toast.show(`Email sent again to ${sent.to}.`, "success");
+      router.push(`/emails/${sent.id}`);
+    } catch (e) {
+      setError(`The email was not sent again: ${(e as Error).message}`);
+    }
+  }
+
+  return (
+    <>
+      <Allowed permission="notification.write" action="resend emails">
+        <Button
+          variant="secondary"
+          size="sm"
+          pending={resend.isPending}
+          pendingLabel="Sending…"
+          onClick={() => {
+            setError(null);
+            resend.reset();
+            setConfirming(true);
+          }}
+        >
+          Resend
+        </Button>
+      </Allowed>
+      <ConfirmDialog
+        open={confirming}
+        tone="primary"
+        title="Send this email again?"
+        description={
+          <>
+            <strong>{email.to}</strong> gets “{email.subject}” again, written afresh so that its links work. It is
+            listed as a new email; this one stays as it was.
+          </>
+        }
+        confirmLabel="Resend email"
+        pending={resend.isPending}
+        error={error}
+        onConfirm={confirm}
+        onCancel={() => setConfirming(false)}
+      />
+    </>
   );
 }

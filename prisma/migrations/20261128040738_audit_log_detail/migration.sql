@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "audit_log" ADD COLUMN     "detail" JSONB;
