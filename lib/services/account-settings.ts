@@ -19,7 +19,7 @@
 import { createHash } from "node:crypto";
 import { isCurrencyCode } from "../billing/currencies.ts";
 import { config } from "../config.ts";
-import { query, sqlTransaction, ts } from "../db/sql.ts";
+import { query, sqlTransaction, storableJson, ts } from "../db/sql.ts";
 import { storableJson } from "../db/storable.ts";
 import { checkLogo, type LogoImage } from "../documents/logo.ts";
 import { ApiError, invalidField } from "../errors.ts";
@@ -146,7 +146,7 @@ export async function updateAccountSettings(input: UpdateAccountSettingsInput): 
       const key = ACCOUNT_SETTING_KEYS[field];
       if (Array.isArray(sent)) {
         if (sent.length === 0) await query("DELETE FROM settings WHERE key = $1", [key], client);
-        else await putSetting(key, JSON.stringify(sent), client);
+        else await putSetting(key, storableJson(sent), client);
         continue;
       }
       const text = typeof sent === "string" ? sent.trim() : sent;
