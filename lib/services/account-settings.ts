@@ -19,7 +19,7 @@
 import { createHash } from "node:crypto";
 import { isCurrencyCode } from "../billing/currencies.ts";
 import { config } from "../config.ts";
-import { query, sqlTransaction, storableJson, ts } from "../db/sql.ts";
+import { query, sqlTransaction, ts } from "../db/sql.ts";
 import { storableJson } from "../db/storable.ts";
 import { checkLogo, type LogoImage } from "../documents/logo.ts";
 import { ApiError, invalidField } from "../errors.ts";
