@@ -68,7 +68,8 @@ test("the Node SDK creates, gets, lists and downloads a report", async () => {
   expect(row).toBeDefined();
   // The formula is neutralised with a leading quote; the amount stays a number.
   expect(row).toContain(`'=cmd|' /C calc'!A0`);
-  expect(row).toContain(",1234,EUR,");
+  // The amount in minor units, then in the currency (lib/services/reports/decimals.ts), then the currency.
+  expect(row).toContain(",1234,12.34,EUR,");
 
   const tampered = await fetch(csv.url.replace(/signature=[0-9a-f]/, "signature=x"));
   expect(tampered.status).toBe(403);
