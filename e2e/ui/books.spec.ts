@@ -64,8 +64,8 @@ async function issueInvoiceToBusiness(page: Page): Promise<Invoice> {
   const dialog = page.getByRole("dialog", { name: "Issue the invoice?" });
   await dialog.getByRole("button", { name: "Issue invoice" }).click();
   await expect(dialog).toBeHidden();
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^Invoice \S+/);
-  const invoiceNumber = ((await page.getByRole("heading", { level: 1 }).textContent()) ?? "").replace("Invoice ", "");
+  await expect(page.getByTestId("transaction-kind")).toHaveText(/^Invoice \S+/);
+  const invoiceNumber = ((await page.getByTestId("transaction-kind").textContent()) ?? "").replace("Invoice ", "");
   return {
     id: txn.id,
     invoiceNumber,
