@@ -149,9 +149,9 @@ test("first run: upload a logo (seen on Settings and at checkout), set currency 
   await shot(page, "settings-logo-phone");
   await page.setViewportSize({ width: 1280, height: 800 });
 
-  // Home's revenue cards say their days are UTC days now that the zone is another.
+  // Home's revenue cards count the account's days now (issue 26 item 11): no "(UTC)" any more.
   await page.goto("/");
-  await expect(page.getByRole("region", { name: "Revenue today (UTC)" })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Revenue today", exact: true })).toBeVisible();
 
   // The default currency is preselected in a new price and a new invoice.
   const productId = await createProductViaApi(page, { name: "Logo check" }, [
