@@ -8,102 +8,104 @@ import * as r4 from "../adjustments/route";
 import * as r5 from "../api-keys/[api_key_id]/route";
 import * as r6 from "../api-keys/route";
 import * as r7 from "../audit-log/route";
-import * as r8 from "../checkout-domains/[checkout_domain_id]/route";
-import * as r9 from "../checkout-domains/[checkout_domain_id]/verify-payment-method/route";
-import * as r10 from "../checkout-domains/route";
-import * as r11 from "../checkout/[transaction_id]/payment-intent/route";
-import * as r12 from "../checkout/[transaction_id]/payments/confirm/route";
-import * as r13 from "../checkout/[transaction_id]/payments/route";
-import * as r14 from "../checkout/[transaction_id]/route";
-import * as r15 from "../client-tokens/[client_token_id]/route";
-import * as r16 from "../client-tokens/route";
-import * as r17 from "../customers/[customer_id]/addresses/[address_id]/route";
-import * as r18 from "../customers/[customer_id]/addresses/route";
-import * as r19 from "../customers/[customer_id]/auth-token/route";
-import * as r20 from "../customers/[customer_id]/businesses/[business_id]/route";
-import * as r21 from "../customers/[customer_id]/businesses/route";
-import * as r22 from "../customers/[customer_id]/credit-balances/route";
-import * as r23 from "../customers/[customer_id]/payment-methods/[payment_method_id]/route";
-import * as r24 from "../customers/[customer_id]/payment-methods/route";
-import * as r25 from "../customers/[customer_id]/portal-link-email/route";
-import * as r26 from "../customers/[customer_id]/portal-sessions/route";
-import * as r27 from "../customers/[customer_id]/route";
-import * as r28 from "../customers/[customer_id]/summary/route";
-import * as r29 from "../customers/route";
-import * as r30 from "../discount-groups/[discount_group_id]/route";
-import * as r31 from "../discount-groups/route";
-import * as r32 from "../discounts/[discount_id]/route";
-import * as r33 from "../discounts/route";
-import * as r34 from "../documents/credit-notes/[adjustment_id]/route";
-import * as r35 from "../documents/invoices/[transaction_id]/route";
-import * as r36 from "../documents/reports/[report_id]/route";
-import * as r37 from "../emails/[email_id]/route";
-import * as r38 from "../emails/route";
-import * as r39 from "../event-types/route";
-import * as r40 from "../events/route";
-import * as r41 from "../health/route";
-import * as r42 from "../ips/route";
-import * as r43 from "../metrics/active-subscribers/route";
-import * as r44 from "../metrics/chargebacks/route";
-import * as r45 from "../metrics/checkout-conversion/route";
-import * as r46 from "../metrics/monthly-recurring-revenue-change/route";
-import * as r47 from "../metrics/monthly-recurring-revenue-movements/route";
-import * as r48 from "../metrics/monthly-recurring-revenue/route";
-import * as r49 from "../metrics/refunds/route";
-import * as r50 from "../metrics/revenue/route";
-import * as r51 from "../notification-settings/[notification_setting_id]/route";
-import * as r52 from "../notification-settings/route";
-import * as r53 from "../notifications/[notification_id]/logs/route";
-import * as r54 from "../notifications/[notification_id]/replay/route";
-import * as r55 from "../notifications/[notification_id]/retry/route";
-import * as r56 from "../notifications/[notification_id]/route";
-import * as r57 from "../notifications/route";
-import * as r58 from "../payment-settings/route";
-import * as r59 from "../payment-settings/test/route";
-import * as r60 from "../payment-settings/webhooks/route";
-import * as r61 from "../prices/[price_id]/route";
-import * as r62 from "../prices/route";
-import * as r63 from "../pricing-preview/route";
-import * as r64 from "../products/[product_id]/route";
-import * as r65 from "../products/route";
-import * as r66 from "../reports/[report_id]/download-url/route";
-import * as r67 from "../reports/[report_id]/route";
-import * as r68 from "../reports/route";
-import * as r69 from "../simulation-types/route";
-import * as r70 from "../simulations/[simulation_id]/route";
-import * as r71 from "../simulations/[simulation_id]/runs/[simulation_run_id]/events/[simulation_event_id]/replay/route";
-import * as r72 from "../simulations/[simulation_id]/runs/[simulation_run_id]/events/[simulation_event_id]/route";
-import * as r73 from "../simulations/[simulation_id]/runs/[simulation_run_id]/events/route";
-import * as r74 from "../simulations/[simulation_id]/runs/[simulation_run_id]/route";
-import * as r75 from "../simulations/[simulation_id]/runs/route";
-import * as r76 from "../simulations/route";
-import * as r77 from "../subscriptions/[subscription_id]/activate/route";
-import * as r78 from "../subscriptions/[subscription_id]/cancel/route";
-import * as r79 from "../subscriptions/[subscription_id]/charge/preview/route";
-import * as r80 from "../subscriptions/[subscription_id]/charge/route";
-import * as r81 from "../subscriptions/[subscription_id]/pause/route";
-import * as r82 from "../subscriptions/[subscription_id]/preview/route";
-import * as r83 from "../subscriptions/[subscription_id]/resume/route";
-import * as r84 from "../subscriptions/[subscription_id]/route";
-import * as r85 from "../subscriptions/[subscription_id]/test-clock/advance/route";
-import * as r86 from "../subscriptions/[subscription_id]/update-payment-method-transaction/route";
-import * as r87 from "../subscriptions/route";
-import * as r88 from "../tax-rates/[country_code]/route";
-import * as r89 from "../tax-rates/route";
-import * as r90 from "../team/invites/[invite_id]/route";
-import * as r91 from "../team/invites/accept/route";
-import * as r92 from "../team/invites/route";
-import * as r93 from "../team/members/[user_id]/route";
-import * as r94 from "../team/members/route";
-import * as r95 from "../transactions/[transaction_id]/invoice-link/route";
-import * as r96 from "../transactions/[transaction_id]/invoice-preview/route";
-import * as r97 from "../transactions/[transaction_id]/invoice/route";
-import * as r98 from "../transactions/[transaction_id]/mark-paid/route";
-import * as r99 from "../transactions/[transaction_id]/payment-attempts/route";
-import * as r100 from "../transactions/[transaction_id]/revise/route";
-import * as r101 from "../transactions/[transaction_id]/route";
-import * as r102 from "../transactions/preview/route";
-import * as r103 from "../transactions/route";
+import * as r8 from "../businesses/route";
+import * as r9 from "../checkout-domains/[checkout_domain_id]/route";
+import * as r10 from "../checkout-domains/[checkout_domain_id]/verify-payment-method/route";
+import * as r11 from "../checkout-domains/route";
+import * as r12 from "../checkout/[transaction_id]/payment-intent/route";
+import * as r13 from "../checkout/[transaction_id]/payments/confirm/route";
+import * as r14 from "../checkout/[transaction_id]/payments/route";
+import * as r15 from "../checkout/[transaction_id]/route";
+import * as r16 from "../client-tokens/[client_token_id]/route";
+import * as r17 from "../client-tokens/route";
+import * as r18 from "../customers/[customer_id]/addresses/[address_id]/route";
+import * as r19 from "../customers/[customer_id]/addresses/route";
+import * as r20 from "../customers/[customer_id]/auth-token/route";
+import * as r21 from "../customers/[customer_id]/businesses/[business_id]/route";
+import * as r22 from "../customers/[customer_id]/businesses/route";
+import * as r23 from "../customers/[customer_id]/credit-balances/route";
+import * as r24 from "../customers/[customer_id]/payment-methods/[payment_method_id]/route";
+import * as r25 from "../customers/[customer_id]/payment-methods/route";
+import * as r26 from "../customers/[customer_id]/portal-link-email/route";
+import * as r27 from "../customers/[customer_id]/portal-sessions/route";
+import * as r28 from "../customers/[customer_id]/route";
+import * as r29 from "../customers/[customer_id]/summary/route";
+import * as r30 from "../customers/route";
+import * as r31 from "../discount-groups/[discount_group_id]/route";
+import * as r32 from "../discount-groups/route";
+import * as r33 from "../discounts/[discount_id]/route";
+import * as r34 from "../discounts/route";
+import * as r35 from "../documents/credit-notes/[adjustment_id]/route";
+import * as r36 from "../documents/invoices/[transaction_id]/route";
+import * as r37 from "../documents/reports/[report_id]/route";
+import * as r38 from "../emails/[email_id]/route";
+import * as r39 from "../emails/route";
+import * as r40 from "../event-types/route";
+import * as r41 from "../events/route";
+import * as r42 from "../health/route";
+import * as r43 from "../ips/route";
+import * as r44 from "../metrics/active-subscribers/route";
+import * as r45 from "../metrics/chargebacks/route";
+import * as r46 from "../metrics/checkout-conversion/route";
+import * as r47 from "../metrics/monthly-recurring-revenue-change/route";
+import * as r48 from "../metrics/monthly-recurring-revenue-movements/route";
+import * as r49 from "../metrics/monthly-recurring-revenue/route";
+import * as r50 from "../metrics/refunds/route";
+import * as r51 from "../metrics/revenue/route";
+import * as r52 from "../notification-settings/[notification_setting_id]/route";
+import * as r53 from "../notification-settings/route";
+import * as r54 from "../notifications/[notification_id]/logs/route";
+import * as r55 from "../notifications/[notification_id]/replay/route";
+import * as r56 from "../notifications/[notification_id]/retry/route";
+import * as r57 from "../notifications/[notification_id]/route";
+import * as r58 from "../notifications/route";
+import * as r59 from "../payment-methods/route";
+import * as r60 from "../payment-settings/route";
+import * as r61 from "../payment-settings/test/route";
+import * as r62 from "../payment-settings/webhooks/route";
+import * as r63 from "../prices/[price_id]/route";
+import * as r64 from "../prices/route";
+import * as r65 from "../pricing-preview/route";
+import * as r66 from "../products/[product_id]/route";
+import * as r67 from "../products/route";
+import * as r68 from "../reports/[report_id]/download-url/route";
+import * as r69 from "../reports/[report_id]/route";
+import * as r70 from "../reports/route";
+import * as r71 from "../simulation-types/route";
+import * as r72 from "../simulations/[simulation_id]/route";
+import * as r73 from "../simulations/[simulation_id]/runs/[simulation_run_id]/events/[simulation_event_id]/replay/route";
+import * as r74 from "../simulations/[simulation_id]/runs/[simulation_run_id]/events/[simulation_event_id]/route";
+import * as r75 from "../simulations/[simulation_id]/runs/[simulation_run_id]/events/route";
+import * as r76 from "../simulations/[simulation_id]/runs/[simulation_run_id]/route";
+import * as r77 from "../simulations/[simulation_id]/runs/route";
+import * as r78 from "../simulations/route";
+import * as r79 from "../subscriptions/[subscription_id]/activate/route";
+import * as r80 from "../subscriptions/[subscription_id]/cancel/route";
+import * as r81 from "../subscriptions/[subscription_id]/charge/preview/route";
+import * as r82 from "../subscriptions/[subscription_id]/charge/route";
+import * as r83 from "../subscriptions/[subscription_id]/pause/route";
+import * as r84 from "../subscriptions/[subscription_id]/preview/route";
+import * as r85 from "../subscriptions/[subscription_id]/resume/route";
+import * as r86 from "../subscriptions/[subscription_id]/route";
+import * as r87 from "../subscriptions/[subscription_id]/test-clock/advance/route";
+import * as r88 from "../subscriptions/[subscription_id]/update-payment-method-transaction/route";
+import * as r89 from "../subscriptions/route";
+import * as r90 from "../tax-rates/[country_code]/route";
+import * as r91 from "../tax-rates/route";
+import * as r92 from "../team/invites/[invite_id]/route";
+import * as r93 from "../team/invites/accept/route";
+import * as r94 from "../team/invites/route";
+import * as r95 from "../team/members/[user_id]/route";
+import * as r96 from "../team/members/route";
+import * as r97 from "../transactions/[transaction_id]/invoice-link/route";
+import * as r98 from "../transactions/[transaction_id]/invoice-preview/route";
+import * as r99 from "../transactions/[transaction_id]/invoice/route";
+import * as r100 from "../transactions/[transaction_id]/mark-paid/route";
+import * as r101 from "../transactions/[transaction_id]/payment-attempts/route";
+import * as r102 from "../transactions/[transaction_id]/revise/route";
+import * as r103 from "../transactions/[transaction_id]/route";
+import * as r104 from "../transactions/preview/route";
+import * as r105 from "../transactions/route";
 
 export const ROUTES = [
   { path: "/account-settings/logo", module: r0 },
@@ -114,100 +116,102 @@ export const ROUTES = [
   { path: "/api-keys/{api_key_id}", module: r5 },
   { path: "/api-keys", module: r6 },
   { path: "/audit-log", module: r7 },
-  { path: "/checkout-domains/{checkout_domain_id}", module: r8 },
-  { path: "/checkout-domains/{checkout_domain_id}/verify-payment-method", module: r9 },
-  { path: "/checkout-domains", module: r10 },
-  { path: "/checkout/{transaction_id}/payment-intent", module: r11 },
-  { path: "/checkout/{transaction_id}/payments/confirm", module: r12 },
-  { path: "/checkout/{transaction_id}/payments", module: r13 },
-  { path: "/checkout/{transaction_id}", module: r14 },
-  { path: "/client-tokens/{client_token_id}", module: r15 },
-  { path: "/client-tokens", module: r16 },
-  { path: "/customers/{customer_id}/addresses/{address_id}", module: r17 },
-  { path: "/customers/{customer_id}/addresses", module: r18 },
-  { path: "/customers/{customer_id}/auth-token", module: r19 },
-  { path: "/customers/{customer_id}/businesses/{business_id}", module: r20 },
-  { path: "/customers/{customer_id}/businesses", module: r21 },
-  { path: "/customers/{customer_id}/credit-balances", module: r22 },
-  { path: "/customers/{customer_id}/payment-methods/{payment_method_id}", module: r23 },
-  { path: "/customers/{customer_id}/payment-methods", module: r24 },
-  { path: "/customers/{customer_id}/portal-link-email", module: r25 },
-  { path: "/customers/{customer_id}/portal-sessions", module: r26 },
-  { path: "/customers/{customer_id}", module: r27 },
-  { path: "/customers/{customer_id}/summary", module: r28 },
-  { path: "/customers", module: r29 },
-  { path: "/discount-groups/{discount_group_id}", module: r30 },
-  { path: "/discount-groups", module: r31 },
-  { path: "/discounts/{discount_id}", module: r32 },
-  { path: "/discounts", module: r33 },
-  { path: "/documents/credit-notes/{adjustment_id}", module: r34 },
-  { path: "/documents/invoices/{transaction_id}", module: r35 },
-  { path: "/documents/reports/{report_id}", module: r36 },
-  { path: "/emails/{email_id}", module: r37 },
-  { path: "/emails", module: r38 },
-  { path: "/event-types", module: r39 },
-  { path: "/events", module: r40 },
-  { path: "/health", module: r41 },
-  { path: "/ips", module: r42 },
-  { path: "/metrics/active-subscribers", module: r43 },
-  { path: "/metrics/chargebacks", module: r44 },
-  { path: "/metrics/checkout-conversion", module: r45 },
-  { path: "/metrics/monthly-recurring-revenue-change", module: r46 },
-  { path: "/metrics/monthly-recurring-revenue-movements", module: r47 },
-  { path: "/metrics/monthly-recurring-revenue", module: r48 },
-  { path: "/metrics/refunds", module: r49 },
-  { path: "/metrics/revenue", module: r50 },
-  { path: "/notification-settings/{notification_setting_id}", module: r51 },
-  { path: "/notification-settings", module: r52 },
-  { path: "/notifications/{notification_id}/logs", module: r53 },
-  { path: "/notifications/{notification_id}/replay", module: r54 },
-  { path: "/notifications/{notification_id}/retry", module: r55 },
-  { path: "/notifications/{notification_id}", module: r56 },
-  { path: "/notifications", module: r57 },
-  { path: "/payment-settings", module: r58 },
-  { path: "/payment-settings/test", module: r59 },
-  { path: "/payment-settings/webhooks", module: r60 },
-  { path: "/prices/{price_id}", module: r61 },
-  { path: "/prices", module: r62 },
-  { path: "/pricing-preview", module: r63 },
-  { path: "/products/{product_id}", module: r64 },
-  { path: "/products", module: r65 },
-  { path: "/reports/{report_id}/download-url", module: r66 },
-  { path: "/reports/{report_id}", module: r67 },
-  { path: "/reports", module: r68 },
-  { path: "/simulation-types", module: r69 },
-  { path: "/simulations/{simulation_id}", module: r70 },
-  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}/events/{simulation_event_id}/replay", module: r71 },
-  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}/events/{simulation_event_id}", module: r72 },
-  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}/events", module: r73 },
-  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}", module: r74 },
-  { path: "/simulations/{simulation_id}/runs", module: r75 },
-  { path: "/simulations", module: r76 },
-  { path: "/subscriptions/{subscription_id}/activate", module: r77 },
-  { path: "/subscriptions/{subscription_id}/cancel", module: r78 },
-  { path: "/subscriptions/{subscription_id}/charge/preview", module: r79 },
-  { path: "/subscriptions/{subscription_id}/charge", module: r80 },
-  { path: "/subscriptions/{subscription_id}/pause", module: r81 },
-  { path: "/subscriptions/{subscription_id}/preview", module: r82 },
-  { path: "/subscriptions/{subscription_id}/resume", module: r83 },
-  { path: "/subscriptions/{subscription_id}", module: r84 },
-  { path: "/subscriptions/{subscription_id}/test-clock/advance", module: r85 },
-  { path: "/subscriptions/{subscription_id}/update-payment-method-transaction", module: r86 },
-  { path: "/subscriptions", module: r87 },
-  { path: "/tax-rates/{country_code}", module: r88 },
-  { path: "/tax-rates", module: r89 },
-  { path: "/team/invites/{invite_id}", module: r90 },
-  { path: "/team/invites/accept", module: r91 },
-  { path: "/team/invites", module: r92 },
-  { path: "/team/members/{user_id}", module: r93 },
-  { path: "/team/members", module: r94 },
-  { path: "/transactions/{transaction_id}/invoice-link", module: r95 },
-  { path: "/transactions/{transaction_id}/invoice-preview", module: r96 },
-  { path: "/transactions/{transaction_id}/invoice", module: r97 },
-  { path: "/transactions/{transaction_id}/mark-paid", module: r98 },
-  { path: "/transactions/{transaction_id}/payment-attempts", module: r99 },
-  { path: "/transactions/{transaction_id}/revise", module: r100 },
-  { path: "/transactions/{transaction_id}", module: r101 },
-  { path: "/transactions/preview", module: r102 },
-  { path: "/transactions", module: r103 },
+  { path: "/businesses", module: r8 },
+  { path: "/checkout-domains/{checkout_domain_id}", module: r9 },
+  { path: "/checkout-domains/{checkout_domain_id}/verify-payment-method", module: r10 },
+  { path: "/checkout-domains", module: r11 },
+  { path: "/checkout/{transaction_id}/payment-intent", module: r12 },
+  { path: "/checkout/{transaction_id}/payments/confirm", module: r13 },
+  { path: "/checkout/{transaction_id}/payments", module: r14 },
+  { path: "/checkout/{transaction_id}", module: r15 },
+  { path: "/client-tokens/{client_token_id}", module: r16 },
+  { path: "/client-tokens", module: r17 },
+  { path: "/customers/{customer_id}/addresses/{address_id}", module: r18 },
+  { path: "/customers/{customer_id}/addresses", module: r19 },
+  { path: "/customers/{customer_id}/auth-token", module: r20 },
+  { path: "/customers/{customer_id}/businesses/{business_id}", module: r21 },
+  { path: "/customers/{customer_id}/businesses", module: r22 },
+  { path: "/customers/{customer_id}/credit-balances", module: r23 },
+  { path: "/customers/{customer_id}/payment-methods/{payment_method_id}", module: r24 },
+  { path: "/customers/{customer_id}/payment-methods", module: r25 },
+  { path: "/customers/{customer_id}/portal-link-email", module: r26 },
+  { path: "/customers/{customer_id}/portal-sessions", module: r27 },
+  { path: "/customers/{customer_id}", module: r28 },
+  { path: "/customers/{customer_id}/summary", module: r29 },
+  { path: "/customers", module: r30 },
+  { path: "/discount-groups/{discount_group_id}", module: r31 },
+  { path: "/discount-groups", module: r32 },
+  { path: "/discounts/{discount_id}", module: r33 },
+  { path: "/discounts", module: r34 },
+  { path: "/documents/credit-notes/{adjustment_id}", module: r35 },
+  { path: "/documents/invoices/{transaction_id}", module: r36 },
+  { path: "/documents/reports/{report_id}", module: r37 },
+  { path: "/emails/{email_id}", module: r38 },
+  { path: "/emails", module: r39 },
+  { path: "/event-types", module: r40 },
+  { path: "/events", module: r41 },
+  { path: "/health", module: r42 },
+  { path: "/ips", module: r43 },
+  { path: "/metrics/active-subscribers", module: r44 },
+  { path: "/metrics/chargebacks", module: r45 },
+  { path: "/metrics/checkout-conversion", module: r46 },
+  { path: "/metrics/monthly-recurring-revenue-change", module: r47 },
+  { path: "/metrics/monthly-recurring-revenue-movements", module: r48 },
+  { path: "/metrics/monthly-recurring-revenue", module: r49 },
+  { path: "/metrics/refunds", module: r50 },
+  { path: "/metrics/revenue", module: r51 },
+  { path: "/notification-settings/{notification_setting_id}", module: r52 },
+  { path: "/notification-settings", module: r53 },
+  { path: "/notifications/{notification_id}/logs", module: r54 },
+  { path: "/notifications/{notification_id}/replay", module: r55 },
+  { path: "/notifications/{notification_id}/retry", module: r56 },
+  { path: "/notifications/{notification_id}", module: r57 },
+  { path: "/notifications", module: r58 },
+  { path: "/payment-methods", module: r59 },
+  { path: "/payment-settings", module: r60 },
+  { path: "/payment-settings/test", module: r61 },
+  { path: "/payment-settings/webhooks", module: r62 },
+  { path: "/prices/{price_id}", module: r63 },
+  { path: "/prices", module: r64 },
+  { path: "/pricing-preview", module: r65 },
+  { path: "/products/{product_id}", module: r66 },
+  { path: "/products", module: r67 },
+  { path: "/reports/{report_id}/download-url", module: r68 },
+  { path: "/reports/{report_id}", module: r69 },
+  { path: "/reports", module: r70 },
+  { path: "/simulation-types", module: r71 },
+  { path: "/simulations/{simulation_id}", module: r72 },
+  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}/events/{simulation_event_id}/replay", module: r73 },
+  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}/events/{simulation_event_id}", module: r74 },
+  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}/events", module: r75 },
+  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}", module: r76 },
+  { path: "/simulations/{simulation_id}/runs", module: r77 },
+  { path: "/simulations", module: r78 },
+  { path: "/subscriptions/{subscription_id}/activate", module: r79 },
+  { path: "/subscriptions/{subscription_id}/cancel", module: r80 },
+  { path: "/subscriptions/{subscription_id}/charge/preview", module: r81 },
+  { path: "/subscriptions/{subscription_id}/charge", module: r82 },
+  { path: "/subscriptions/{subscription_id}/pause", module: r83 },
+  { path: "/subscriptions/{subscription_id}/preview", module: r84 },
+  { path: "/subscriptions/{subscription_id}/resume", module: r85 },
+  { path: "/subscriptions/{subscription_id}", module: r86 },
+  { path: "/subscriptions/{subscription_id}/test-clock/advance", module: r87 },
+  { path: "/subscriptions/{subscription_id}/update-payment-method-transaction", module: r88 },
+  { path: "/subscriptions", module: r89 },
+  { path: "/tax-rates/{country_code}", module: r90 },
+  { path: "/tax-rates", module: r91 },
+  { path: "/team/invites/{invite_id}", module: r92 },
+  { path: "/team/invites/accept", module: r93 },
+  { path: "/team/invites", module: r94 },
+  { path: "/team/members/{user_id}", module: r95 },
+  { path: "/team/members", module: r96 },
+  { path: "/transactions/{transaction_id}/invoice-link", module: r97 },
+  { path: "/transactions/{transaction_id}/invoice-preview", module: r98 },
+  { path: "/transactions/{transaction_id}/invoice", module: r99 },
+  { path: "/transactions/{transaction_id}/mark-paid", module: r100 },
+  { path: "/transactions/{transaction_id}/payment-attempts", module: r101 },
+  { path: "/transactions/{transaction_id}/revise", module: r102 },
+  { path: "/transactions/{transaction_id}", module: r103 },
+  { path: "/transactions/preview", module: r104 },
+  { path: "/transactions", module: r105 },
 ];
