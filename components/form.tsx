@@ -2,6 +2,7 @@
 
 import { type ComponentProps, type ReactNode, type RefObject, useEffect, useId } from "react";
 import type { FieldError } from "@/lib/dashboard/api";
+import { errorSentence } from "@/lib/dashboard/form";
 
 const CONTROL =
   "block w-full rounded-md border bg-white px-3 py-2 text-sm text-slate-900 shadow-sm placeholder:text-slate-500 disabled:bg-slate-50";
@@ -53,7 +54,7 @@ export function Field({ label, hint, error, required, className = "", labelHidde
           required,
         })}
       </div>
-      <FieldMessages ids={ids} hint={hint} error={error} />
+      <FieldMessages ids={ids} hint={hint} error={error && errorSentence(label, error)} />
     </div>
   );
 }
@@ -225,7 +226,7 @@ export function CheckboxField({
           {label}
         </label>
       </div>
-      <FieldMessages ids={ids} hint={hint} error={error} indent="ml-6 " />
+      <FieldMessages ids={ids} hint={hint} error={error && errorSentence(label, error)} indent="ml-6 " />
     </div>
   );
 }

@@ -21,7 +21,9 @@ const text = (value: unknown) => (typeof value === "string" ? value : "");
 /**
  * Where to look for a term: an ID goes to its own list (`ctm_`, `txn_`, `sub_`, `pro_`, `dsc_`);
  * a term with a digit and no space or "@" is also tried as an invoice number; every term is
- * searched in customers (email, name), products (name, description) and discounts (code, description).
+ * searched in customers (email, name), products (name, description), discounts (code, description)
+ * and businesses (name, company number, tax ID: the customer's page); four digits also as a card's
+ * last 4 (the customer who saved it).
  */
 function lookups(term: string): { group: string; path: string; hit: (row: Row) => Hit }[] {
   const customer = (row: Row): Hit => ({
@@ -54,6 +56,21 @@ function lookups(term: string): { group: string; path: string; hit: (row: Row) =
     detail: text(row.description) || row.id,
     href: `/catalogue/discounts/${row.id}`,
   });
+  const business = (row: Row): Hit => ({
+    group: "Businesses",
+    title: text(row.name),
+    detail: `Business of ${text(row.customer_id)}`,
+    href: `/customers/${text(row.customer_id)}`,
+  });
+  const card = (row: Row): Hit => {
+    const details = (row.card ?? {}) as { type?: string; last4?: string; expiry_month?: number; expiry_year?: number };
+    return {
+      group: "Cards",
+      title: `${(details.type ?? "card").replaceAll("_", " ")} ending ${details.last4 ?? ""}`,
+      detail: `Expires ${details.expiry_month ?? "?"}/${details.expiry_year ?? "?"} · ${text(row.customer_id)}`,
+      href: `/customers/${text(row.customer_id)}`,
+    };
+  };
   const few = { per_page: 5 };
   const prefix = /^(ctm|txn|sub|pro|dsc)_[a-z0-9]{26}$/.exec(term)?.[1];
   if (prefix === "ctm") return [{ group: "Customers", path: `/customers${query({ id: term })}`, hit: customer }];
@@ -67,7 +84,12 @@ function lookups(term: string): { group: string; path: string; hit: (row: Row) =
     { group: "Customers", path: `/customers${query({ search: term, ...few })}`, hit: customer },
     { group: "Products", path: `/products${query({ search: term, ...few })}`, hit: product },
     { group: "Discounts", path: `/discounts${query({ search: term, ...few })}`, hit: discount },
+    { group: "Businesses", path: `/businesses${query({ search: term, ...few })}`, hit: business },
   ];
+  // Four digits: a card's last 4 (the customer who saved it).
+  if (/^\d{4}$/.test(term)) {
+    all.push({ group: "Cards", path: `/payment-methods${query({ last4: term, ...few })}`, hit: card });
+  }
   if (/\d/.test(term) && !/[\s@]/.test(term)) {
     all.unshift({
       group: "Transactions",

@@ -57,6 +57,21 @@ test("Ctrl-K finds a transaction by its invoice number and opens it", async ({ p
   await expect(search).toBeHidden();
 });
 
+test("Ctrl-K finds a customer by their business's name", async ({ page }) => {
+  const { customerId } = await createBuyer(page, "business-search", "Ada Search");
+  const name = `Becker Design ${Date.now().toString(36)}`;
+  await apiCall(page, "POST", `/api/customers/${customerId}/businesses`, { name });
+  await page.keyboard.press("Control+k");
+  const search = page.getByRole("combobox", { name: /Find customers, transactions/ });
+  await search.fill(name);
+  const option = page.getByRole("option", { name: new RegExp(name) });
+  await expect(option).toBeVisible();
+  await expect(option).toContainText(customerId);
+  await shot(page, "global-search-business");
+  await search.press("Enter");
+  await expect(page).toHaveURL(new RegExp(`/customers/${customerId}$`));
+});
+
 test("the transactions list keeps its filters in the address, sorts, and exports what it shows as CSV", async ({
   page,
 }) => {

@@ -116,3 +116,16 @@ export function checkBody<T>(
     errors: formErrors(new ApiClientError(400, "invalid_field", "Invalid request.", errors), fields, rename),
   };
 }
+
+/**
+ * A field's error as a sentence that names the field. The API's field messages are the family's
+ * fragments ("must be at most 200 characters", "is required for addresses in US"), which read
+ * well beside a field only with its name: "Name must be at most 200 characters." Messages that
+ * are sentences already are kept, with a full stop.
+ */
+export function errorSentence(label: unknown, error: string): string {
+  const fragment = /^(must|is|are|cannot|can't|should|has|needs|does)\b/.test(error);
+  const text = fragment && typeof label === "string" && label.trim() ? `${label.trim()} ${error}` : error;
+  const sentence = text.charAt(0).toUpperCase() + text.slice(1);
+  return /[.!?)]$/.test(sentence) ? sentence : `${sentence}.`;
+}

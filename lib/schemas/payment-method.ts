@@ -28,6 +28,11 @@ export const listPaymentMethodsQuery = z.object({
     .enum(["true", "false"], { error: "must be true or false" })
     .transform((value) => value === "true")
     .optional(),
+  /** A card's last 4 digits (ours: the dashboard's search finds the customer by their card). */
+  last4: z
+    .string()
+    .regex(/^\d{4}$/, "must be the card's last 4 digits")
+    .optional(),
 });
 export type ListPaymentMethodsQuery = z.infer<typeof listPaymentMethodsQuery>;
 

@@ -70,13 +70,17 @@ export async function updateBusiness(
   return updated ?? notFoundUnderCustomer(customerId, id);
 }
 
-export async function listBusinesses(customerId: string, query: ListBusinessesQuery): Promise<JsonPage> {
+/**
+ * A customer's businesses, or (customerId null: GET /businesses, ours, the dashboard's search) the
+ * businesses of every customer.
+ */
+export async function listBusinesses(customerId: string | null, query: ListBusinessesQuery): Promise<JsonPage> {
   const params = new Params();
   const filters = [
-    `t.customer_id = ${params.add(customerId)}`,
     // As in the API family: only active businesses unless `status` asks for others.
     params.oneOf("t.status", query.status ?? ["active"]),
   ];
+  if (customerId !== null) filters.unshift(`t.customer_id = ${params.add(customerId)}`);
   if (query.id) filters.push(params.oneOf("t.id", query.id));
   if (query.search) {
     const term = query.search.trim();
@@ -92,6 +96,6 @@ export async function listBusinesses(customerId: string, query: ListBusinessesQu
     perPage: query.per_page,
   });
   // A page with businesses proves the customer exists; an empty one may be of an unknown customer.
-  if (page.lastId === null && !(await customerExists(customerId))) throw notFound(customerId);
+  if (customerId !== null && page.lastId === null && !(await customerExists(customerId))) throw notFound(customerId);
   return page;
 }

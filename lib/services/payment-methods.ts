@@ -131,10 +131,18 @@ async function requireCustomer(customerId: string): Promise<void> {
   if (rows.length === 0) throw notFound(customerId);
 }
 
-export async function listPaymentMethods(customerId: string, q: ListPaymentMethodsQuery): Promise<JsonPage> {
-  await requireCustomer(customerId);
+/**
+ * A customer's saved methods, or (customerId null: GET /payment-methods, ours, the dashboard's
+ * search by a card's last 4) those of every customer.
+ */
+export async function listPaymentMethods(customerId: string | null, q: ListPaymentMethodsQuery): Promise<JsonPage> {
   const params = new Params();
-  const filters = [`t.customer_id = ${params.add(customerId)}`];
+  const filters: string[] = [];
+  if (customerId !== null) {
+    await requireCustomer(customerId);
+    filters.push(`t.customer_id = ${params.add(customerId)}`);
+  }
+  if (q.last4) filters.push(`t.card->>'last4' = ${params.add(q.last4)}`);
   if (q.address_id) filters.push(params.oneOf("t.address_id", q.address_id));
   // Every saved method here is a card the hosted checkout takes.
   if (q.supports_checkout === false) filters.push("FALSE");

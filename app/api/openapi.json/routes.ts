@@ -8,112 +8,114 @@ import * as r4 from "../adjustments/route";
 import * as r5 from "../api-keys/[api_key_id]/route";
 import * as r6 from "../api-keys/route";
 import * as r7 from "../audit-log/route";
-import * as r8 from "../checkout-domains/[checkout_domain_id]/route";
-import * as r9 from "../checkout-domains/[checkout_domain_id]/verify-payment-method/route";
-import * as r10 from "../checkout-domains/route";
-import * as r11 from "../checkout/[transaction_id]/discount/route";
-import * as r12 from "../checkout/[transaction_id]/payment-intent/route";
-import * as r13 from "../checkout/[transaction_id]/payments/confirm/route";
-import * as r14 from "../checkout/[transaction_id]/payments/route";
-import * as r15 from "../checkout/[transaction_id]/portal-session/route";
-import * as r16 from "../checkout/[transaction_id]/route";
-import * as r17 from "../checkout/payment-links/[payment_link_id]/route";
-import * as r18 from "../client-tokens/[client_token_id]/route";
-import * as r19 from "../client-tokens/route";
-import * as r20 from "../customers/[customer_id]/addresses/[address_id]/route";
-import * as r21 from "../customers/[customer_id]/addresses/route";
-import * as r22 from "../customers/[customer_id]/auth-token/route";
-import * as r23 from "../customers/[customer_id]/businesses/[business_id]/route";
-import * as r24 from "../customers/[customer_id]/businesses/route";
-import * as r25 from "../customers/[customer_id]/credit-balances/route";
-import * as r26 from "../customers/[customer_id]/payment-methods/[payment_method_id]/route";
-import * as r27 from "../customers/[customer_id]/payment-methods/route";
-import * as r28 from "../customers/[customer_id]/portal-link-email/route";
-import * as r29 from "../customers/[customer_id]/portal-sessions/route";
-import * as r30 from "../customers/[customer_id]/route";
-import * as r31 from "../customers/[customer_id]/summary/route";
-import * as r32 from "../customers/route";
-import * as r33 from "../discount-groups/[discount_group_id]/route";
-import * as r34 from "../discount-groups/route";
-import * as r35 from "../discounts/[discount_id]/route";
-import * as r36 from "../discounts/route";
-import * as r37 from "../documents/credit-notes/[adjustment_id]/route";
-import * as r38 from "../documents/invoices/[transaction_id]/route";
-import * as r39 from "../documents/reports/[report_id]/route";
-import * as r40 from "../emails/[email_id]/resend/route";
-import * as r41 from "../emails/[email_id]/route";
-import * as r42 from "../emails/route";
-import * as r43 from "../event-types/route";
-import * as r44 from "../events/route";
-import * as r45 from "../health/route";
-import * as r46 from "../ips/route";
-import * as r47 from "../metrics/active-subscribers/route";
-import * as r48 from "../metrics/chargebacks/route";
-import * as r49 from "../metrics/checkout-conversion/route";
-import * as r50 from "../metrics/monthly-recurring-revenue-change/route";
-import * as r51 from "../metrics/monthly-recurring-revenue-movements/route";
-import * as r52 from "../metrics/monthly-recurring-revenue/route";
-import * as r53 from "../metrics/refunds/route";
-import * as r54 from "../metrics/revenue/route";
-import * as r55 from "../notification-settings/[notification_setting_id]/route";
-import * as r56 from "../notification-settings/route";
-import * as r57 from "../notifications/[notification_id]/logs/route";
-import * as r58 from "../notifications/[notification_id]/replay/route";
-import * as r59 from "../notifications/[notification_id]/retry/route";
-import * as r60 from "../notifications/[notification_id]/route";
-import * as r61 from "../notifications/route";
-import * as r62 from "../payment-links/[payment_link_id]/route";
-import * as r63 from "../payment-links/route";
-import * as r64 from "../payment-settings/route";
-import * as r65 from "../payment-settings/test/route";
-import * as r66 from "../payment-settings/webhooks/route";
-import * as r67 from "../prices/[price_id]/route";
-import * as r68 from "../prices/route";
-import * as r69 from "../pricing-preview/route";
-import * as r70 from "../products/[product_id]/route";
-import * as r71 from "../products/route";
-import * as r72 from "../reports/[report_id]/download-url/route";
-import * as r73 from "../reports/[report_id]/route";
-import * as r74 from "../reports/route";
-import * as r75 from "../simulation-types/route";
-import * as r76 from "../simulations/[simulation_id]/route";
-import * as r77 from "../simulations/[simulation_id]/runs/[simulation_run_id]/events/[simulation_event_id]/replay/route";
-import * as r78 from "../simulations/[simulation_id]/runs/[simulation_run_id]/events/[simulation_event_id]/route";
-import * as r79 from "../simulations/[simulation_id]/runs/[simulation_run_id]/events/route";
-import * as r80 from "../simulations/[simulation_id]/runs/[simulation_run_id]/route";
-import * as r81 from "../simulations/[simulation_id]/runs/route";
-import * as r82 from "../simulations/route";
-import * as r83 from "../subscriptions/[subscription_id]/activate/preview/route";
-import * as r84 from "../subscriptions/[subscription_id]/activate/route";
-import * as r85 from "../subscriptions/[subscription_id]/cancel/route";
-import * as r86 from "../subscriptions/[subscription_id]/charge/preview/route";
-import * as r87 from "../subscriptions/[subscription_id]/charge/route";
-import * as r88 from "../subscriptions/[subscription_id]/pause/route";
-import * as r89 from "../subscriptions/[subscription_id]/preview/route";
-import * as r90 from "../subscriptions/[subscription_id]/resume/preview/route";
-import * as r91 from "../subscriptions/[subscription_id]/resume/route";
-import * as r92 from "../subscriptions/[subscription_id]/route";
-import * as r93 from "../subscriptions/[subscription_id]/test-clock/advance/route";
-import * as r94 from "../subscriptions/[subscription_id]/update-payment-method-transaction/route";
-import * as r95 from "../subscriptions/route";
-import * as r96 from "../tax-rates/[country_code]/route";
-import * as r97 from "../tax-rates/route";
-import * as r98 from "../team/invites/[invite_id]/route";
-import * as r99 from "../team/invites/accept/route";
-import * as r100 from "../team/invites/route";
-import * as r101 from "../team/members/[user_id]/route";
-import * as r102 from "../team/members/route";
-import * as r103 from "../transactions/[transaction_id]/charge-saved-method/route";
-import * as r104 from "../transactions/[transaction_id]/checkout-email/route";
-import * as r105 from "../transactions/[transaction_id]/invoice-link/route";
-import * as r106 from "../transactions/[transaction_id]/invoice-preview/route";
-import * as r107 from "../transactions/[transaction_id]/invoice/route";
-import * as r108 from "../transactions/[transaction_id]/mark-paid/route";
-import * as r109 from "../transactions/[transaction_id]/payment-attempts/route";
-import * as r110 from "../transactions/[transaction_id]/revise/route";
-import * as r111 from "../transactions/[transaction_id]/route";
-import * as r112 from "../transactions/preview/route";
-import * as r113 from "../transactions/route";
+import * as r8 from "../businesses/route";
+import * as r9 from "../checkout-domains/[checkout_domain_id]/route";
+import * as r10 from "../checkout-domains/[checkout_domain_id]/verify-payment-method/route";
+import * as r11 from "../checkout-domains/route";
+import * as r12 from "../checkout/[transaction_id]/discount/route";
+import * as r13 from "../checkout/[transaction_id]/payment-intent/route";
+import * as r14 from "../checkout/[transaction_id]/payments/confirm/route";
+import * as r15 from "../checkout/[transaction_id]/payments/route";
+import * as r16 from "../checkout/[transaction_id]/portal-session/route";
+import * as r17 from "../checkout/[transaction_id]/route";
+import * as r18 from "../checkout/payment-links/[payment_link_id]/route";
+import * as r19 from "../client-tokens/[client_token_id]/route";
+import * as r20 from "../client-tokens/route";
+import * as r21 from "../customers/[customer_id]/addresses/[address_id]/route";
+import * as r22 from "../customers/[customer_id]/addresses/route";
+import * as r23 from "../customers/[customer_id]/auth-token/route";
+import * as r24 from "../customers/[customer_id]/businesses/[business_id]/route";
+import * as r25 from "../customers/[customer_id]/businesses/route";
+import * as r26 from "../customers/[customer_id]/credit-balances/route";
+import * as r27 from "../customers/[customer_id]/payment-methods/[payment_method_id]/route";
+import * as r28 from "../customers/[customer_id]/payment-methods/route";
+import * as r29 from "../customers/[customer_id]/portal-link-email/route";
+import * as r30 from "../customers/[customer_id]/portal-sessions/route";
+import * as r31 from "../customers/[customer_id]/route";
+import * as r32 from "../customers/[customer_id]/summary/route";
+import * as r33 from "../customers/route";
+import * as r34 from "../discount-groups/[discount_group_id]/route";
+import * as r35 from "../discount-groups/route";
+import * as r36 from "../discounts/[discount_id]/route";
+import * as r37 from "../discounts/route";
+import * as r38 from "../documents/credit-notes/[adjustment_id]/route";
+import * as r39 from "../documents/invoices/[transaction_id]/route";
+import * as r40 from "../documents/reports/[report_id]/route";
+import * as r41 from "../emails/[email_id]/resend/route";
+import * as r42 from "../emails/[email_id]/route";
+import * as r43 from "../emails/route";
+import * as r44 from "../event-types/route";
+import * as r45 from "../events/route";
+import * as r46 from "../health/route";
+import * as r47 from "../ips/route";
+import * as r48 from "../metrics/active-subscribers/route";
+import * as r49 from "../metrics/chargebacks/route";
+import * as r50 from "../metrics/checkout-conversion/route";
+import * as r51 from "../metrics/monthly-recurring-revenue-change/route";
+import * as r52 from "../metrics/monthly-recurring-revenue-movements/route";
+import * as r53 from "../metrics/monthly-recurring-revenue/route";
+import * as r54 from "../metrics/refunds/route";
+import * as r55 from "../metrics/revenue/route";
+import * as r56 from "../notification-settings/[notification_setting_id]/route";
+import * as r57 from "../notification-settings/route";
+import * as r58 from "../notifications/[notification_id]/logs/route";
+import * as r59 from "../notifications/[notification_id]/replay/route";
+import * as r60 from "../notifications/[notification_id]/retry/route";
+import * as r61 from "../notifications/[notification_id]/route";
+import * as r62 from "../notifications/route";
+import * as r63 from "../payment-links/[payment_link_id]/route";
+import * as r64 from "../payment-links/route";
+import * as r65 from "../payment-methods/route";
+import * as r66 from "../payment-settings/route";
+import * as r67 from "../payment-settings/test/route";
+import * as r68 from "../payment-settings/webhooks/route";
+import * as r69 from "../prices/[price_id]/route";
+import * as r70 from "../prices/route";
+import * as r71 from "../pricing-preview/route";
+import * as r72 from "../products/[product_id]/route";
+import * as r73 from "../products/route";
+import * as r74 from "../reports/[report_id]/download-url/route";
+import * as r75 from "../reports/[report_id]/route";
+import * as r76 from "../reports/route";
+import * as r77 from "../simulation-types/route";
+import * as r78 from "../simulations/[simulation_id]/route";
+import * as r79 from "../simulations/[simulation_id]/runs/[simulation_run_id]/events/[simulation_event_id]/replay/route";
+import * as r80 from "../simulations/[simulation_id]/runs/[simulation_run_id]/events/[simulation_event_id]/route";
+import * as r81 from "../simulations/[simulation_id]/runs/[simulation_run_id]/events/route";
+import * as r82 from "../simulations/[simulation_id]/runs/[simulation_run_id]/route";
+import * as r83 from "../simulations/[simulation_id]/runs/route";
+import * as r84 from "../simulations/route";
+import * as r85 from "../subscriptions/[subscription_id]/activate/preview/route";
+import * as r86 from "../subscriptions/[subscription_id]/activate/route";
+import * as r87 from "../subscriptions/[subscription_id]/cancel/route";
+import * as r88 from "../subscriptions/[subscription_id]/charge/preview/route";
+import * as r89 from "../subscriptions/[subscription_id]/charge/route";
+import * as r90 from "../subscriptions/[subscription_id]/pause/route";
+import * as r91 from "../subscriptions/[subscription_id]/preview/route";
+import * as r92 from "../subscriptions/[subscription_id]/resume/preview/route";
+import * as r93 from "../subscriptions/[subscription_id]/resume/route";
+import * as r94 from "../subscriptions/[subscription_id]/route";
+import * as r95 from "../subscriptions/[subscription_id]/test-clock/advance/route";
+import * as r96 from "../subscriptions/[subscription_id]/update-payment-method-transaction/route";
+import * as r97 from "../subscriptions/route";
+import * as r98 from "../tax-rates/[country_code]/route";
+import * as r99 from "../tax-rates/route";
+import * as r100 from "../team/invites/[invite_id]/route";
+import * as r101 from "../team/invites/accept/route";
+import * as r102 from "../team/invites/route";
+import * as r103 from "../team/members/[user_id]/route";
+import * as r104 from "../team/members/route";
+import * as r105 from "../transactions/[transaction_id]/charge-saved-method/route";
+import * as r106 from "../transactions/[transaction_id]/checkout-email/route";
+import * as r107 from "../transactions/[transaction_id]/invoice-link/route";
+import * as r108 from "../transactions/[transaction_id]/invoice-preview/route";
+import * as r109 from "../transactions/[transaction_id]/invoice/route";
+import * as r110 from "../transactions/[transaction_id]/mark-paid/route";
+import * as r111 from "../transactions/[transaction_id]/payment-attempts/route";
+import * as r112 from "../transactions/[transaction_id]/revise/route";
+import * as r113 from "../transactions/[transaction_id]/route";
+import * as r114 from "../transactions/preview/route";
+import * as r115 from "../transactions/route";
 
 export const ROUTES = [
   { path: "/account-settings/logo", module: r0 },
@@ -124,110 +126,112 @@ export const ROUTES = [
   { path: "/api-keys/{api_key_id}", module: r5 },
   { path: "/api-keys", module: r6 },
   { path: "/audit-log", module: r7 },
-  { path: "/checkout-domains/{checkout_domain_id}", module: r8 },
-  { path: "/checkout-domains/{checkout_domain_id}/verify-payment-method", module: r9 },
-  { path: "/checkout-domains", module: r10 },
-  { path: "/checkout/{transaction_id}/discount", module: r11 },
-  { path: "/checkout/{transaction_id}/payment-intent", module: r12 },
-  { path: "/checkout/{transaction_id}/payments/confirm", module: r13 },
-  { path: "/checkout/{transaction_id}/payments", module: r14 },
-  { path: "/checkout/{transaction_id}/portal-session", module: r15 },
-  { path: "/checkout/{transaction_id}", module: r16 },
-  { path: "/checkout/payment-links/{payment_link_id}", module: r17 },
-  { path: "/client-tokens/{client_token_id}", module: r18 },
-  { path: "/client-tokens", module: r19 },
-  { path: "/customers/{customer_id}/addresses/{address_id}", module: r20 },
-  { path: "/customers/{customer_id}/addresses", module: r21 },
-  { path: "/customers/{customer_id}/auth-token", module: r22 },
-  { path: "/customers/{customer_id}/businesses/{business_id}", module: r23 },
-  { path: "/customers/{customer_id}/businesses", module: r24 },
-  { path: "/customers/{customer_id}/credit-balances", module: r25 },
-  { path: "/customers/{customer_id}/payment-methods/{payment_method_id}", module: r26 },
-  { path: "/customers/{customer_id}/payment-methods", module: r27 },
-  { path: "/customers/{customer_id}/portal-link-email", module: r28 },
-  { path: "/customers/{customer_id}/portal-sessions", module: r29 },
-  { path: "/customers/{customer_id}", module: r30 },
-  { path: "/customers/{customer_id}/summary", module: r31 },
-  { path: "/customers", module: r32 },
-  { path: "/discount-groups/{discount_group_id}", module: r33 },
-  { path: "/discount-groups", module: r34 },
-  { path: "/discounts/{discount_id}", module: r35 },
-  { path: "/discounts", module: r36 },
-  { path: "/documents/credit-notes/{adjustment_id}", module: r37 },
-  { path: "/documents/invoices/{transaction_id}", module: r38 },
-  { path: "/documents/reports/{report_id}", module: r39 },
-  { path: "/emails/{email_id}/resend", module: r40 },
-  { path: "/emails/{email_id}", module: r41 },
-  { path: "/emails", module: r42 },
-  { path: "/event-types", module: r43 },
-  { path: "/events", module: r44 },
-  { path: "/health", module: r45 },
-  { path: "/ips", module: r46 },
-  { path: "/metrics/active-subscribers", module: r47 },
-  { path: "/metrics/chargebacks", module: r48 },
-  { path: "/metrics/checkout-conversion", module: r49 },
-  { path: "/metrics/monthly-recurring-revenue-change", module: r50 },
-  { path: "/metrics/monthly-recurring-revenue-movements", module: r51 },
-  { path: "/metrics/monthly-recurring-revenue", module: r52 },
-  { path: "/metrics/refunds", module: r53 },
-  { path: "/metrics/revenue", module: r54 },
-  { path: "/notification-settings/{notification_setting_id}", module: r55 },
-  { path: "/notification-settings", module: r56 },
-  { path: "/notifications/{notification_id}/logs", module: r57 },
-  { path: "/notifications/{notification_id}/replay", module: r58 },
-  { path: "/notifications/{notification_id}/retry", module: r59 },
-  { path: "/notifications/{notification_id}", module: r60 },
-  { path: "/notifications", module: r61 },
-  { path: "/payment-links/{payment_link_id}", module: r62 },
-  { path: "/payment-links", module: r63 },
-  { path: "/payment-settings", module: r64 },
-  { path: "/payment-settings/test", module: r65 },
-  { path: "/payment-settings/webhooks", module: r66 },
-  { path: "/prices/{price_id}", module: r67 },
-  { path: "/prices", module: r68 },
-  { path: "/pricing-preview", module: r69 },
-  { path: "/products/{product_id}", module: r70 },
-  { path: "/products", module: r71 },
-  { path: "/reports/{report_id}/download-url", module: r72 },
-  { path: "/reports/{report_id}", module: r73 },
-  { path: "/reports", module: r74 },
-  { path: "/simulation-types", module: r75 },
-  { path: "/simulations/{simulation_id}", module: r76 },
-  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}/events/{simulation_event_id}/replay", module: r77 },
-  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}/events/{simulation_event_id}", module: r78 },
-  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}/events", module: r79 },
-  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}", module: r80 },
-  { path: "/simulations/{simulation_id}/runs", module: r81 },
-  { path: "/simulations", module: r82 },
-  { path: "/subscriptions/{subscription_id}/activate/preview", module: r83 },
-  { path: "/subscriptions/{subscription_id}/activate", module: r84 },
-  { path: "/subscriptions/{subscription_id}/cancel", module: r85 },
-  { path: "/subscriptions/{subscription_id}/charge/preview", module: r86 },
-  { path: "/subscriptions/{subscription_id}/charge", module: r87 },
-  { path: "/subscriptions/{subscription_id}/pause", module: r88 },
-  { path: "/subscriptions/{subscription_id}/preview", module: r89 },
-  { path: "/subscriptions/{subscription_id}/resume/preview", module: r90 },
-  { path: "/subscriptions/{subscription_id}/resume", module: r91 },
-  { path: "/subscriptions/{subscription_id}", module: r92 },
-  { path: "/subscriptions/{subscription_id}/test-clock/advance", module: r93 },
-  { path: "/subscriptions/{subscription_id}/update-payment-method-transaction", module: r94 },
-  { path: "/subscriptions", module: r95 },
-  { path: "/tax-rates/{country_code}", module: r96 },
-  { path: "/tax-rates", module: r97 },
-  { path: "/team/invites/{invite_id}", module: r98 },
-  { path: "/team/invites/accept", module: r99 },
-  { path: "/team/invites", module: r100 },
-  { path: "/team/members/{user_id}", module: r101 },
-  { path: "/team/members", module: r102 },
-  { path: "/transactions/{transaction_id}/charge-saved-method", module: r103 },
-  { path: "/transactions/{transaction_id}/checkout-email", module: r104 },
-  { path: "/transactions/{transaction_id}/invoice-link", module: r105 },
-  { path: "/transactions/{transaction_id}/invoice-preview", module: r106 },
-  { path: "/transactions/{transaction_id}/invoice", module: r107 },
-  { path: "/transactions/{transaction_id}/mark-paid", module: r108 },
-  { path: "/transactions/{transaction_id}/payment-attempts", module: r109 },
-  { path: "/transactions/{transaction_id}/revise", module: r110 },
-  { path: "/transactions/{transaction_id}", module: r111 },
-  { path: "/transactions/preview", module: r112 },
-  { path: "/transactions", module: r113 },
+  { path: "/businesses", module: r8 },
+  { path: "/checkout-domains/{checkout_domain_id}", module: r9 },
+  { path: "/checkout-domains/{checkout_domain_id}/verify-payment-method", module: r10 },
+  { path: "/checkout-domains", module: r11 },
+  { path: "/checkout/{transaction_id}/discount", module: r12 },
+  { path: "/checkout/{transaction_id}/payment-intent", module: r13 },
+  { path: "/checkout/{transaction_id}/payments/confirm", module: r14 },
+  { path: "/checkout/{transaction_id}/payments", module: r15 },
+  { path: "/checkout/{transaction_id}/portal-session", module: r16 },
+  { path: "/checkout/{transaction_id}", module: r17 },
+  { path: "/checkout/payment-links/{payment_link_id}", module: r18 },
+  { path: "/client-tokens/{client_token_id}", module: r19 },
+  { path: "/client-tokens", module: r20 },
+  { path: "/customers/{customer_id}/addresses/{address_id}", module: r21 },
+  { path: "/customers/{customer_id}/addresses", module: r22 },
+  { path: "/customers/{customer_id}/auth-token", module: r23 },
+  { path: "/customers/{customer_id}/businesses/{business_id}", module: r24 },
+  { path: "/customers/{customer_id}/businesses", module: r25 },
+  { path: "/customers/{customer_id}/credit-balances", module: r26 },
+  { path: "/customers/{customer_id}/payment-methods/{payment_method_id}", module: r27 },
+  { path: "/customers/{customer_id}/payment-methods", module: r28 },
+  { path: "/customers/{customer_id}/portal-link-email", module: r29 },
+  { path: "/customers/{customer_id}/portal-sessions", module: r30 },
+  { path: "/customers/{customer_id}", module: r31 },
+  { path: "/customers/{customer_id}/summary", module: r32 },
+  { path: "/customers", module: r33 },
+  { path: "/discount-groups/{discount_group_id}", module: r34 },
+  { path: "/discount-groups", module: r35 },
+  { path: "/discounts/{discount_id}", module: r36 },
+  { path: "/discounts", module: r37 },
+  { path: "/documents/credit-notes/{adjustment_id}", module: r38 },
+  { path: "/documents/invoices/{transaction_id}", module: r39 },
+  { path: "/documents/reports/{report_id}", module: r40 },
+  { path: "/emails/{email_id}/resend", module: r41 },
+  { path: "/emails/{email_id}", module: r42 },
+  { path: "/emails", module: r43 },
+  { path: "/event-types", module: r44 },
+  { path: "/events", module: r45 },
+  { path: "/health", module: r46 },
+  { path: "/ips", module: r47 },
+  { path: "/metrics/active-subscribers", module: r48 },
+  { path: "/metrics/chargebacks", module: r49 },
+  { path: "/metrics/checkout-conversion", module: r50 },
+  { path: "/metrics/monthly-recurring-revenue-change", module: r51 },
+  { path: "/metrics/monthly-recurring-revenue-movements", module: r52 },
+  { path: "/metrics/monthly-recurring-revenue", module: r53 },
+  { path: "/metrics/refunds", module: r54 },
+  { path: "/metrics/revenue", module: r55 },
+  { path: "/notification-settings/{notification_setting_id}", module: r56 },
+  { path: "/notification-settings", module: r57 },
+  { path: "/notifications/{notification_id}/logs", module: r58 },
+  { path: "/notifications/{notification_id}/replay", module: r59 },
+  { path: "/notifications/{notification_id}/retry", module: r60 },
+  { path: "/notifications/{notification_id}", module: r61 },
+  { path: "/notifications", module: r62 },
+  { path: "/payment-links/{payment_link_id}", module: r63 },
+  { path: "/payment-links", module: r64 },
+  { path: "/payment-methods", module: r65 },
+  { path: "/payment-settings", module: r66 },
+  { path: "/payment-settings/test", module: r67 },
+  { path: "/payment-settings/webhooks", module: r68 },
+  { path: "/prices/{price_id}", module: r69 },
+  { path: "/prices", module: r70 },
+  { path: "/pricing-preview", module: r71 },
+  { path: "/products/{product_id}", module: r72 },
+  { path: "/products", module: r73 },
+  { path: "/reports/{report_id}/download-url", module: r74 },
+  { path: "/reports/{report_id}", module: r75 },
+  { path: "/reports", module: r76 },
+  { path: "/simulation-types", module: r77 },
+  { path: "/simulations/{simulation_id}", module: r78 },
+  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}/events/{simulation_event_id}/replay", module: r79 },
+  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}/events/{simulation_event_id}", module: r80 },
+  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}/events", module: r81 },
+  { path: "/simulations/{simulation_id}/runs/{simulation_run_id}", module: r82 },
+  { path: "/simulations/{simulation_id}/runs", module: r83 },
+  { path: "/simulations", module: r84 },
+  { path: "/subscriptions/{subscription_id}/activate/preview", module: r85 },
+  { path: "/subscriptions/{subscription_id}/activate", module: r86 },
+  { path: "/subscriptions/{subscription_id}/cancel", module: r87 },
+  { path: "/subscriptions/{subscription_id}/charge/preview", module: r88 },
+  { path: "/subscriptions/{subscription_id}/charge", module: r89 },
+  { path: "/subscriptions/{subscription_id}/pause", module: r90 },
+  { path: "/subscriptions/{subscription_id}/preview", module: r91 },
+  { path: "/subscriptions/{subscription_id}/resume/preview", module: r92 },
+  { path: "/subscriptions/{subscription_id}/resume", module: r93 },
+  { path: "/subscriptions/{subscription_id}", module: r94 },
+  { path: "/subscriptions/{subscription_id}/test-clock/advance", module: r95 },
+  { path: "/subscriptions/{subscription_id}/update-payment-method-transaction", module: r96 },
+  { path: "/subscriptions", module: r97 },
+  { path: "/tax-rates/{country_code}", module: r98 },
+  { path: "/tax-rates", module: r99 },
+  { path: "/team/invites/{invite_id}", module: r100 },
+  { path: "/team/invites/accept", module: r101 },
+  { path: "/team/invites", module: r102 },
+  { path: "/team/members/{user_id}", module: r103 },
+  { path: "/team/members", module: r104 },
+  { path: "/transactions/{transaction_id}/charge-saved-method", module: r105 },
+  { path: "/transactions/{transaction_id}/checkout-email", module: r106 },
+  { path: "/transactions/{transaction_id}/invoice-link", module: r107 },
+  { path: "/transactions/{transaction_id}/invoice-preview", module: r108 },
+  { path: "/transactions/{transaction_id}/invoice", module: r109 },
+  { path: "/transactions/{transaction_id}/mark-paid", module: r110 },
+  { path: "/transactions/{transaction_id}/payment-attempts", module: r111 },
+  { path: "/transactions/{transaction_id}/revise", module: r112 },
+  { path: "/transactions/{transaction_id}", module: r113 },
+  { path: "/transactions/preview", module: r114 },
+  { path: "/transactions", module: r115 },
 ];
