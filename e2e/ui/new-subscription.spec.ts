@@ -114,8 +114,7 @@ test("email a checkout link with a trial and a discount; the customer pays it; t
 
   // The merchant's transaction page: checkout first, not "Issue invoice".
   await page.goto(`/transactions/${link?.[1]}`);
-  // The page header's (the payments section below has one too).
-  const open = page.getByRole("link", { name: "Open checkout" }).first();
+  const open = page.getByRole("link", { name: "Open checkout" });
   await expect(open).toBeVisible();
   await expect(open).toHaveAttribute("href", link?.[0] ?? "");
   // Checkout first: "Issue invoice" comes after it, as a secondary action.
