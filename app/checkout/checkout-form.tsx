@@ -413,7 +413,7 @@ function Row({ term, value }: { term: string; value: string }) {
   return (
     <div className="flex justify-between gap-4">
       <dt className="text-slate-600">{term}</dt>
-      <dd className="tabular-nums text-slate-900">{value}</dd>
+      <dd className="whitespace-nowrap tabular-nums text-slate-900">{value}</dd>
     </div>
   );
 }

@@ -114,9 +114,12 @@ test("email a checkout link with a trial and a discount; the customer pays it; t
 
   // The merchant's transaction page: checkout first, not "Issue invoice".
   await page.goto(`/transactions/${link?.[1]}`);
-  const header = page.locator("header, main").first();
-  const buttons = header.getByRole("link", { name: "Open checkout" });
-  await expect(buttons).toBeVisible();
+  const open = page.getByRole("link", { name: "Open checkout" });
+  await expect(open).toBeVisible();
+  await expect(open).toHaveAttribute("href", link?.[0] ?? "");
+  // Checkout first: "Issue invoice" comes after it, as a secondary action.
+  const issue = page.getByRole("button", { name: "Issue invoice" });
+  expect((await open.boundingBox())?.x ?? 0).toBeLessThan((await issue.boundingBox())?.x ?? 0);
   await expect(page.getByRole("button", { name: "Copy checkout link" })).toBeVisible();
   await screenshot(page, "transaction-ready-checkout-first");
 

@@ -8,6 +8,7 @@ import {
   apiCall,
   createProductViaApi,
   dismissToasts,
+  expectNoSeriousA11yViolations,
   screenshot,
   shot,
   signIn,
@@ -75,6 +76,7 @@ test("a merchant makes a payment link from a price's row; a buyer pays through i
   await expect(page.getByTestId("payment-link-qr").locator("svg")).toBeVisible();
   await expect(page.getByRole("table", { name: "Payment links" })).toContainText(productName);
   await shots(page, "payment-links-created", false);
+  await expectNoSeriousA11yViolations(page, "payment link created");
 
   // The buyer: no session.
   const buyer = await (await browser.newContext()).newPage();
@@ -84,6 +86,7 @@ test("a merchant makes a payment link from a price's row; a buyer pays through i
   await buyer.getByRole("button", { name: "Continue to payment" }).click();
   await expect(buyer.getByText("Enter a valid email address")).toBeVisible();
   await shots(buyer, "payment-link-page", false);
+  await expectNoSeriousA11yViolations(buyer, "payment link page with errors");
   await buyer.getByLabel("Email").fill(uniqueEmail("link-buyer"));
   await buyer.getByLabel("Country").selectOption("US");
   await buyer.getByLabel("Postal code").fill("10001");
@@ -95,11 +98,14 @@ test("a merchant makes a payment link from a price's row; a buyer pays through i
   await buyer.getByRole("button", { name: "Have a discount code?" }).click();
   await buyer.getByRole("textbox", { name: "Discount code" }).fill("NOSUCHCODE");
   await buyer.getByRole("button", { name: "Apply" }).click();
-  await expect(buyer.getByRole("alert")).toHaveText("NOSUCHCODE is not a valid discount code.");
+  await expect(buyer.getByRole("alert").filter({ hasText: "NOSUCHCODE" })).toHaveText(
+    "NOSUCHCODE is not a valid discount code.",
+  );
   await buyer.getByRole("textbox", { name: "Discount code" }).fill(code.toLowerCase());
   await buyer.getByRole("button", { name: "Apply" }).click();
   await expect(buyer.getByTestId("total-due")).toHaveText("$90.00");
   await expect(buyer.getByText(`Code ${code} applied.`)).toBeVisible();
+  await expectNoSeriousA11yViolations(buyer, "checkout with a discount code");
 
   // The card as typed: grouped, and the expiry formatted.
   await buyer.getByLabel("Name on card").fill("Lin Buyer");
@@ -116,6 +122,7 @@ test("a merchant makes a payment link from a price's row; a buyer pays through i
   const pdf = await buyer.request.get((await receipt.getAttribute("href")) ?? "");
   expect(pdf.headers()["content-type"]).toBe("application/pdf");
   await shots(buyer, "checkout-paid");
+  await expectNoSeriousA11yViolations(buyer, "paid checkout");
   await buyer.getByTestId("return-to-merchant").click();
   await buyer.waitForURL(successUrl);
 });

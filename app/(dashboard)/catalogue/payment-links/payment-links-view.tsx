@@ -131,9 +131,10 @@ export function PaymentLinksView() {
       cell: (link) => (
         <div className="flex items-center gap-2">
           <code
-            className={`font-mono text-xs break-all ${link.status === "archived" ? "text-slate-500 line-through" : "text-slate-700"}`}
+            title={link.url}
+            className={`block max-w-40 truncate font-mono text-xs sm:max-w-72 ${link.status === "archived" ? "text-slate-500 line-through" : "text-slate-700"}`}
           >
-            {link.url}
+            {link.url.replace(/^https?:\/\//, "")}
           </code>
           {link.status === "active" && <CopyButton value={link.url} label={`Copy payment link ${link.id}`} />}
         </div>

@@ -10,7 +10,7 @@ export function CheckoutLinkButtons({ url }: { url: string }) {
   return (
     <>
       <ButtonLink href={url} target="_blank" rel="noopener">
-        Open checkout
+        Open checkout<span className="sr-only"> (opens in a new tab)</span>
       </ButtonLink>
       <Button
         variant="secondary"

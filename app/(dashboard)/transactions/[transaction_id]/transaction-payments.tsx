@@ -74,7 +74,8 @@ export function TransactionPayments({ transaction: t }: { transaction: Transacti
       description={due ? `Due ${formatDateTime(due.toISOString())}` : undefined}
       actions={
         <>
-          {checkoutUrl && canPayAtCheckout(t) && (
+          {/* A ready automatically-collected transaction has it in the page's header (checkout first). */}
+          {checkoutUrl && canPayAtCheckout(t) && !(t.status === "ready" && t.collection_mode === "automatic") && (
             <a href={checkoutUrl} target="_blank" rel="noreferrer" className={buttonClasses("secondary", "sm")}>
               Open checkout<span className="sr-only"> (opens in a new tab)</span>
               <span aria-hidden="true">↗</span>
