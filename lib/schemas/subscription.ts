@@ -6,7 +6,9 @@
 import { z } from "zod";
 import { PRORATION_BILLING_MODES, type ProrationBillingMode } from "../billing/proration.ts";
 import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from "../billing/subscription-states.ts";
+import { businessSchema } from "./business.ts";
 import { csv, customData, dateTime, entityId, includeParam, listQuery } from "./common.ts";
+import { customerSchema } from "./customer.ts";
 import { INTERVALS } from "./price.ts";
 import { productSchema } from "./product.ts";
 import {
@@ -100,6 +102,9 @@ export const subscriptionSchema = z.object({
   consent_requirements: z.array(z.unknown()),
   next_transaction: transactionPreviewSchema.nullable().optional(),
   recurring_transaction_details: transactionPreviewSchema.shape.details.optional(),
+  /** Ours, on the list with `include=customer` / `business`: left out when there is none. */
+  customer: customerSchema.optional(),
+  business: businessSchema.optional(),
 });
 export type Subscription = z.infer<typeof subscriptionSchema>;
 
@@ -111,7 +116,14 @@ const money = z.object({ amount: z.string(), currency_code: z.string() });
  * transaction billed now (null when none), the next one, the plain renewal and the change's summary.
  */
 export const subscriptionPreviewSchema = subscriptionSchema
-  .omit({ id: true, consent_requirements: true, next_transaction: true, recurring_transaction_details: true })
+  .omit({
+    id: true,
+    consent_requirements: true,
+    next_transaction: true,
+    recurring_transaction_details: true,
+    customer: true,
+    business: true,
+  })
   .extend({
     immediate_transaction: transactionPreviewSchema.nullable(),
     next_transaction: transactionPreviewSchema.nullable(),
@@ -133,8 +145,16 @@ export const SUBSCRIPTION_INCLUDES = ["next_transaction", "recurring_transaction
 export type SubscriptionInclude = (typeof SUBSCRIPTION_INCLUDES)[number];
 export const subscriptionQuery = z.object({ include: includeParam(SUBSCRIPTION_INCLUDES).optional() });
 
+/**
+ * Ours on the list (the family's takes no `include`): the customer and business of each
+ * subscription, read with the page in one query, so a list titled by names costs no request per row.
+ */
+export const SUBSCRIPTION_LIST_INCLUDES = ["customer", "business"] as const;
+export type SubscriptionListInclude = (typeof SUBSCRIPTION_LIST_INCLUDES)[number];
+
 /** Spec/reference §3: order by id only, newest first unless asked. */
 export const listSubscriptionsQuery = z.object({
+  include: includeParam(SUBSCRIPTION_LIST_INCLUDES).optional(),
   ...listQuery(["id"], "desc"),
   id: csv(entityId("sub")).optional(),
   address_id: csv(entityId("add")).optional(),

@@ -11,7 +11,6 @@ import { EmptyState } from "@/components/states";
 import { StatusFilter } from "@/components/status-filter";
 import { useCatalogue } from "@/lib/dashboard/catalogue";
 import { humanize } from "@/lib/dashboard/display";
-import { type Customer, keys, useList } from "@/lib/dashboard/hooks";
 import { billingCycleText } from "@/lib/dashboard/money";
 import { partyName, subscriptionAmountText } from "@/lib/dashboard/names";
 import {
@@ -37,90 +36,76 @@ const SCHEDULED_OPTIONS = [
 
 const dash = <span className="text-slate-500">—</span>;
 
-function columns(customers: Map<string, Customer>): Column<Subscription>[] {
-  return [
-    {
-      key: "customer",
-      header: "Customer",
-      cell: (s) => {
-        const customer = customers.get(s.customer_id);
-        const party = partyName({ customer }, s.customer_id);
-        return (
-          <div className="flex flex-col">
-            <Link href={subscriptionPath(s.id)} className="font-medium text-brand-700 hover:underline">
-              {customer ? party.name : <span className="font-mono text-xs">{s.customer_id}</span>}
-              <span className="sr-only"> subscription</span>
-            </Link>
-            <Link href={`/customers/${s.customer_id}`} className="text-xs text-slate-500 hover:underline">
-              {party.secondary ?? (
-                <>
-                  Customer <span className="sr-only">{party.name}</span>
-                  <span className="font-mono" aria-hidden="true">
-                    {s.customer_id.slice(0, 12)}…
-                  </span>
-                </>
-              )}
-            </Link>
-          </div>
-        );
-      },
-    },
-    {
-      key: "status",
-      header: "Status",
-      cell: (s) => (
-        <div className="flex flex-col items-start gap-1">
-          <SubscriptionStatusBadge status={s.status} />
-          {s.scheduled_change && (
-            <span className="text-xs whitespace-nowrap text-amber-800">{scheduledChangeText(s.scheduled_change)}</span>
-          )}
-        </div>
-      ),
-    },
-    {
-      key: "items",
-      header: "Items",
-      cell: (s) => (
+const COLUMNS: Column<Subscription>[] = [
+  {
+    key: "customer",
+    header: "Customer",
+    cell: (s) => {
+      const customer = s.customer;
+      const party = partyName({ customer, business: s.business }, s.customer_id);
+      return (
         <div className="flex flex-col">
-          <span>{itemsSummary(s)}</span>
-          <span className="text-xs whitespace-nowrap text-slate-500">
-            {subscriptionAmountText(s) ?? billingCycleText(s.billing_cycle)}
-          </span>
+          <Link href={subscriptionPath(s.id)} className="font-medium text-brand-700 hover:underline">
+            {customer ? party.name : <span className="font-mono text-xs">{s.customer_id}</span>}
+            <span className="sr-only"> subscription</span>
+          </Link>
+          <Link href={`/customers/${s.customer_id}`} className="text-xs text-slate-500 hover:underline">
+            {party.secondary ?? (
+              <>
+                Customer <span className="sr-only">{party.name}</span>
+                <span className="font-mono" aria-hidden="true">
+                  {s.customer_id.slice(0, 12)}…
+                </span>
+              </>
+            )}
+          </Link>
         </div>
+      );
+    },
+  },
+  {
+    key: "status",
+    header: "Status",
+    cell: (s) => (
+      <div className="flex flex-col items-start gap-1">
+        <SubscriptionStatusBadge status={s.status} />
+        {s.scheduled_change && (
+          <span className="text-xs whitespace-nowrap text-amber-800">{scheduledChangeText(s.scheduled_change)}</span>
+        )}
+      </div>
+    ),
+  },
+  {
+    key: "items",
+    header: "Items",
+    cell: (s) => (
+      <div className="flex flex-col">
+        <span>{itemsSummary(s)}</span>
+        <span className="text-xs whitespace-nowrap text-slate-500">
+          {subscriptionAmountText(s) ?? billingCycleText(s.billing_cycle)}
+        </span>
+      </div>
+    ),
+  },
+  {
+    key: "next",
+    header: "Next billing",
+    className: "whitespace-nowrap",
+    cell: (s) =>
+      s.scheduled_change && s.scheduled_change.action !== "resume" ? (
+        <span className="text-amber-800">
+          {s.scheduled_change.action === "cancel" ? "Cancels" : "Pauses"}{" "}
+          <DateCell value={s.scheduled_change.effective_at} />
+        </span>
+      ) : s.next_billed_at ? (
+        <DateCell value={s.next_billed_at} />
+      ) : (
+        dash
       ),
-    },
-    {
-      key: "next",
-      header: "Next billing",
-      className: "whitespace-nowrap",
-      cell: (s) =>
-        s.scheduled_change && s.scheduled_change.action !== "resume" ? (
-          <span className="text-amber-800">
-            {s.scheduled_change.action === "cancel" ? "Cancels" : "Pauses"}{" "}
-            <DateCell value={s.scheduled_change.effective_at} />
-          </span>
-        ) : s.next_billed_at ? (
-          <DateCell value={s.next_billed_at} />
-        ) : (
-          dash
-        ),
-    },
-    { key: "mode", header: "Collection", cell: (s) => humanize(s.collection_mode) },
-    createdColumn(),
-  ];
-}
-
-/** The customers of a page of subscriptions, for their names and emails (one request per page). */
-function useCustomers(ids: string[]): Map<string, Customer> {
-  const unique = [...new Set(ids)].sort();
-  const list = useList<Customer>(
-    keys.customerLists,
-    "/customers",
-    { id: unique.join(","), per_page: 200 },
-    unique.length > 0,
-  );
-  return new Map((list.data?.data ?? []).map((c) => [c.id, c]));
-}
+  },
+  { key: "mode", header: "Collection", cell: (s) => humanize(s.collection_mode) },
+  createdColumn(),
+];
 
 /**
  * A price filter's value: "pro_…" (every price of a product) or "pri_…" (one price), turned into
@@ -187,11 +172,11 @@ export function SubscriptionsView() {
   };
   const ready = !searching && !noCustomerMatches && !unknownProduct;
   const listParams = { ...shared, status, after: pagination.after, per_page: PER_PAGE };
-  const list = useSubscriptions(listParams, ready);
+  // The names come with the page (the list's include), not a request per row.
+  const list = useSubscriptions({ ...listParams, include: "customer,business" }, ready);
   const counts = useStatusCounts(shared, ready);
   const known = Object.values(counts);
   const total = known.length === SUBSCRIPTION_STATUSES.length ? known.reduce((a, b) => a + b, 0) : undefined;
-  const customers = useCustomers((list.data?.data ?? []).map((s) => s.customer_id));
   const filtered = status !== "" || customer !== "" || Object.values(filters).some((value) => value !== "");
 
   return (
@@ -278,7 +263,7 @@ export function SubscriptionsView() {
       ) : (
         <PagedTable
           caption="Subscriptions"
-          columns={columns(customers)}
+          columns={COLUMNS}
           rowKey={(s) => s.id}
           list={list}
           pagination={pagination}

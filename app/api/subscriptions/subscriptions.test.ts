@@ -4,11 +4,12 @@ import * as paymentMethodItem from "@/app/api/customers/[customer_id]/payment-me
 import * as paymentMethodCollection from "@/app/api/customers/[customer_id]/payment-methods/route";
 import * as subscriptionItem from "@/app/api/subscriptions/[subscription_id]/route";
 import * as subscriptionCollection from "@/app/api/subscriptions/route";
+import { query } from "@/lib/db/sql";
 import { call, expectError, expectFieldError, expectNotFound, testKey } from "@/lib/dev/test/api";
 import { events, permissionsWithout } from "@/lib/dev/test/checks";
 import { admin } from "@/lib/dev/test/resource";
 import { makeRecurringPrice, subscribeAtCheckout, subscribeByInvoice } from "@/lib/dev/test/subscriptions";
-import { makeBuyer, makePrice, makeTransaction } from "@/lib/dev/test/transactions";
+import { makeBusiness, makeBuyer, makePrice, makeTransaction } from "@/lib/dev/test/transactions";
 import { subscriptionSchema } from "@/lib/schemas/subscription";
 
 const list = async (query = "", key?: string) =>
@@ -163,6 +164,25 @@ describe("GET /subscriptions", () => {
     expect((await list(`?id=${a.subscription.id},${b.subscription.id}`)).body.data).toHaveLength(2);
     expect((await list("?status=paused")).body.data).toHaveLength(0);
     expect((await list("?scheduled_change_action=cancel")).body.data).toHaveLength(0);
+  });
+
+  it("include=customer,business (ours) adds them to each subscription, left out when there is none", async () => {
+    const a = await subscribeAtCheckout();
+    const b = await subscribeAtCheckout();
+    const business = await makeBusiness(b.customer.id, { name: "Becker Design" });
+    await query("UPDATE subscriptions SET business_id = $2 WHERE id = $1", [b.subscription.id, business.id]);
+    const res = await list(`?id=${a.subscription.id},${b.subscription.id}&include=customer,business`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const [withBusiness, without] = res.body.data;
+    expect(withBusiness.id).toBe(b.subscription.id);
+    expect(subscriptionSchema.strict().parse(withBusiness)).toBeTruthy();
+    expect(withBusiness.customer).toMatchObject({ id: b.customer.id, email: b.customer.email });
+    expect(withBusiness.business).toMatchObject({ id: business.id, name: "Becker Design" });
+    expect(without.customer).toMatchObject({ id: a.customer.id });
+    expect("business" in without).toBe(false);
+    expect("customer" in (await list(`?id=${a.subscription.id}`)).body.data[0]).toBe(false);
+    expect((await list(`?id=${a.subscription.id}&include=customer`)).body.data[0]).not.toHaveProperty("business");
+    expectFieldError(await list("?include=address"), "include[0]");
   });
 
   it("refuses bad filters with field errors", async () => {

@@ -15,9 +15,11 @@
  * - `consent_requirements` is always `[]`: no consent rules exist in this product.
  */
 import { config } from "../../config.ts";
-import type { Subscription } from "../../schemas/subscription.ts";
-import { type EntityTable, jsonRecord, sqlText, ts } from "../sql.ts";
+import type { Subscription, SubscriptionListInclude } from "../../schemas/subscription.ts";
+import { type EntityTable, jsonRecord, relatedJson, sqlText, ts } from "../sql.ts";
 import { billingDetailsJson } from "./billing-details.ts";
+import { BUSINESS } from "./business.ts";
+import { CUSTOMER } from "./customer.ts";
 
 const period = (starts: string, ends: string) =>
   `CASE WHEN ${starts} IS NULL THEN NULL ELSE ${jsonRecord([
@@ -114,3 +116,27 @@ export const SUBSCRIPTION_EVENT_FIELDS: readonly (readonly [string, string])[] =
   ...FIELDS_BEFORE_URLS,
   ...FIELDS_AFTER_URLS,
 ];
+
+/**
+ * The list's `include` (ours): the subscription's customer and business after its own fields,
+ * each left out when there is none (SQL NULL), as a transaction's includes are.
+ */
+const INCLUDED: Record<SubscriptionListInclude, string> = {
+  customer: relatedJson(CUSTOMER, "t.id = parent.customer_id", false),
+  business: relatedJson(BUSINESS, "t.id = parent.business_id", false),
+};
+const INCLUDE_ORDER = Object.keys(INCLUDED) as SubscriptionListInclude[];
+const withIncludes = new Map<string, EntityTable<Subscription>>();
+
+/** The subscription entity with the fields the list's `include` asks for. */
+export function subscriptionEntity(include?: readonly SubscriptionListInclude[]): EntityTable<Subscription> {
+  if (!include?.length) return SUBSCRIPTION;
+  const names = INCLUDE_ORDER.filter((name) => include.includes(name));
+  const key = names.join(",");
+  let entity = withIncludes.get(key);
+  if (!entity) {
+    entity = { ...SUBSCRIPTION, optional: names.map((n) => [n, INCLUDED[n]] as const) };
+    withIncludes.set(key, entity);
+  }
+  return entity;
+}

@@ -1,6 +1,6 @@
 /** GET /subscriptions and GET /subscriptions/{subscription_id} (reference §3). */
 
-import { SUBSCRIPTION } from "../../db/entities/subscription.ts";
+import { SUBSCRIPTION, subscriptionEntity } from "../../db/entities/subscription.ts";
 import { getJson, type JsonPage, listJson, Params, type RawJson } from "../../db/sql.ts";
 import { notFound } from "../../errors.ts";
 import type { ListSubscriptionsQuery, Subscription, SubscriptionInclude } from "../../schemas/subscription.ts";
@@ -49,5 +49,11 @@ export function listSubscriptions(q: ListSubscriptionsQuery): Promise<JsonPage> 
   if (q["next_billed_at[GTE]"])
     filters.push(`t.next_billed_at >= ${params.add(q["next_billed_at[GTE]"])}::timestamptz`);
   if (q["next_billed_at[LT]"]) filters.push(`t.next_billed_at < ${params.add(q["next_billed_at[LT]"])}::timestamptz`);
-  return listJson(SUBSCRIPTION, { filters, params, orderBy: q.order_by, after: q.after, perPage: q.per_page });
+  return listJson(subscriptionEntity(q.include), {
+    filters,
+    params,
+    orderBy: q.order_by,
+    after: q.after,
+    perPage: q.per_page,
+  });
 }
