@@ -10,13 +10,24 @@ import { expect, type Page, test } from "@playwright/test";
 import { formatMinor } from "../../lib/billing/currencies";
 import { zoneDay } from "../../lib/billing/zoned-days";
 import { pdfText } from "../../lib/dev/test/pdf";
-import { apiCall, createBuyer, screenshot, sentEmails, shot, signIn, uniqueEmail, uniqueTag } from "../helpers";
+import {
+  apiCall,
+  createBuyer,
+  expectNoSeriousA11yViolations,
+  screenshot,
+  sentEmails,
+  shot,
+  signIn,
+  uniqueEmail,
+  uniqueTag,
+} from "../helpers";
 
 const DESKTOP = { width: 1440, height: 900 };
 const PHONE = { width: 390, height: 844 };
 
-/** Screenshots at 1440 and 390 px, light and dark. */
+/** Screenshots at 1440 and 390 px, light and dark, after an axe-core check of the page. */
 async function fourShots(page: Page, name: string): Promise<void> {
+  await expectNoSeriousA11yViolations(page, name);
   for (const scheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     for (const [size, viewport] of [
@@ -129,6 +140,7 @@ test("the invoice PDF says how to pay; its email reaches the billing contact and
   await page.getByRole("button", { name: "Resend" }).click();
   const confirm = page.getByRole("dialog", { name: "Send this email again?" });
   await expect(confirm).toContainText(invoice.contactEmail);
+  await expectNoSeriousA11yViolations(page, "resend dialog");
   await shot(page, "books-email-resend-dialog");
   await confirm.getByRole("button", { name: "Resend email" }).click();
   await expect(page.getByText(`Email sent again to ${invoice.contactEmail}.`)).toBeVisible();

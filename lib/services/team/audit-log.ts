@@ -3,7 +3,9 @@
  * records every successful state-changing request made by staff or an API key; sign-ins are
  * recorded by the sign-in path. Entries are kept AUDIT_RETENTION_DAYS (a daily purge job).
  */
+
 import { type EntityTable, type JsonPage, listJson, Params, query, ts } from "../../db/sql.ts";
+import { storableJson } from "../../db/storable.ts";
 import { newId } from "../../ids.ts";
 import type { AuditActorType, AuditLogEntry, ListAuditLogQuery } from "../../schemas/audit-log.ts";
 import type { AuditDetail } from "./audit-detail.ts";
@@ -78,7 +80,7 @@ export async function recordAudit(entry: AuditRecord): Promise<void> {
         cut(entry.requestId, 100),
         cut(entry.clientAddress, 100),
         cut(entry.userAgent, 500),
-        entry.detail ? JSON.stringify(entry.detail) : null,
+        entry.detail ? storableJson(entry.detail) : null,
       ],
     );
   } catch (error) {
