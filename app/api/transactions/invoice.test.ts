@@ -136,10 +136,11 @@ describe("GET /transactions/{transaction_id}/invoice", () => {
   it("says how to pay: the settings' bank details and a Pay online link that opens the hosted invoice", async () => {
     await updateAccountSettings({ bank_transfer_instructions: "IBAN GB33 BUKB 2020 1555 5555 55\nBIC BUKBGB22" });
     const billed = await bill((await makeManual()).id);
-    const { text } = await pdfText((await open((await invoiceLink(billed.id)).body.data.url)).bytes);
+    // One PDF: each one made carries a link of its own (its expiry counts from when it is made).
+    const bytes = (await open((await invoiceLink(billed.id)).body.data.url)).bytes;
+    const { text } = await pdfText(bytes);
     expect(text).toContain("HOW TO PAY Bank transfer IBAN GB33 BUKB 2020 1555 5555 55 BIC BUKBGB22");
     expect(text).toContain("Pay online");
-    const bytes = (await open((await invoiceLink(billed.id)).body.data.url)).bytes;
     // The link is a clickable annotation, and printed whole (wrapped over lines) for typing.
     const link = /\/URI \((http[^)]+)\)/.exec(Buffer.from(bytes).toString("latin1"))?.[1] ?? "";
     expect(link).toMatch(new RegExp(`^http://localhost:3000/invoices/${billed.id}-\\d+-[0-9a-f]{64}$`));

@@ -3,7 +3,9 @@
  * records every successful state-changing request made by staff or an API key; sign-ins are
  * recorded by the sign-in path. Entries are kept AUDIT_RETENTION_DAYS (a daily purge job).
  */
-import { type EntityTable, type JsonPage, listJson, Params, query, storableJson, ts } from "../../db/sql.ts";
+
+import { type EntityTable, type JsonPage, listJson, Params, query, ts } from "../../db/sql.ts";
+import { storableJson } from "../../db/storable.ts";
 import { newId } from "../../ids.ts";
 import type { AuditActorType, AuditLogEntry, ListAuditLogQuery } from "../../schemas/audit-log.ts";
 import type { AuditDetail } from "./audit-detail.ts";
