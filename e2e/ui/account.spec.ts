@@ -19,6 +19,13 @@ test("a member changes their name, password and email on Your account", async ({
   await expect(page.getByRole("heading", { level: 1, name: "Your account" })).toBeVisible();
   await expectNoSeriousA11yViolations(page, "account");
   await screenshot(page, "account");
+  // At a phone's width and in dark mode too.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.emulateMedia({ colorScheme: "dark" });
+  await expectNoSeriousA11yViolations(page, "account: phone, dark");
+  await screenshot(page, "account-phone-dark");
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.setViewportSize({ width: 1280, height: 800 });
 
   // Name: no password asked.
   const profile = page.getByRole("form", { name: "Profile" });
