@@ -12,6 +12,11 @@ import type { Account, UpdateAccountInput } from "../schemas/account.ts";
 
 const COLUMNS = "id, email, name, role";
 
+/** The session's login was removed (by the owner, on Team) while the session lasted. */
+function loginGone(): ApiError {
+  return new ApiError("invalid_token", "The dashboard session's login no longer exists. Sign in again.");
+}
+
 function sessionUserId(auth: AuthContext): string {
   if (auth.type !== "session") {
     throw new ApiError(
@@ -24,7 +29,7 @@ function sessionUserId(auth: AuthContext): string {
 
 export async function getAccount(auth: AuthContext): Promise<Account> {
   const [row] = await query<Account>(`SELECT ${COLUMNS} FROM users WHERE id = $1`, [sessionUserId(auth)]);
-  if (!row) throw new ApiError("invalid_token", "The dashboard session's login no longer exists. Sign in again.");
+  if (!row) throw loginGone();
   return row;
 }
 
@@ -37,7 +42,7 @@ export async function updateAccount(auth: AuthContext, input: UpdateAccountInput
         [userId],
         client,
       );
-      if (!user) throw new ApiError("invalid_token", "The dashboard session's login no longer exists. Sign in again.");
+      if (!user) throw loginGone();
       const changesLogin = input.email !== undefined || input.password !== undefined;
       if (changesLogin && !(await verifyPassword(input.current_password ?? "", user.password_hash))) {
         throw invalidField("current_password", "The current password is not correct.");

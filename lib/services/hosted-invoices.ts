@@ -9,8 +9,10 @@
  * billing_details.enable_checkout; sandbox only, as the checkout), and the bank-transfer
  * instructions from the account settings. A paid or canceled invoice shows its state instead.
  */
+
 import { canPayAtCheckout } from "../billing/transaction-states.ts";
 import { config } from "../config.ts";
+import { checkoutUrl } from "../db/entities/transaction.ts";
 import { HOSTED_INVOICE_LINK_LIFETIME_SECONDS, verifyHostedInvoiceToken } from "../documents/hosted-invoice-links.ts";
 import type { InvoiceData } from "../documents/invoice.ts";
 import {
@@ -94,7 +96,7 @@ export async function loadHostedInvoice(token: unknown, now = Date.now()): Promi
       invoiceNumber: transaction.invoice_number,
       invoice,
       pdfUrl: canceled ? null : (await documentUrl("invoice", id, "attachment", now)).url,
-      checkoutUrl: payable ? `${config.publicUrl}/checkout?_ptxn=${encodeURIComponent(id)}` : null,
+      checkoutUrl: payable ? checkoutUrl(id) : null,
       bankTransferInstructions: state === "open" || state === "past_due" ? settings.bank_transfer_instructions : null,
       sandbox,
     },

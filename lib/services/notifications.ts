@@ -133,7 +133,10 @@ export async function retryNotificationNow(id: string, held: ReadonlySet<string>
       client,
     );
   });
-  return getNotification(id, held);
+  // Visible to the caller: checked above, before anything was queued.
+  const notification = await getJson(NOTIFICATION, "t.id = $1", [id]);
+  if (!notification) throw notFound(id);
+  return notification;
 }
 
 /**

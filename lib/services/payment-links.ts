@@ -28,10 +28,11 @@
  * - No events: the family has no payment link events; the audit log records every change, and the
  *   transactions a link opens emit theirs.
  */
+
 import type pg from "pg";
-import { config } from "../config.ts";
 import { pool } from "../db/connection.ts";
 import { PAYMENT_LINK } from "../db/entities/payment-link.ts";
+import { checkoutUrlPrefix } from "../db/entities/transaction.ts";
 import {
   getJson,
   insertJson,
@@ -144,7 +145,7 @@ async function openedTransaction(transactionId: string, on?: pg.PoolClient): Pro
   // A link's transactions are automatically collected: their checkout is ours unless one was stored.
   const [row] = await query<{ status: string; url: string }>(
     "SELECT t.status, coalesce(t.checkout->>'url', $2 || t.id) AS url FROM transactions t WHERE t.id = $1",
-    [transactionId, `${config.publicUrl}/checkout?_ptxn=`],
+    [transactionId, checkoutUrlPrefix()],
     on,
   );
   return row && OPEN_TRANSACTION_STATUSES.has(row.status) ? row.url : null;

@@ -68,6 +68,26 @@ const PAYMENTS = `(SELECT coalesce(json_agg(${jsonRecord([
   ["captured_at", `${PAYMENT}->'captured_at'`],
 ])} ORDER BY p.i), '[]'::json) FROM json_array_elements(t.payments) WITH ORDINALITY p(v, i))`;
 
+/** Our hosted checkout's address for a transaction, before its ID (app/checkout reads `_ptxn`). */
+export function checkoutUrlPrefix(): string {
+  return `${config.publicUrl}/checkout?_ptxn=`;
+}
+
+/** Our hosted checkout page of transaction `id`: the one place its address is written. */
+export function checkoutUrl(id: string): string {
+  return `${checkoutUrlPrefix()}${encodeURIComponent(id)}`;
+}
+
+/**
+ * SQL: whether transaction `alias` has an item with a recurring price (completing it starts a
+ * subscription). A scalar subquery through the items' index, never an EXISTS a batch can hash into
+ * a scan of every item (lib/services/payments/completion.ts Locked.recurring).
+ */
+export function recurringItemsSql(alias: string): string {
+  return `coalesce((SELECT bool_or(i.quantity > 0 AND json_typeof(i.price->'billing_cycle') = 'object')
+                      FROM transaction_items i WHERE i.transaction_id = ${alias}.id), false)`;
+}
+
 /** Whether the hosted checkout serves the transaction (SQL twin of lib/billing checkoutEnabled). */
 const CHECKOUT_ENABLED = `(t.collection_mode = 'automatic'
     OR coalesce((t.billing_details->>'enable_checkout')::boolean, false))`;
@@ -80,7 +100,7 @@ const CHECKOUT_ENABLED = `(t.collection_mode = 'automatic'
  * change of collection mode or of enable_checkout, and a stored URL always wins.
  */
 const CHECKOUT = `coalesce(t.checkout, CASE WHEN ${CHECKOUT_ENABLED}
-  THEN json_build_object('url', ${sqlText(`${config.publicUrl}/checkout?_ptxn=`)} || t.id) END)`;
+  THEN json_build_object('url', ${sqlText(checkoutUrlPrefix())} || t.id) END)`;
 
 /** The transaction's API shape (spec: Transaction), in the spec's field order. */
 export const TRANSACTION: EntityTable<Transaction> = {

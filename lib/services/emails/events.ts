@@ -20,10 +20,11 @@
  * goes to the current billing contacts of the transaction's business, one email each. The job reads the event's data
  * (the entity as it was when the event was written), so a late job still describes that moment.
  */
+
 import { addInterval, type CalendarInterval } from "../../billing/billing-dates.ts";
 import { PAYMENT_ERRORS } from "../../billing/payments.ts";
-import { config } from "../../config.ts";
 import { pool } from "../../db/connection.ts";
+import { checkoutUrl, recurringItemsSql } from "../../db/entities/transaction.ts";
 import { getJson, query, type RawJson, sqlTransaction, ts } from "../../db/sql.ts";
 import { invoiceUnavailableReason } from "../../documents/invoice-data.ts";
 import { documentDate, documentMoney } from "../../documents/print-format.ts";
@@ -422,8 +423,7 @@ export async function emailCheckoutLink(transactionId: string): Promise<{ id: st
     recurring: boolean;
   }>(
     `SELECT t.status, t.collection_mode, t.customer_id, t.currency_code, t.details->'totals'->>'grand_total' AS grand_total,
-            EXISTS (SELECT 1 FROM transaction_items i
-                     WHERE i.transaction_id = t.id AND json_typeof(i.price->'billing_cycle') = 'object') AS recurring
+            ${recurringItemsSql("t")} AS recurring
        FROM transactions t WHERE t.id = $1`,
     [transactionId],
   );
@@ -439,7 +439,7 @@ export async function emailCheckoutLink(transactionId: string): Promise<{ id: st
     throw new ApiError("bad_request", `Transaction ${transactionId} has no customer email to send the link to.`);
   }
   const settings = await getAccountSettings();
-  const link = `${config.publicUrl}/checkout?_ptxn=${transactionId}`;
+  const link = checkoutUrl(transactionId);
   return sqlTransaction(async (client) => {
     const [id] = await recordEmails(
       [

@@ -26,7 +26,7 @@ import { type CompletableDetails, completedDetails, type Payment, settledDetails
 import type { SettlementLike } from "../../billing/totals.ts";
 import { checkoutEnabled } from "../../billing/transaction-states.ts";
 import { config } from "../../config.ts";
-import { TRANSACTION } from "../../db/entities/transaction.ts";
+import { recurringItemsSql, TRANSACTION } from "../../db/entities/transaction.ts";
 import { query, storableJson, updateJson, updateRows } from "../../db/sql.ts";
 import { ApiError, notFound } from "../../errors.ts";
 import type { BillingDetails, TransactionDetails } from "../../schemas/transaction.ts";
@@ -72,10 +72,7 @@ export async function lockForPayments(client: pg.PoolClient, ids: readonly strin
     `SELECT t.id, t.status, t.collection_mode, t.billing_details, t.details, t.payments, t.discount_id,
             t.billed_at::text AS billed_at, t.invoice_number, t.invoice_id, t.customer_id, t.address_id, t.subscription_id,
             t.billing_period_starts_at::text AS billing_period_starts_at,
-            CASE WHEN t.subscription_id IS NULL
-                 THEN coalesce((SELECT bool_or(i.quantity > 0 AND json_typeof(i.price->'billing_cycle') = 'object')
-                                  FROM transaction_items i WHERE i.transaction_id = t.id), false)
-                 ELSE false END AS recurring
+            CASE WHEN t.subscription_id IS NULL THEN ${recurringItemsSql("t")} ELSE false END AS recurring
        FROM transactions t WHERE t.id = ANY($1) ORDER BY t.id FOR UPDATE`,
     [ids],
     client,

@@ -4,7 +4,8 @@
  * (another customer's is "not found", like an unknown ID), then goes through the same operation
  * the API uses, so the same rules, events and webhooks follow.
  */
-import { config } from "../../config.ts";
+
+import { checkoutUrl } from "../../db/entities/transaction.ts";
 import { query } from "../../db/sql.ts";
 import { notFound } from "../../errors.ts";
 import type { PortalAddressInput, PortalBusinessInput } from "../../schemas/portal.ts";
@@ -47,7 +48,7 @@ export async function portalPaymentMethodCheckout(customerId: string, subscripti
   const transaction = (await paymentMethodTransaction(subscriptionId)).parse();
   return {
     transaction_id: transaction.id,
-    checkout_url: `${config.publicUrl}/checkout?_ptxn=${encodeURIComponent(transaction.id)}`,
+    checkout_url: checkoutUrl(transaction.id),
   };
 }
 
