@@ -14,7 +14,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 
-export const ROOTS = ["lib", "app", "components", "e2e", "prisma", "docs"] as const;
+const ROOTS = ["lib", "app", "components", "e2e", "prisma", "docs"] as const;
 
 /** Folders never walked: installed, built or generated files, and local data. */
 const SKIPPED = new Set(["node_modules", ".next", ".git", ".data", "generated", "test-results", "playwright-report"]);
@@ -189,7 +189,7 @@ function subfolders(dir: string): string[] {
 }
 
 /** Folders .gitignore lists with a path (`e2e/screenshots/`): what runs write, not the repository's. */
-export function ignoredFolders(root: string): string[] {
+function ignoredFolders(root: string): string[] {
   const gitignore = path.join(root, ".gitignore");
   if (!existsSync(gitignore)) return [];
   return readFileSync(gitignore, "utf8")
