@@ -1,5 +1,5 @@
 /**
- * The one error type (DESIGN.md, "One error type"): every layer throws an ApiError (its code, its
+ * The one error type (docs/architecture.md, One error type): every layer throws an ApiError (its code, its
  * detail, and for bad input the offending fields), and only lib/http renders it. Nothing here
  * knows HTTP beyond the status number each code carries, so lib/db, lib/schemas and the pure
  * lib/billing throw it too.
@@ -10,7 +10,7 @@
 import type { z } from "zod";
 import { ID_PREFIX } from "./id-prefixes.ts";
 
-/** Every error code the API returns, with its HTTP status: the one table of DESIGN.md. */
+/** Every error code the API returns, with its HTTP status: the one table (docs/architecture.md). */
 export const ERROR_STATUS = {
   bad_request: 400,
   invalid_field: 400,

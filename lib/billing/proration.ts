@@ -11,7 +11,7 @@
  * "0.90513") AND the one used: a prorated line's amount is round(unit price × quantity × rate)
  * with exactly the rate on the line, so anyone can recompute an invoice from what it shows.
  *
- * The reference example: a change at 2024-05-13 10:36:57 in the period 2024-05-10 12:01:46 →
+ * The API family's own example: a change at 2024-05-13 10:36:57 in the period 2024-05-10 12:01:46 →
  * 2024-06-10 12:01:46 has 40405 of 44640 minutes left: 0.9051299… → "0.90513", the API family's
  * own answer to the digit. Flooring both ends to the minute matters: the exact time left, 40404.8
  * minutes, gives 0.90513 only by luck of rounding, and whole minutes counted from the change's
@@ -121,7 +121,7 @@ const FOR_NEXT_BILLED_AT: readonly ProrationBillingMode[] = [
 ];
 
 /**
- * The proration billing modes a change allows, in the API's order (reference §5):
+ * The proration billing modes a change allows, in the API's order (the API family's rules):
  * - items added, removed or re-quantified: all five;
  * - a billing-frequency swap: billed now or not at all (the new cycle starts at the change, so
  *   there is no "next billing period" of the old cycle to add it to);

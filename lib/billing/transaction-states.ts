@@ -25,7 +25,7 @@ export function isAllowedMove(from: string, to: string): boolean {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Moves that payments make (lib/services/payments.ts), never a caller's PATCH.
+// Moves that payments make (lib/services/payments/), never a caller's PATCH.
 //
 // - ready → completed: an automatically-collected transaction's payment is captured at checkout.
 // - billed or past_due → completed: a manual invoice is paid, at its checkout (when
@@ -54,7 +54,7 @@ export const UNPAID_INVOICE_STATUSES: ReadonlySet<string> = new Set(["billed", "
 /** Whether the hosted checkout can take a payment for the transaction now. */
 export function canPayAtCheckout(t: Payable): boolean {
   // An automatically-collected past_due transaction is a subscription's failed charge: the customer
-  // pays it at checkout with another card (the update-payment-method checkout, reference §9).
+  // pays it at checkout with another card (the update-payment-method checkout, decision: payment-method-transaction).
   if (t.collection_mode === "automatic") return t.status === "ready" || t.status === "past_due";
   return checkoutEnabled(t) && UNPAID_INVOICE_STATUSES.has(t.status);
 }

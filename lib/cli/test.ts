@@ -12,7 +12,7 @@ export const E2E_DATABASE = process.env.E2E_DATABASE ?? "billing_e2e";
 export const E2E_PORT = process.env.E2E_PORT ?? "3100";
 
 export async function runTests(argv: string[]): Promise<number> {
-  // Positionals narrow both runners to the files named (`npm test -- --skip-unit e2e/ui/x.spec.ts`).
+  // Positionals narrow both runners to the files named (`npm test -- --skip-unit e2e/ui/portal.spec.ts`).
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,

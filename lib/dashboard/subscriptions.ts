@@ -1,6 +1,6 @@
 /**
- * TanStack Query hooks and display helpers for subscriptions (shared/reference/subscriptions.md
- * §1-§11) and the customer's saved payment methods and credit balances (§13). Every action is the
+ * TanStack Query hooks and display helpers for subscriptions and the
+ * customer's saved payment methods and credit balances. Every action is the
  * API's own operation (pause, resume, cancel, activate, PATCH, charge, the sandbox test clock);
  * each refreshes the subscription, every subscription list, the transactions and the events, since
  * an action can bill (a transaction) and always emits events.
@@ -215,7 +215,7 @@ export function usePreview<K extends keyof PreviewBodies>(kind: K, id: string, b
   });
 }
 
-// Saved payment methods and credit balances (reference §13)
+// Saved payment methods and credit balances
 
 export function usePaymentMethods(customerId: string, enabled = true) {
   return useList<PaymentMethod>(

@@ -1,5 +1,5 @@
 /**
- * The route wrapper of DESIGN.md: every API route is
+ * The route wrapper (docs/architecture.md, One request, one path): every API route is
  *   export const GET = route({ permission, params, query, body }, async ({ input, auth }) => …)
  * It does, in order: request id, authentication, permission, version header, parsing of path,
  * query and body into typed input, the call, the envelope, and the mapping of every error.

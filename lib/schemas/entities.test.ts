@@ -1,5 +1,5 @@
 /**
- * The response schemas are the single source of the wire (DESIGN.md): every entity the API returns
+ * The response schemas are the single source of the wire (docs/architecture.md): every entity the API returns
  * is made here from real rows, read back through the routes (the same services and SQL), and
  * parsed STRICTLY with its zod schema: an unknown key fails, a missing key fails. When this test
  * fails after a change to an entity's SQL, the schema (and the spec) must follow, or the SQL is wrong.

@@ -1,4 +1,4 @@
-/** Saved payment methods (reference §13): response shape and parameters. */
+/** Saved payment methods (decision: saved-cards-for-subscriptions): response shape and parameters. */
 import { z } from "zod";
 import { csv, entityId, listQuery } from "./common.ts";
 import { cardSchema } from "./payment.ts";
@@ -44,5 +44,5 @@ export const creditBalanceSchema = z.object({
 });
 export type CreditBalance = z.infer<typeof creditBalanceSchema>;
 
-/** GET /customers/{customer_id}/credit-balances (reference §13): not paginated, one per currency. */
+/** GET /customers/{customer_id}/credit-balances: not paginated, one per currency, as in the API family. */
 export const creditBalancesQuery = z.object({ currency_code: currencyCode.optional() });

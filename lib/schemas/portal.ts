@@ -1,5 +1,5 @@
 /**
- * The customer portal (reference §13, §14): the API's portal-session and auth-token bodies and
+ * The customer portal (decision: portal-tokens): the API's portal-session and auth-token bodies and
  * answers, and the narrow bodies the portal's own endpoints (app/portal/api/**) accept.
  */
 import { z } from "zod";
@@ -60,7 +60,7 @@ export type PortalAddressInput = z.infer<typeof portalAddressBody>;
 export const portalBusinessBody = updateBusinessBody.pick({ name: true, company_number: true, tax_identifier: true });
 export type PortalBusinessInput = z.infer<typeof portalBusinessBody>;
 
-/** Cancel from the portal: always at the end of the billing period (reference §7), confirmed. */
+/** Cancel from the portal: always at the end of the billing period (decision: cancel-rules), confirmed. */
 /** The portal's plan change and its preview: one of the plans the merchant offers (plans.ts). */
 export const portalPlanBody = z.strictObject({ price_id: entityId("pri") });
 export type PortalPlanInput = z.infer<typeof portalPlanBody>;

@@ -2,7 +2,8 @@
  * Reports (CSV exports): the body of POST /reports, the query of GET /reports, path parameters and
  * the response shapes. Client-safe: the dashboard's Reports page builds its form from these tables.
  *
- * Types and their filters are the API family's (reference §17). Decisions where it is silent:
+ * Types and their filters are the API family's. Decisions where it is silent (decision:
+ * report-types-and-filters):
  * - `payout_reconciliation` is not offered (this service makes no payouts), nor `checkouts`.
  * - A filter's `operator` is `lt` or `gte` for date filters and must be null (or left out) for the
  *   others. A date filter's `value` is an RFC 3339 full-date (`2024-04-15`, midnight UTC) or
@@ -75,7 +76,7 @@ const ADJUSTMENT_FILTERS: Record<string, FilterRule> = {
   updated_at: date,
 };
 
-/** Each type's filters: name → rule (reference §17). */
+/** Each type's filters: name → rule. */
 export const REPORT_FILTERS: Record<ReportType, Record<string, FilterRule>> = {
   transactions: TRANSACTION_FILTERS,
   transaction_line_items: TRANSACTION_FILTERS,

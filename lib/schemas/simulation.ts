@@ -307,7 +307,7 @@ export const simulationRunSchema = z.object({
 });
 export type SimulationRun = z.infer<typeof simulationRunSchema>;
 
-/** An entry of `GET /simulation-types`: a single event type or a scenario (lib/events/simulation-types.ts). */
+/** An entry of `GET /simulation-types`: a single event type or a scenario (lib/simulator/simulation-types.ts). */
 export const simulationTypeSchema = z.object({
   name: z.string(),
   label: z.string(),

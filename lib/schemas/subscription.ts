@@ -1,5 +1,5 @@
 /**
- * Subscriptions (spec: Subscription; shared/reference/subscriptions.md §1-§9): the response shape,
+ * Subscriptions (spec: Subscription; decisions in docs/decisions/): the response shape,
  * path and query parameters, and the request bodies of every subscription operation. Client-safe:
  * the dashboard's forms use these schemas too.
  */
@@ -152,7 +152,7 @@ export const subscriptionQuery = z.object({ include: includeParam(SUBSCRIPTION_I
 export const SUBSCRIPTION_LIST_INCLUDES = ["customer", "business"] as const;
 export type SubscriptionListInclude = (typeof SUBSCRIPTION_LIST_INCLUDES)[number];
 
-/** Spec/reference §3: order by id only, newest first unless asked. */
+/** As in the API family: order by id only, newest first unless asked. */
 export const listSubscriptionsQuery = z.object({
   include: includeParam(SUBSCRIPTION_LIST_INCLUDES).optional(),
   ...listQuery(["id"], "desc"),
@@ -174,7 +174,7 @@ export const listSubscriptionsQuery = z.object({
 export type ListSubscriptionsQuery = z.infer<typeof listSubscriptionsQuery>;
 
 // ---------------------------------------------------------------------------------------------
-// Request bodies (reference §3-§9)
+// Request bodies
 
 const quantity = z
   .number({ error: "must be a whole number" })

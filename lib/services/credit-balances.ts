@@ -1,5 +1,5 @@
 /**
- * Customers' credit balances (reference §13): one per currency, from prorated credits that exceed
+ * Customers' credit balances (decision: credits-as-negative-lines): one per currency, from prorated credits that exceed
  * a subscription change's charge (`credit_to_balance`); `available` is used by later transactions
  * of the customer in that currency (→ `used`); `reserved` holds what a billed, unpaid transaction
  * took (→ `used` when it completes, back to `available` when it is canceled).

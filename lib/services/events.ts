@@ -1,4 +1,4 @@
-/** The event stream (`GET /events`): the outbox rows every change writes (lib/db/sql.ts, lib/events/outbox.ts). */
+/** The event stream (`GET /events`): the outbox rows every change writes (lib/db/sql.ts). */
 
 import { EVENT } from "../db/entities/event.ts";
 import { type JsonPage, listJson, Params } from "../db/sql.ts";

@@ -4,7 +4,7 @@
  *
  * Decisions:
  * - The link's URL is `${PUBLIC_URL}/pay/{id}`: the ID is the capability, as a transaction's ID is
- *   the checkout link's (DESIGN.md, Public links): time-ordered in its first characters, random in
+ *   the checkout link's (docs/architecture.md, Public links are unguessable): time-ordered in its first characters, random in
  *   the other 15 (75 bits), so no link can be guessed from another.
  * - Opening a link (app/pay, POST /api/checkout/payment-links/{id}) asks the buyer for an email and
  *   a country (and a postal code where the country needs one), then does what the client-side

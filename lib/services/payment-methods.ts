@@ -1,5 +1,5 @@
 /**
- * Customers' saved payment methods (reference §13): cards saved at the hosted checkout when a
+ * Customers' saved payment methods (decision: saved-cards-for-subscriptions): cards saved at the hosted checkout when a
  * subscription is bought (origin `subscription`), listed, read and deleted through
  * /customers/{customer_id}/payment-methods. Renewals charge the subscription's saved card.
  *

@@ -1,5 +1,5 @@
 /**
- * Reports (reference §17): POST /reports, GET /reports, GET /reports/{report_id},
+ * Reports (decision: report-types-and-filters): POST /reports, GET /reports, GET /reports/{report_id},
  * GET /reports/{report_id}/download-url and the signed CSV link, through the real route handlers on
  * a real PostgreSQL; generation is the worker's job function, called directly.
  */

@@ -418,7 +418,7 @@ describe("POST /subscriptions/{id}/resume", () => {
     await ok("pause", subscription.id, { effective_from: "immediately" });
     const id = subscription.id;
     const cases: [unknown, string][] = [
-      [{ effective_from: "next_billing_period" }, "effective_from"], // a 500 in the API family once (reference §18.9)
+      [{ effective_from: "next_billing_period" }, "effective_from"], // a 500 in the API family once (laravel/cashier-paddle#206)
       [{ effective_from: "now" }, "effective_from"],
       [{ effective_from: 0 }, "effective_from"],
       [{ effective_from: "2020-01-01T00:00:00Z" }, "effective_from"],

@@ -1,5 +1,5 @@
 /**
- * The report's API shape (reference §17), in the API family's field order. `rows` is null until
+ * The report's API shape, in the API family's field order. `rows` is null until
  * the report is ready; `expires_at` is null until then too (14 days after it became ready).
  */
 

@@ -1,8 +1,9 @@
 /**
- * The subscription entity (spec: Subscription; reference §1): how its API fields come from the
+ * The subscription entity (spec: Subscription): how its API fields come from the
  * `subscriptions` and `subscription_items` rows, once, for every read, write and event.
  *
- * Decisions where the sources are silent or disagree (reference §18):
+ * Decisions where the sources are silent or disagree (paused-subscription-shape and
+ * portal-tokens in docs/decisions/):
  * - `current_billing_period` is stored while paused (resume may continue it) and shown null for
  *   paused and canceled subscriptions, as the schema and the spec say.
  * - Items of a paused subscription are `inactive` (the schema and the docs' example), `trialing`
@@ -111,7 +112,7 @@ export const SUBSCRIPTION: EntityTable<Subscription> = {
   fields: [...FIELDS_BEFORE_URLS, ["management_urls", MANAGEMENT_URLS], ...FIELDS_AFTER_URLS],
 };
 
-/** What events carry: the entity without `management_urls` (reference §1). */
+/** What events carry: the entity without `management_urls`, as in the API family. */
 export const SUBSCRIPTION_EVENT_FIELDS: readonly (readonly [string, string])[] = [
   ...FIELDS_BEFORE_URLS,
   ...FIELDS_AFTER_URLS,

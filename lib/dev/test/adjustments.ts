@@ -1,5 +1,5 @@
 /**
- * Completed transactions for adjustment tests, through the real payments flow (lib/services/payments.ts):
+ * Completed transactions for adjustment tests, through the real payments flow (lib/services/payments/checkout.ts):
  * a ready automatically-collected transaction is paid at the hosted checkout with the sandbox's
  * 4242 card; a billed manual invoice is marked paid (offline). Fees are the defaults (5% + 50).
  */

@@ -35,7 +35,7 @@ export const FAMILY_DOCUMENT = path.resolve(ROOT, "../shared/reference/paddle-op
  * enum does not list, null where it has none (`nullable`), or text of another form (`pattern`, which
  * replaces the family's). Either the family added it after the document's date (2025-05-27; its
  * SDKs read it), or it is one of our documented extensions (new optional fields and values, which
- * the family's SDKs ignore: DESIGN.md "Beyond the family"), or a decision of ours documented where
+ * the family's SDKs ignore: docs/family-conformance.md), or a decision of ours documented where
  * it is made. Every entry says why. A field or value the document has caught up with fails the
  * check (remove its entry then), so those entries never outlive their use.
  */
@@ -147,7 +147,7 @@ export const FAMILY_EXTENSIONS: readonly FamilyExtension[] = [
     })),
 ];
 
-/** Our renaming of the family's names (DESIGN.md, "Where the spec is silent"). */
+/** Our renaming of the family's names (README.md: `svc_` for `pdl_`, `Service-Version` for `Paddle-Version`). */
 export function renameFamily(text: string): string {
   return text.replaceAll("pdl_", "svc_").replaceAll("Paddle-Version", "Service-Version");
 }

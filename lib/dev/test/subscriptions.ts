@@ -1,6 +1,6 @@
 /**
  * Subscriptions for tests, made the way the product makes them: a ready automatically-collected
- * transaction with recurring items paid at the hosted checkout (lib/services/payments.ts), or a
+ * transaction with recurring items paid at the hosted checkout (lib/services/payments/checkout.ts), or a
  * manual invoice with recurring items issued (PATCH status billed).
  */
 import { expect } from "vitest";

@@ -102,7 +102,7 @@ export async function payAtCheckout(id: string, card: CardPaymentInput, clientKe
       return paymentResult(id, stored.status, payment);
     }
     // A card that buys a subscription, or pays one's failed charge, is saved for its renewals
-    // (reference §9, §13: origin subscription) and becomes the card the subscription charges.
+    // (decision: saved-cards-for-subscriptions; origin subscription) and becomes the card the subscription charges.
     let paymentMethodId: string | null = null;
     const buysSubscription = stored.recurring && stored.subscription_id === null;
     const paysSubscription = stored.subscription_id !== null && stored.collection_mode === "automatic";

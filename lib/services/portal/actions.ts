@@ -1,5 +1,5 @@
 /**
- * What a customer can do in the portal (reference §14: the family's portal cancels at the end of
+ * What a customer can do in the portal (decision: cancel-rules; the family's portal cancels at the end of
  * the period and does not pause). Each action first checks that the entity is the customer's
  * (another customer's is "not found", like an unknown ID), then goes through the same operation
  * the API uses, so the same rules, events and webhooks follow.
@@ -39,7 +39,7 @@ export async function portalCancel(customerId: string, subscriptionId: string) {
 }
 
 /**
- * The hosted checkout that updates the subscription's card (reference §9): the past-due
+ * The hosted checkout that updates the subscription's card (decision: payment-method-transaction): the past-due
  * transaction while in dunning (paying it recovers the subscription), else a zero-value one. Always
  * our own hosted checkout (not a checkout URL the merchant set on a transaction): the portal is ours.
  */

@@ -1,5 +1,5 @@
 /**
- * `management_urls` of subscriptions in API answers (spec: Subscription; reference §14): the
+ * `management_urls` of subscriptions in API answers (spec: Subscription; decision: portal-tokens): the
  * entity's SQL renders the plain portal links (lib/db/entities/subscription.ts); for a caller
  * whose permissions include `customer_portal_session.write`, the subscription routes pass their
  * answer through `withPortalLinks`, which swaps in links carrying a portal token for the

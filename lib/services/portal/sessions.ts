@@ -1,6 +1,6 @@
 /**
  * POST /customers/{customer_id}/portal-sessions and POST /customers/{customer_id}/auth-token
- * (reference §13).
+ * (decision: portal-tokens).
  *
  * Decisions:
  * - Sessions are stored (customer_portal_sessions: who, for which subscriptions, when, until when),

@@ -1,5 +1,5 @@
 /**
- * The customer portal's tokens, and the customer auth token (reference §13).
+ * The customer portal's tokens, and the customer auth token (decision: portal-tokens).
  *
  * Format (decided here; the API family uses a JWT, which no client is meant to read): a compact,
  * self-contained, HMAC-signed value

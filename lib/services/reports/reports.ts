@@ -1,6 +1,6 @@
 /**
  * POST /reports, GET /reports, GET /reports/{report_id} and GET /reports/{report_id}/download-url
- * (reference §17). A report is created `pending` with its generation queued in the same database
+ * (decision: report-types-and-filters). A report is created `pending` with its generation queued in the same database
  * transaction (and its `report.created` event: the transactional outbox); the worker writes the
  * CSV (generate.ts) and the download link is a signed document link valid for 3 minutes.
  */

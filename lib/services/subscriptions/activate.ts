@@ -1,5 +1,5 @@
 /**
- * POST /subscriptions/{subscription_id}/activate (reference §3, §8): ends a trial now and charges
+ * POST /subscriptions/{subscription_id}/activate: ends a trial now and charges
  * the first period.
  *
  * Trialing, automatically-collected subscriptions only, with a saved card and no scheduled pause or
@@ -9,7 +9,7 @@
  * transaction (origin subscription_recurring, lifecycle.ts billPeriod) charged to the saved card
  * at once, with its own events.
  *
- * Decision: a declined charge refuses the whole request — 400 `subscription_payment_declined`, and
+ * Decision (declined-charge-changes-nothing): a declined charge refuses the whole request — 400 `subscription_payment_declined`, and
  * nothing changes (the database transaction rolls back: no transaction, no failed payment, no
  * event; the subscription stays trialing until its trial ends as planned). The caller asked for a
  * charge now: an activation that left a past_due subscription behind would be worse than the

@@ -1,6 +1,6 @@
 /**
  * Billing a subscription: one transaction of the subscription's lines, created `billed` and then
- * collected (reference §9) — the one path for renewals, resumes that start a new period, trial
+ * collected — the one path for renewals, resumes that start a new period, trial
  * activations, immediate item changes and one-time charges.
  *
  * - Automatic collection: the saved card is charged (lib/services/payments/saved-charges.ts
@@ -14,7 +14,7 @@
  * Totals come from the same engine as every transaction (lib/services/transactions/details.ts), so a
  * preview of the same lines (lib/services/subscriptions/preview.ts) equals what is billed.
  *
- * Credit balance (reference §13): a transaction whose total is positive is paid first from the
+ * Credit balance (decision: credits-as-negative-lines): a transaction whose total is positive is paid first from the
  * customer's available credit in its currency (`details.totals.credit`; the credit is reserved,
  * then used when the transaction completes or given back when it is canceled: a trigger on
  * transactions does both); one whose total is negative (credits beyond the charges) puts the
@@ -229,7 +229,7 @@ export async function billSubscriptions(client: pg.PoolClient, requests: readonl
 }
 
 /**
- * The credit balance of each bill's customer (reference §13): a positive total is paid first from
+ * The credit balance of each bill's customer (decision: credits-as-negative-lines): a positive total is paid first from
  * the available credit (reserved now, used or given back when the transaction completes or is
  * canceled); a negative one puts the difference on the balance. Most customers have no credit:
  * one query finds the few that do, and only their rows are locked and taken from.

@@ -1,15 +1,15 @@
 /**
- * POST /subscriptions/{subscription_id}/cancel (reference §3, §7).
+ * POST /subscriptions/{subscription_id}/cancel.
  *
  * - `effective_from: next_billing_period` (the default for active, trialing and past_due
  *   subscriptions): `scheduled_change {cancel, effective_at = next_billed_at, resume_at: null}`,
  *   replacing a scheduled pause, with `subscription.updated`; the engine cancels it then instead of
  *   renewing (lifecycle.ts applyCancel). A trial canceled so ends without its first charge.
- * - `immediately` (the default for paused subscriptions, reference §7): canceled now (applyCancel:
+ * - `immediately` (the default for paused subscriptions, as in the API family): canceled now (applyCancel:
  *   `subscription.updated`, `subscription.canceled`); what was waiting for the next renewal is
  *   forgiven.
  *
- * Decisions:
+ * Decisions (cancel-rules, scheduled-change-keeps-next-billed-at in docs/decisions/):
  * - While a cancel is scheduled, `next_billed_at` keeps showing the date it takes effect (the
  *   reference's docs say it becomes null): the same rule as a scheduled pause (pause.ts), so that
  *   removing the scheduled change leaves the subscription as it was. `scheduled_change` says that

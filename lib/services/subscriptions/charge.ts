@@ -1,5 +1,5 @@
 /**
- * POST /subscriptions/{id}/charge and POST /subscriptions/{id}/charge/preview (reference §3, §9):
+ * POST /subscriptions/{id}/charge and POST /subscriptions/{id}/charge/preview:
  * one-time charges billed to a subscription — prices without a billing cycle, never prorated, not
  * added to its items.
  * - `immediately`: a transaction now (origin subscription_charge, billing_period = the current
@@ -14,7 +14,7 @@
  * Decisions: a recurring price is refused with a field error naming it (add it to the items with
  * PATCH instead); a subscription without a saved card is charged like one whose card declines
  * (on_payment_failure decides); the minimum charge of updates does not apply (the merchant chose
- * the amount). The answer is the subscription (201, reference §18.8).
+ * the amount). The answer is the subscription (201, as the API family answers it; its other actions answer 200).
  */
 import { updateSummary } from "../../billing/proration.ts";
 import { refusal } from "../../billing/subscription-states.ts";

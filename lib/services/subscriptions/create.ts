@@ -1,5 +1,5 @@
 /**
- * How a subscription comes to be (reference §2, §10): from a transaction with recurring items,
+ * How a subscription comes to be (decision: subscription-from-recurring-items): from a transaction with recurring items,
  * in the database transaction that
  * - completes it (automatic collection, paid at checkout): status `active`, or `trialing` when its
  *   prices have a trial period, with the card used saved as the payment method renewals charge;

@@ -1,5 +1,5 @@
 /**
- * The subscription engine (reference §9; DESIGN: "Subscriptions"): everything that happens to a
+ * The subscription engine (docs/architecture.md; decision: dunning-schedule): everything that happens to a
  * subscription at a time of its own — renewals at `next_billed_at` (a trial's end is its first),
  * scheduled pauses, resumes and cancels at their `effective_at`, dunning retries and invoice due
  * dates at `next_retry_at`. `next_action_at` (kept by a trigger from those columns) says when the

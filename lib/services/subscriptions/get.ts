@@ -1,4 +1,4 @@
-/** GET /subscriptions and GET /subscriptions/{subscription_id} (reference §3). */
+/** GET /subscriptions and GET /subscriptions/{subscription_id}. */
 
 import { SUBSCRIPTION, subscriptionEntity } from "../../db/entities/subscription.ts";
 import { getJson, type JsonPage, listJson, Params, type RawJson } from "../../db/sql.ts";

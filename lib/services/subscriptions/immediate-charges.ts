@@ -4,15 +4,16 @@
  * (charge.ts): the per-subscription limits, the minimum charge, and collecting it with
  * `on_payment_failure`.
  *
- * Decisions (reference §5, §12; the sources are thin):
- * - Limits (reference §12): 20 immediate charges per hour and 100 per 24 hours per subscription,
+ * Decisions (immediate-charge-limits, minimum-charge, declined-charge-changes-nothing in
+ * docs/decisions/):
+ * - Limits: 20 immediate charges per hour and 100 per 24 hours per subscription,
  *   counted from the subscription's own transactions of origin subscription_update and
  *   subscription_charge that asked the customer for money (grand_total > 0: a change fully covered
  *   by credit is not a charge), by `billed_at` on the subscription's clock. The API family's error
- *   example says "20 per 24 hours" (§18.6); its docs say 100, which we follow. The answer carries
+ *   example says "20 per 24 hours"; its docs say 100, which we follow. The answer carries
  *   `Retry-After` (seconds until the oldest counted charge leaves the window). Previews answer the
  *   same refusal, so a preview never promises what the update then refuses.
- * - Minimum charge (reference §5, USD 0.70, subscription_update_transaction_balance_less_than_charge_limit):
+ * - Minimum charge (USD 0.70, subscription_update_transaction_balance_less_than_charge_limit):
  *   an update billed now that would charge a card less than USD 0.70 (converted at the fixed rates
  *   of lib/billing/exchange-rates.ts for other currencies) but more than nothing is refused — a
  *   card charge of a few cents costs more than it brings. It applies only to automatically-collected

@@ -1,15 +1,15 @@
 /**
- * The moves of a subscription when they take effect (reference §2, §6, §7, §9): cancel, pause,
+ * The moves of a subscription when they take effect: cancel, pause,
  * resume and past_due. The API applies them "immediately" (lib/services/subscriptions/pause.ts,
  * cancel.ts, resume.ts); the engine applies scheduled ones at their `effective_at`
  * (lib/services/subscriptions/engine.ts). Each runs inside the caller's database transaction with
  * the subscription's row locked, as of `at` (the subscription's clock), and writes its events.
  *
- * Decisions (the sources disagree or are silent, reference §18):
+ * Decisions (cancel-rules, pause-rules, pause-credits-unused-period in docs/decisions/):
  * - Canceling forgives what was waiting for the next renewal (pending charges and credits) and
  *   stops dunning; past-due transactions stay as they are (still payable).
  * - Pausing cancels past-due renewal transactions (origin subscription_recurring), forgives pending
- *   credits and keeps pending charges for the resume's transaction (reference §6). The current
+ *   credits and keeps pending charges for the resume's transaction. The current
  *   period is kept in the row (a resume may continue it) and shown null while paused.
  * - Pausing a paid (active) subscription before its period ends credits the unused rest of that
  *   period (pauseCreditLines): the API family forgives it, so that a pause "now" followed by a
@@ -17,7 +17,7 @@
  *   after the period was paid). The credit lines wait in subscription_charges, as prorated credits
  *   of an item change do, and the resume's transaction (a new period) carries them; a resume that
  *   continues the kept period drops them (the customer keeps that period instead), and a cancel
- *   while paused forgives them with every other pending line. docs/subscriptions.md explains it.
+ *   while paused forgives them with every other pending line. Decision: pause-credits-unused-period.
  * - A paused subscription with `resume_at` has `next_billed_at` = resume_at (the resume bills a new
  *   period then) and a scheduled resume; open-ended, `next_billed_at` is null.
  * - A scheduled resume with `continue_existing_billing_period` that comes after the kept period

@@ -101,7 +101,7 @@ export function futureDate(field: string, value: string, now: Date, after: Date,
 
 /**
  * Refuses `continue_existing_billing_period` for a resume at `resumeAt` when there is no kept
- * billing period, or when it will have ended by then (reference §6).
+ * billing period, or when it will have ended by then (decision: pause-rules).
  */
 export function checkContinuePeriod(periodEndsAt: Date | null, resumeAt: Date, when: string): void {
   if (periodEndsAt === null) {
@@ -120,7 +120,7 @@ export function checkContinuePeriod(periodEndsAt: Date | null, resumeAt: Date, w
 
 /**
  * Sets the subscription's scheduled change (replacing any) and announces it: `subscription.updated`
- * (reference §10: a scheduled pause, resume or cancel is an update; its moves come when it takes
+ * (as in the API family: a scheduled pause, resume or cancel is an update; its moves come when it takes
  * effect). `nextBilledAt`, when given, is written too.
  */
 export async function scheduleChange(

@@ -1,5 +1,5 @@
 /**
- * POST /subscriptions/{subscription_id}/pause (reference §3, §6): pause now, or at the end of the
+ * POST /subscriptions/{subscription_id}/pause: pause now, or at the end of the
  * billing period (the default), optionally with the date it resumes by itself.
  *
  * - `effective_from: next_billing_period` (default, or null): `scheduled_change {pause,
@@ -8,7 +8,7 @@
  * - `immediately`: paused now (applyPause: `subscription.updated`, `subscription.paused`); with
  *   resume_at, a scheduled resume at that date.
  *
- * Decisions (the reference is silent or disagrees, §6, §18):
+ * Decisions (pause-rules, scheduled-change-keeps-next-billed-at in docs/decisions/):
  * - While a pause is scheduled, `next_billed_at` keeps showing the date it takes effect (=
  *   `scheduled_change.effective_at`, the end of the current period), not resume_at as one example
  *   of the API family shows: the subscription is billed nothing then (`scheduled_change` says why,

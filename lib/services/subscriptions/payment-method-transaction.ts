@@ -1,10 +1,11 @@
 /**
- * GET /subscriptions/{id}/update-payment-method-transaction (reference §9; permission
+ * GET /subscriptions/{id}/update-payment-method-transaction (decision: payment-method-transaction; permission
  * transaction.write): the transaction whose hosted checkout lets the customer give the subscription
  * a new card.
  * - past_due: the latest past-due transaction. Paying it at the checkout collects what is owed,
  *   saves the card as the subscription's payment method, and recovers the subscription
- *   (lib/services/payments.ts payAtCheckout, the one completion).
+ *   (lib/services/payments/checkout.ts payAtCheckout, then the one completion,
+ *   lib/services/payments/completion.ts).
  * - otherwise: a zero-value transaction, `ready`, origin subscription_payment_method_change, for
  *   the subscription's customer, address and items, with `billing_period` starts_at == ends_at ==
  *   now (the subscription's clock) and `checkout.url`. All its items and totals are zero, as in the

@@ -1,8 +1,8 @@
 /**
- * Recovery from dunning (reference §2, §9): a past_due subscription becomes `active` again when its
+ * Recovery from dunning (decision: dunning-schedule): a past_due subscription becomes `active` again when its
  * past-due transaction is paid — a successful retry of the saved card, the customer paying through
  * the update-payment-method checkout, or the merchant marking a manual invoice paid. Called by the
- * one completion function (lib/services/payments.ts) for every transaction of a subscription.
+ * one completion function (lib/services/payments/completion.ts) for every transaction of a subscription.
  */
 import type pg from "pg";
 import { query } from "../../db/sql.ts";

@@ -1,5 +1,5 @@
 /**
- * POST /subscriptions/{subscription_id}/resume (reference §3, §6), and its preview
+ * POST /subscriptions/{subscription_id}/resume, and its preview
  * POST /subscriptions/{subscription_id}/resume/preview (ours: the API family previews a resume only
  * through `GET ?include=recurring_transaction_details`, which leaves out what a resume bills beside
  * the items — waiting charges, the pause's credit, the credit balance — so the dashboard could not
@@ -17,7 +17,7 @@
  *   `next_billed_at` = that date (the resume bills then), replacing any scheduled resume;
  *   `subscription.updated`. The engine resumes it at that date.
  * An active (or trialing, past_due) subscription with a scheduled pause: a date sets when that
- * pause ends (its `resume_at`), as the API reference documents (§18.2: we follow the reference;
+ * pause ends (its `resume_at`), as the API family's reference documents (decision: resume-sets-scheduled-pause-end;
  * the state machine, lib/billing/subscription-states.ts, says so for API and dashboard alike).
  * `immediately` there is refused: to keep it going, remove the scheduled pause instead.
  *

@@ -79,7 +79,7 @@ const durationText = (d: { interval: string; frequency: number } | null) =>
 
 /**
  * The recurring items of a transaction become one subscription, with one billing cycle and one
- * trial period (reference §2: items must share trial and billing cycle): every recurring price must
+ * trial period (decision: subscription-from-recurring-items): every recurring price must
  * have the first one's.
  */
 export function recurringItemProblems(items: readonly ResolvedItem[], problems: Problems): void {

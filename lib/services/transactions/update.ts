@@ -15,7 +15,7 @@
  * `transaction.created` (and `transaction.ready` when created ready). Every PATCH emits
  * `transaction.updated`, and a PATCH that changes the status emits the status's event after it
  * (`transaction.ready`, `.billed`, `.canceled`) with the same data, as the API family does; the
- * simulation scenarios (lib/events/simulation-types.ts) emit them in the same order.
+ * simulation scenarios (lib/simulator/simulation-types.ts) emit them in the same order.
  *
  * Totals. `details` is computed by the money engine (lib/billing/totals.ts) and stored whenever the
  * items, the customer, the address, the discount or the currency change, so a later change of the
@@ -324,8 +324,8 @@ export async function updateTransaction(
       client,
     );
     if (!written) throw notFound(id);
-    // A manual invoice with recurring items creates its subscription when it is issued (reference
-    // §2): subscription.created and .activated after transaction.billed, then the transaction.updated
+    // A manual invoice with recurring items creates its subscription when it is issued
+    // (decision: subscription-from-recurring-items): subscription.created and .activated after transaction.billed, then the transaction.updated
     // that carries subscription_id and billing_period.
     if (wanted === "billed") {
       const [row] = await query<{ collection_mode: string; subscription_id: string | null; period_set: boolean }>(

@@ -21,7 +21,7 @@ export const GET = route(
     query: subscriptionQuery,
   },
   async ({ input, auth }) => {
-    // The previews show transactions: they need transaction.read too (reference §1).
+    // The previews show transactions: they need transaction.read too, as in the API family.
     if (input.query.include?.length) requirePermission(auth, "transaction.read");
     return withPortalLinks(auth, await getSubscription(input.params.subscription_id, input.query.include));
   },

@@ -1,6 +1,6 @@
 /**
  * A card payment at the hosted checkout (sandbox test cards). Public, as GET /checkout/{transaction_id};
- * declines are limited per client address (lib/services/payments.ts DECLINE_LIMITS).
+ * declines are limited per client address (lib/services/payments/declines.ts DECLINE_LIMITS).
  */
 import { clientAddress } from "@/lib/http/client-address";
 import { route } from "@/lib/http/route";

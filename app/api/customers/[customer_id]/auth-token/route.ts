@@ -1,4 +1,4 @@
-/** POST /customers/{customer_id}/auth-token (reference §13): see lib/services/portal/sessions.ts. */
+/** POST /customers/{customer_id}/auth-token: see lib/services/portal/sessions.ts. */
 import { route } from "@/lib/http/route";
 import { customerParams } from "@/lib/schemas/customer";
 import { customerAuthTokenSchema } from "@/lib/schemas/portal";

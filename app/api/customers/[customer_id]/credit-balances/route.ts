@@ -4,7 +4,7 @@ import { customerParams } from "@/lib/schemas/customer";
 import { creditBalanceSchema, creditBalancesQuery } from "@/lib/schemas/payment-method";
 import { listCreditBalances } from "@/lib/services/credit-balances";
 
-/** Not paginated: one balance per currency (reference §13). */
+/** Not paginated: one balance per currency, as in the API family. */
 export const GET = route(
   {
     summary: "List a customer's credit balances, one per currency (not paginated).",

@@ -1,6 +1,6 @@
 /**
  * POST /customers/{id}/portal-sessions, POST /customers/{id}/auth-token and the management_urls of
- * subscriptions with and without customer_portal_session.write (reference §13, §14).
+ * subscriptions with and without customer_portal_session.write (decision: portal-tokens).
  */
 import { describe, expect, it } from "vitest";
 import * as authToken from "@/app/api/customers/[customer_id]/auth-token/route";

@@ -1,4 +1,4 @@
-/** POST /subscriptions/{subscription_id}/activate (reference §3, §8): see lib/services/subscriptions/activate.ts. */
+/** POST /subscriptions/{subscription_id}/activate: see lib/services/subscriptions/activate.ts. */
 import { route } from "@/lib/http/route";
 import { subscriptionParams, subscriptionSchema } from "@/lib/schemas/subscription";
 import { withPortalLinks } from "@/lib/services/portal/management-urls";

@@ -1,4 +1,4 @@
-/** POST /subscriptions/{subscription_id}/cancel (reference §3): see lib/services/subscriptions/cancel.ts. */
+/** POST /subscriptions/{subscription_id}/cancel: see lib/services/subscriptions/cancel.ts. */
 import { route } from "@/lib/http/route";
 import { cancelSubscriptionBody, subscriptionParams, subscriptionSchema } from "@/lib/schemas/subscription";
 import { withPortalLinks } from "@/lib/services/portal/management-urls";

@@ -1,4 +1,4 @@
-/** POST /subscriptions/{id}/charge: a one-time charge, now or with the next renewal (201, reference §3, §18.8). */
+/** POST /subscriptions/{id}/charge: a one-time charge, now or with the next renewal (201, as the API family answers it). */
 import { route } from "@/lib/http/route";
 import { chargeSubscriptionBody, subscriptionParams, subscriptionSchema } from "@/lib/schemas/subscription";
 import { withPortalLinks } from "@/lib/services/portal/management-urls";

@@ -1,4 +1,4 @@
-/** POST /subscriptions/{subscription_id}/pause (reference §3): see lib/services/subscriptions/pause.ts. */
+/** POST /subscriptions/{subscription_id}/pause: see lib/services/subscriptions/pause.ts. */
 import { route } from "@/lib/http/route";
 import { pauseSubscriptionBody, subscriptionParams, subscriptionSchema } from "@/lib/schemas/subscription";
 import { withPortalLinks } from "@/lib/services/portal/management-urls";

@@ -1,4 +1,4 @@
-/** PATCH /subscriptions/{id}/preview: what the same PATCH would do, without doing it (reference §3). */
+/** PATCH /subscriptions/{id}/preview: what the same PATCH would do, without doing it. */
 import { route } from "@/lib/http/route";
 import { subscriptionParams, subscriptionPreviewSchema, updateSubscriptionBody } from "@/lib/schemas/subscription";
 import { withPortalLinks } from "@/lib/services/portal/management-urls";

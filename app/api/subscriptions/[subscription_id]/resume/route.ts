@@ -1,4 +1,4 @@
-/** POST /subscriptions/{subscription_id}/resume (reference §3): see lib/services/subscriptions/resume.ts. */
+/** POST /subscriptions/{subscription_id}/resume: see lib/services/subscriptions/resume.ts. */
 import { route } from "@/lib/http/route";
 import { resumeSubscriptionBody, subscriptionParams, subscriptionSchema } from "@/lib/schemas/subscription";
 import { withPortalLinks } from "@/lib/services/portal/management-urls";

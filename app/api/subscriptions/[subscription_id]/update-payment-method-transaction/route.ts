@@ -1,4 +1,4 @@
-/** GET /subscriptions/{id}/update-payment-method-transaction (reference §3, §9): needs transaction.write. */
+/** GET /subscriptions/{id}/update-payment-method-transaction (decision: payment-method-transaction): needs transaction.write. */
 import { route } from "@/lib/http/route";
 import { subscriptionParams } from "@/lib/schemas/subscription";
 import { transactionResponseSchema } from "@/lib/schemas/transaction";

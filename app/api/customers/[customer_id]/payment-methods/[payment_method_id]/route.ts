@@ -12,7 +12,7 @@ export const GET = route(
   ({ input }) => getPaymentMethod(input.params.customer_id, input.params.payment_method_id),
 );
 
-/** 204: deleted for good (reference §13). */
+/** 204: deleted for good, as in the API family. */
 export const DELETE = route(
   {
     summary: "Delete a saved payment method (204, no body).",

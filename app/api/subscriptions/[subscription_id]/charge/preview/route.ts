@@ -1,4 +1,4 @@
-/** POST /subscriptions/{id}/charge/preview: what the same one-time charge would bill (reference §3). */
+/** POST /subscriptions/{id}/charge/preview: what the same one-time charge would bill. */
 import { route } from "@/lib/http/route";
 import { chargeSubscriptionBody, subscriptionParams, subscriptionPreviewSchema } from "@/lib/schemas/subscription";
 import { previewCharge } from "@/lib/services/subscriptions/charge";
