@@ -1,0 +1,2 @@
+CREATE OR REPLACE TRIGGER events_queue_emails AFTER INSERT ON events REFERENCING NEW TABLE AS inserted_events
+  FOR EACH STATEMENT EXECUTE FUNCTION queue_event_emails();

@@ -1,0 +1,2 @@
+CREATE OR REPLACE TRIGGER subscriptions_next_action_at BEFORE INSERT OR UPDATE ON "subscriptions"
+  FOR EACH ROW EXECUTE FUNCTION subscriptions_next_action_at();

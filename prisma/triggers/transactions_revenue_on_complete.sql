@@ -1,0 +1,3 @@
+CREATE OR REPLACE TRIGGER "transactions_revenue_on_complete" AFTER UPDATE ON "transactions"
+  REFERENCING OLD TABLE AS "previous_rows" NEW TABLE AS "completed_rows"
+  FOR EACH STATEMENT EXECUTE FUNCTION "revenue_daily_add_rows"();
