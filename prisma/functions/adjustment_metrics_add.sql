@@ -1,3 +1,7 @@
+-- Adds an adjustment that has just become `approved` to its slot's row of adjustment_metrics_daily
+-- (on its updated_at, with its `total`), and takes one that leaves `approved` (reversed) out again.
+-- What counts as a refund or a chargeback: the "Refunds and chargebacks" section of
+-- prisma/migrations/20261124030000_subscription_metrics/migration.sql.
 CREATE OR REPLACE FUNCTION "adjustment_metrics_add"() RETURNS trigger
 LANGUAGE plpgsql AS $$
 DECLARE

@@ -1,3 +1,6 @@
+-- Rebuilds adjustment_metrics_daily from the approved refunds and chargebacks (for an operator after
+-- repairing data by hand). The lock makes approvals committing meanwhile wait, then add on top of
+-- the rebuilt rows, so none is lost or counted twice.
 CREATE OR REPLACE FUNCTION "adjustment_metrics_rebuild"() RETURNS void
 LANGUAGE plpgsql AS $$
 BEGIN

@@ -1,3 +1,5 @@
+-- Rebuilds checkout_metrics_daily from the transactions checked out (origin api or web, collected
+-- automatically), each on the slot it was created in. The lock: as in revenue_daily_rebuild.
 CREATE OR REPLACE FUNCTION "checkout_metrics_rebuild"() RETURNS void
 LANGUAGE plpgsql AS $$
 BEGIN

@@ -1,6 +1,11 @@
--- Email destinations get notifications like url destinations (the Notifications log and GET
--- /notifications list them, with their attempts); lib/events/delivery.ts delivers one of type
--- `email` by writing its email and sending it through SMTP. Otherwise as in set_based_triggers.
+-- The fan-out of events to notification destinations, set-based: the events one statement wrote
+-- become their notifications (one per active destination subscribed to the event's type that takes
+-- real, platform, traffic) in one INSERT, and their delivery jobs in one add_jobs call, inside the
+-- transaction that wrote the events. Row by row (a trigger call, an INSERT and an add_job with its
+-- own NOTIFY per notification), one destination cost ~4 ms of PostgreSQL CPU per renewal, four
+-- times the renewal itself. Email destinations get notifications like url destinations;
+-- lib/events/delivery.ts delivers one of type `email` by writing its email and sending it through
+-- SMTP. Replays go through create_notification, which builds the same payload for one event.
 CREATE OR REPLACE FUNCTION fan_out_events() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   made text[];

@@ -1,5 +1,6 @@
--- One item's monthly amount (unnormalised by rounding): the formula of the decisions above, in one
--- place for the triggers (subscription_mrr_amount) and the rebuild (set-based).
+-- One item's monthly amount (unnormalised by rounding), in one place for the triggers
+-- (subscription_mrr_amount) and the rebuild (set-based). The formula and the decisions behind it:
+-- prisma/migrations/20261124030000_subscription_metrics/migration.sql.
 CREATE OR REPLACE FUNCTION "metrics_item_monthly"(price json, quantity integer, currency text, country text,
                                        cycle_interval text, cycle_frequency integer) RETURNS numeric
 LANGUAGE sql IMMUTABLE AS $$

@@ -1,5 +1,6 @@
 -- Months per billing period of `frequency` x `interval`, inverted: the factor from one period's
--- amount to a month's (see the decisions above). Unknown intervals count nothing.
+-- amount to a month's (the decisions in prisma/migrations/20261124030000_subscription_metrics/migration.sql).
+-- Unknown intervals count nothing.
 CREATE OR REPLACE FUNCTION "metrics_monthly_factor"(interval_name text, frequency integer) RETURNS numeric
 LANGUAGE sql IMMUTABLE AS $$
   SELECT CASE WHEN frequency IS NULL OR frequency <= 0 THEN 0

@@ -1,3 +1,7 @@
+-- Customer emails: the events one statement wrote that someone is emailed about (emails_wanted)
+-- get one `send_event_emails` job each, queued in the writer's transaction (transactional outbox:
+-- the email exists exactly when its event committed). The job (lib/services/emails/) decides who
+-- is written to and what; this only keeps the queue free of events nobody is emailed about.
 CREATE OR REPLACE FUNCTION queue_event_emails() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF EXISTS (SELECT 1 FROM inserted_events e WHERE emails_wanted(e.event_type)) THEN

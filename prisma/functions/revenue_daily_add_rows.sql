@@ -1,3 +1,11 @@
+-- The revenue rollup, set-based: the transactions one statement made `completed` are added to
+-- their (UTC day, quarter-hour slot, currency) in one upsert each, not one per row. A batch of
+-- renewals completes hundreds of transactions in one UPDATE; row by row, each upsert made another
+-- version of the same row inside one database transaction, so the batch's cost grew with its
+-- square. Revenue is "before adjustments" (spec: GET /metrics/revenue) and a completed transaction
+-- never leaves `completed`, so each is counted exactly once: on the INSERT or the UPDATE that
+-- makes it completed, never again. (Transition tables cannot go with `UPDATE OF status`: the
+-- UPDATE trigger compares the old and new rows itself.)
 CREATE OR REPLACE FUNCTION "revenue_daily_add_rows"() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN

@@ -1,3 +1,7 @@
+-- Rebuilds the revenue rollup from the transactions (for an operator after repairing data by hand).
+-- A transaction completed without `completed_at` (not expected) counts on the slot of its last
+-- change. The lock makes completions committing meanwhile wait, then add on top of the rebuilt
+-- rows, so none is lost or counted twice.
 CREATE OR REPLACE FUNCTION "revenue_daily_rebuild"() RETURNS void
 LANGUAGE plpgsql AS $$
 BEGIN

@@ -1,3 +1,5 @@
+-- An item added, removed or changed: brings its subscription's MRR movements up to date (both
+-- subscriptions', when the item moved from one to another). Called at COMMIT: see the triggers.
 CREATE OR REPLACE FUNCTION "subscription_items_metrics_changed"() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN

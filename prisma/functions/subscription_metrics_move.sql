@@ -1,3 +1,4 @@
+-- Appends a movement of a subscription's MRR and adds it to its slot's rollup row.
 CREATE OR REPLACE FUNCTION "subscription_metrics_move"(sub_id text, moved_at timestamptz, currency text, movement text,
                                             mrr_before bigint, mrr_after bigint, active_before boolean,
                                             active_after boolean) RETURNS void

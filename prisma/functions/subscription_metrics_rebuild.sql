@@ -1,3 +1,8 @@
+-- Rebuilds the rollup from the movements, after bringing every subscription's movements up to
+-- date with its rows (a subscription whose contribution differs from its last movement, which the
+-- triggers make impossible short of data repaired by hand or rows written with the triggers off,
+-- gets its movement now). The lock makes changes committing meanwhile wait, then add on top of the
+-- rebuilt rows, so none is lost or counted twice.
 CREATE OR REPLACE FUNCTION "subscription_metrics_rebuild"() RETURNS void
 LANGUAGE plpgsql AS $$
 DECLARE

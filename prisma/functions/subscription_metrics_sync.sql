@@ -1,5 +1,7 @@
--- Brings the subscription's movements up to date with its rows (see above). Idempotent: called
--- again with nothing changed, it reads two rows and writes nothing.
+-- Brings the subscription's MRR movements up to date with its rows: compares its contribution now
+-- with its last movement and, when they differ, appends a movement (the decisions in
+-- prisma/migrations/20261124030000_subscription_metrics/migration.sql). Idempotent: called again with nothing
+-- changed, it reads two rows and writes nothing.
 CREATE OR REPLACE FUNCTION "subscription_metrics_sync"(sub_id text) RETURNS void
 LANGUAGE plpgsql AS $$
 DECLARE

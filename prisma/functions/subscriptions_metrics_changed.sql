@@ -1,3 +1,5 @@
+-- A subscription inserted, changed or deleted: brings its MRR movements up to date. Called at
+-- COMMIT: see the triggers.
 CREATE OR REPLACE FUNCTION "subscriptions_metrics_changed"() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN

@@ -1,3 +1,5 @@
+-- Counts a transaction checked out (origin api or web, collected automatically) as opened when it
+-- is created, and as completed when it completes, on the slot it was created in (by cohort).
 CREATE OR REPLACE FUNCTION "transactions_checkout_metrics"() RETURNS trigger
 LANGUAGE plpgsql AS $$
 DECLARE

@@ -1,3 +1,4 @@
+-- Deferred to COMMIT, as the subscriptions' metrics triggers; only the columns MRR depends on.
 DROP TRIGGER IF EXISTS "subscription_items_metrics_on_update" ON "subscription_items";
 CREATE CONSTRAINT TRIGGER "subscription_items_metrics_on_update"
   AFTER UPDATE OF "quantity", "price", "recurring", "subscription_id"

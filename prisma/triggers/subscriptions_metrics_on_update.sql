@@ -1,3 +1,4 @@
+-- Deferred to COMMIT, as subscriptions_metrics_on_insert; only the columns MRR depends on.
 DROP TRIGGER IF EXISTS "subscriptions_metrics_on_update" ON "subscriptions";
 CREATE CONSTRAINT TRIGGER "subscriptions_metrics_on_update"
   AFTER UPDATE OF "status", "currency_code", "address_id", "billing_cycle_interval", "billing_cycle_frequency"

@@ -1,3 +1,4 @@
+-- A checkout completing, or a transaction joining or leaving the checkouts.
 CREATE OR REPLACE TRIGGER "transactions_checkout_metrics_on_update" AFTER UPDATE OF "status", "collection_mode", "origin"
   ON "transactions" FOR EACH ROW
   WHEN ((OLD."origin" IN ('api', 'web') OR NEW."origin" IN ('api', 'web'))
