@@ -21,8 +21,7 @@
  * (the entity as it was when the event was written), so a late job still describes that moment.
  */
 
-import { addInterval, type CalendarInterval } from "../../billing/billing-dates.ts";
-import { PAYMENT_ERRORS } from "../../billing/payments.ts";
+import { invoiceDueDate, PAYMENT_ERRORS } from "../../billing/payments.ts";
 import { pool } from "../../db/connection.ts";
 import { query, sqlTransaction, ts } from "../../db/sql.ts";
 import { invoiceUnavailableReason } from "../../documents/invoice-data.ts";
@@ -37,6 +36,7 @@ import { billingContactsOf, branding, customerOf, portalLink } from "./recipient
 import {
   invoiceIssuedEmail,
   invoicePastDueEmail,
+  isEmailedEventType,
   paymentFailedEmail,
   receiptEmail,
   subscriptionCanceledEmail,
@@ -53,13 +53,10 @@ export interface EventRow {
   data: Record<string, any>;
 }
 
-function dueDate(t: Transaction, timeZone: string): string | null {
-  const terms = t.billing_details?.payment_terms;
-  if (!t.billed_at || !terms) return null;
-  return documentDate(
-    addInterval(new Date(t.billed_at), terms.interval as CalendarInterval, terms.frequency),
-    timeZone,
-  );
+/** The invoice's due date as the email prints it (null without terms). */
+function dueDateText(t: Transaction, timeZone: string): string | null {
+  const due = t.billed_at ? invoiceDueDate(t.billed_at, t.billing_details) : null;
+  return due && documentDate(due, timeZone);
 }
 
 export async function customerEmails(
@@ -67,6 +64,7 @@ export async function customerEmails(
   merchant: string,
   { logoUrl, timeZone }: ReturnType<typeof branding>,
 ): Promise<OutgoingEmail[]> {
+  if (!isEmailedEventType(event.event_type)) return [];
   const data = event.data;
   const base = { eventId: event.id, eventType: event.event_type, entityId: event.entity_id };
   if (event.event_type.startsWith("transaction.")) {
@@ -81,7 +79,7 @@ export async function customerEmails(
       customerName: customer.name,
       invoiceNumber: t.invoice_number as string,
       amount: money(t.details.totals.balance),
-      dueDate: dueDate(t, timeZone),
+      dueDate: dueDateText(t, timeZone),
       link: await hostedInvoiceUrlFor(t.id),
     });
     // An invoice (issued, or its past-due reminder) goes to the customer and to the billing

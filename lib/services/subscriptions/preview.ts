@@ -25,6 +25,7 @@
  */
 
 import { addInterval } from "../../billing/billing-dates.ts";
+import { creditTaken } from "../../billing/payments.ts";
 import { updateSummaryFromLineItems } from "../../billing/proration.ts";
 import { config } from "../../config.ts";
 import { pool } from "../../db/connection.ts";
@@ -108,7 +109,7 @@ export async function priceLines(
   };
   let details = transactionDetails(items, pricing);
   const total = BigInt(details.totals.total);
-  const used = total > 0n ? (credit < total ? credit : total) : 0n;
+  const used = creditTaken(credit, total);
   if (used > 0n) details = transactionDetails(items, { ...pricing, creditBalance: used });
   return {
     details: {
