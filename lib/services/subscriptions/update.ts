@@ -54,6 +54,7 @@ import type pg from "pg";
 import { query, type RawJson, storableJson } from "../../db/sql.ts";
 import { newId } from "../../ids.ts";
 import type { Subscription, UpdateSubscriptionInput } from "../../schemas/subscription.ts";
+import { countRedemption } from "../transactions/discounts.ts";
 import { saveNewPrices } from "../transactions/items.ts";
 import { billNow } from "./immediate-charges.ts";
 import { addPendingLines } from "./lifecycle.ts";
@@ -70,9 +71,7 @@ export async function updateSubscription(id: string, input: UpdateSubscriptionIn
     await writeSubscription(client, plan);
     if (plan.items) await writeItems(client, plan);
     await trialDates(client, plan);
-    if (plan.redeemedDiscountId) {
-      await query("UPDATE discounts SET times_used = times_used + 1 WHERE id = $1", [plan.redeemedDiscountId], client);
-    }
+    if (plan.redeemedDiscountId) await countRedemption(client, plan.redeemedDiscountId);
     const lines = changeLines(plan);
     if (!plan.immediate && lines.length > 0) await addPendingLines(client, id, lines);
     await emitSubscriptionEvents(client, id, ["subscription.updated"]);
