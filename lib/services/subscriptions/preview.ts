@@ -27,7 +27,6 @@
 import { addInterval } from "../../billing/billing-dates.ts";
 import { creditTaken } from "../../billing/payments.ts";
 import { updateSummaryFromLineItems } from "../../billing/proration.ts";
-import { config } from "../../config.ts";
 import { pool } from "../../db/connection.ts";
 import { type Queryable, query, RawJson } from "../../db/sql.ts";
 import { toJsonText } from "../../json.ts";
@@ -184,15 +183,6 @@ export async function storedRenewalState(on: Queryable, sub: SubscriptionRow): P
     items: lines.slice(0, itemCount),
     pending: lines.slice(itemCount),
     credit: await availableCredit(on, sub.customer_id, sub.currency_code),
-  };
-}
-
-/** The portal link `management_urls.update_payment_method` has (entity.ts), for a preview's shape. */
-export function managementUrls(id: string, collectionMode: string) {
-  const base = `${config.publicUrl}/portal/subscriptions/${id}`;
-  return {
-    update_payment_method: collectionMode === "automatic" ? `${base}/update-payment-method` : null,
-    cancel: `${base}/cancel`,
   };
 }
 

@@ -3,12 +3,13 @@
  * would be after it, with the transactions it bills; nothing is written.
  */
 import { updateSummary } from "../../billing/proration.ts";
+import { showsBillingPeriod, subscriptionItemStatus } from "../../billing/subscription-shape.ts";
 import { pool } from "../../db/connection.ts";
 import type { UpdateSubscriptionInput } from "../../schemas/subscription.ts";
 import { rfc3339 } from "../../timestamps.ts";
+import { managementUrls } from "../portal/links.ts";
 import {
   apiPeriod,
-  managementUrls,
   nextTransaction,
   previewShape,
   recurringDetails,
@@ -60,8 +61,8 @@ export async function previewUpdate(id: string, input: UpdateSubscriptionInput):
 async function previewEntity(entity: Record<string, any>, plan: UpdatePlan): Promise<Record<string, unknown>> {
   const a = plan.after;
   const time = (date: Date | null) => rfc3339(date);
-  const shown = a.status !== "paused" && a.status !== "canceled";
-  const itemStatus = a.status === "paused" ? "inactive" : a.status === "trialing" ? "trialing" : "active";
+  const shown = showsBillingPeriod(a.status);
+  const itemStatus = subscriptionItemStatus(a.status);
   let items = entity.items as Record<string, any>[];
   if (plan.items) {
     const byRow = new Map(plan.itemsBefore.map((row, index) => [row.id, items[index]]));
@@ -114,7 +115,7 @@ async function previewEntity(entity: Record<string, any>, plan: UpdatePlan): Pro
         : null,
     billing_cycle: a.billing_cycle,
     scheduled_change: a.scheduled_change ? entity.scheduled_change : null,
-    management_urls: managementUrls(a.id, a.collection_mode),
+    management_urls: managementUrls(a.id, a.collection_mode, null),
     items,
     custom_data: plan.customData !== undefined ? (plan.customData.value ?? null) : entity.custom_data,
   };
