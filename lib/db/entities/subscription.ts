@@ -65,7 +65,8 @@ const SCHEDULED_CHANGE = `CASE WHEN t.scheduled_change IS NULL THEN NULL ELSE ${
 ])} END`;
 
 /**
- * The portal's deep links, plain (lib/services/portal/links.ts has the same paths): opened without
+ * The portal's deep links, plain: the SQL twin of lib/services/portal/links.ts managementUrls
+ * (lib/services/subscriptions/subscription-shape.test.ts holds the two together). Opened without
  * a token, the portal explains that the link is to be opened from the merchant's app or email.
  */
 const MANAGEMENT_URLS = jsonRecord([

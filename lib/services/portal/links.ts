@@ -7,9 +7,10 @@
  *   {PUBLIC_URL}/portal/subscriptions/{sub}/update-payment-method?token=pga_…
  *
  * The same paths without `token` are the plain `management_urls` (managementUrls below; its SQL
- * twin renders them in lib/db/entities/subscription.ts, and management-urls.test.ts holds the two
- * together) given to keys without customer_portal_session.write: opened as they are, the portal
- * explains that the link must be opened from the merchant's app or email (app/portal/access.tsx).
+ * twin renders them in lib/db/entities/subscription.ts, and lib/services/subscriptions/
+ * subscription-shape.test.ts holds the two together), given to keys without
+ * customer_portal_session.write: opened as they are, the portal explains that the link must be
+ * opened from the merchant's app or email (app/portal/access.tsx).
  */
 import { config } from "../../config.ts";
 
