@@ -3,8 +3,11 @@ import {
   cardDigits,
   cardType,
   completedDetails,
+  creditTaken,
   dueDate,
   expired,
+  invoiceDueDate,
+  invoiceIdOf,
   luhnValid,
   parseExpiry,
   sandboxDecline,
@@ -214,5 +217,22 @@ describe("payable states", () => {
     expect(canMarkPaid({ collection_mode: "manual", status: "completed" })).toBe(false);
     expect(canMarkPaid({ collection_mode: "automatic", status: "billed" })).toBe(false);
     expect(isAllowedMove("past_due", "canceled")).toBe(false);
+  });
+});
+
+describe("credit and invoices", () => {
+  it("credit pays as much of a positive total as it covers, nothing of a zero or negative one", () => {
+    expect(creditTaken(500n, 1200n)).toBe(500n);
+    expect(creditTaken(5000n, 1200n)).toBe(1200n);
+    expect(creditTaken(5000n, 0n)).toBe(0n);
+    expect(creditTaken(5000n, -300n)).toBe(0n);
+  });
+
+  it("the invoice ID has the transaction ID's body; the due date needs payment terms", () => {
+    expect(invoiceIdOf("txn_01h04vsc0qhwtsbsxh3422wjs4")).toBe("inv_01h04vsc0qhwtsbsxh3422wjs4");
+    const terms = { payment_terms: { interval: "month", frequency: 1 } };
+    expect(invoiceDueDate("2026-01-31T10:00:00Z", terms)?.toISOString()).toBe("2026-02-28T10:00:00.000Z");
+    expect(invoiceDueDate("2026-01-31T10:00:00Z", null)).toBeNull();
+    expect(invoiceDueDate("2026-01-31T10:00:00Z", { payment_terms: null })).toBeNull();
   });
 });

@@ -1,6 +1,7 @@
 /**
  * Payments, pure: card checks, the sandbox's test cards, the shape of a payment attempt, the
- * details of a completed transaction, and when an invoice falls due. No database, no HTTP.
+ * details of a completed transaction, what a credit balance pays of a bill, and an invoice's ID and
+ * due date. No database, no HTTP.
  */
 import { addInterval, type CalendarInterval } from "./billing-dates.ts";
 import { formatAmount } from "./money.ts";
@@ -284,7 +285,24 @@ export function settledDetails<D extends CompletableDetails>(details: D, settlem
 }
 
 // ---------------------------------------------------------------------------------------------
-// Due dates
+// Credit balances
+
+/**
+ * What a customer's available credit pays of a bill whose total is `total`: as much of it as the
+ * credit covers, nothing for a bill that owes nothing (a negative total adds to the balance instead).
+ */
+export function creditTaken(available: bigint, total: bigint): bigint {
+  if (total <= 0n) return 0n;
+  return available < total ? available : total;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Invoices
+
+/** The `inv_` ID of the invoice of transaction `transactionId`: the same body as the `txn_` ID. */
+export function invoiceIdOf(transactionId: string): string {
+  return `inv_${transactionId.slice(transactionId.indexOf("_") + 1)}`;
+}
 
 export type TermsInterval = CalendarInterval;
 
@@ -294,4 +312,16 @@ export type TermsInterval = CalendarInterval;
  */
 export function dueDate(billedAt: Date, terms: { interval: TermsInterval; frequency: number }): Date {
   return addInterval(billedAt, terms.interval, terms.frequency);
+}
+
+/**
+ * When the invoice of a transaction billed at `billedAt` falls due: dueDate with the payment terms
+ * of its `billing_details`, or null without terms. Its SQL twin is INVOICE_DUE_AT
+ * (lib/services/payments/past-due.ts); lib/services/payments/invoice-due-at.test.ts holds the two
+ * together.
+ */
+export function invoiceDueDate(billedAt: Date | string, billingDetails: unknown): Date | null {
+  const terms = (billingDetails as { payment_terms?: { interval: TermsInterval; frequency: number } | null } | null)
+    ?.payment_terms;
+  return terms ? dueDate(new Date(billedAt), terms) : null;
 }

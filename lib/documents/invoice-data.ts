@@ -3,7 +3,7 @@
  * address,business`: the snapshots taken when they were added, or their revision) and the
  * merchant's details. Pure: no database, so it is tested with plain values.
  */
-import { addInterval, type CalendarInterval } from "../billing/billing-dates.ts";
+import { invoiceDueDate } from "../billing/payments.ts";
 import type { Address } from "../schemas/address.ts";
 import type { Business } from "../schemas/business.ts";
 import type { Customer } from "../schemas/customer.ts";
@@ -94,9 +94,7 @@ export function invoiceDataFromTransaction(t: InvoiceTransaction, merchant: Merc
     transactionId: t.id,
     currency: t.currency_code,
     issuedAt,
-    dueAt: terms
-      ? addInterval(new Date(issuedAt), terms.interval as CalendarInterval, terms.frequency).toISOString()
-      : null,
+    dueAt: terms ? (invoiceDueDate(issuedAt, t.billing_details)?.toISOString() ?? null) : null,
     paymentTerms: terms,
     purchaseOrderNumber: text(t.billing_details?.purchase_order_number),
     additionalInformation: text(t.billing_details?.additional_information),

@@ -5,6 +5,7 @@
  * took (→ `used` when it completes, back to `available` when it is canceled).
  */
 import type pg from "pg";
+import { creditTaken } from "../billing/payments.ts";
 import { query } from "../db/sql.ts";
 import { notFound } from "../errors.ts";
 
@@ -61,7 +62,7 @@ export async function takeCredit(
     client,
   );
   const available = row ? BigInt(row.available) : 0n;
-  const taken = available < wanted ? available : wanted;
+  const taken = creditTaken(available, wanted);
   if (taken === 0n) return 0n;
   await query(
     `UPDATE credit_balances SET available = available - $3, ${settled ? "used = used + $3" : "reserved = reserved + $3"}, updated_at = now()

@@ -7,7 +7,8 @@
  * - `current_billing_period` is stored while paused (resume may continue it) and shown null for
  *   paused and canceled subscriptions, as the schema and the spec say.
  * - Items of a paused subscription are `inactive` (the schema and the docs' example), `trialing`
- *   while the subscription is, else `active`. An item's `next_billed_at` is the subscription's.
+ *   while the subscription is, else `active` (lib/billing/subscription-shape.ts, which this SQL is
+ *   written from). An item's `next_billed_at` is the subscription's.
  * - `management_urls` point at our customer portal (app/portal): `update_payment_method` is null
  *   for manually-collected subscriptions. Rendered here as plain links (no token); for a key with
  *   customer_portal_session.write the subscription routes swap in authenticated ones
@@ -15,6 +16,8 @@
  *   API family's do (the links are for the caller of the API, not for stored payloads).
  * - `consent_requirements` is always `[]`: no consent rules exist in this product.
  */
+import { STATUSES_WITHOUT_PERIOD, subscriptionItemStatus } from "../../billing/subscription-shape.ts";
+import { SUBSCRIPTION_STATUSES } from "../../billing/subscription-states.ts";
 import { config } from "../../config.ts";
 import type { Subscription, SubscriptionListInclude } from "../../schemas/subscription.ts";
 import { type EntityTable, jsonRecord, relatedJson, sqlText, ts } from "../sql.ts";
@@ -28,7 +31,13 @@ const period = (starts: string, ends: string) =>
     ["ends_at", ts(ends)],
   ])} END`;
 
-const ITEM_STATUS = `CASE WHEN t.status = 'paused' THEN 'inactive' WHEN t.status = 'trialing' THEN 'trialing' ELSE 'active' END`;
+/** subscriptionItemStatus in SQL, written from it: each status whose items are not `active`. */
+const ITEM_STATUS = `CASE ${SUBSCRIPTION_STATUSES.filter((status) => subscriptionItemStatus(status) !== "active")
+  .map((status) => `WHEN t.status = '${status}' THEN '${subscriptionItemStatus(status)}'`)
+  .join(" ")} ELSE 'active' END`;
+
+/** showsBillingPeriod in SQL: true when the row `t` shows no billing period. */
+const WITHOUT_PERIOD = `t.status IN (${STATUSES_WITHOUT_PERIOD.map((status) => `'${status}'`).join(", ")})`;
 
 /** `items`: each with its price and product snapshots, in the subscription's order. */
 export const SUBSCRIPTION_ITEMS = `(SELECT coalesce(json_agg(${jsonRecord([
@@ -38,7 +47,7 @@ export const SUBSCRIPTION_ITEMS = `(SELECT coalesce(json_agg(${jsonRecord([
   ["created_at", ts("i.created_at")],
   ["updated_at", ts("i.updated_at")],
   ["previously_billed_at", ts("i.previously_billed_at")],
-  ["next_billed_at", `CASE WHEN t.status IN ('paused', 'canceled') THEN NULL ELSE ${ts("t.next_billed_at")} END`],
+  ["next_billed_at", `CASE WHEN ${WITHOUT_PERIOD} THEN NULL ELSE ${ts("t.next_billed_at")} END`],
   ["trial_dates", period("i.trial_starts_at", "i.trial_ends_at")],
   ["price", "i.price"],
   ["product", "i.product"],
@@ -57,7 +66,8 @@ const SCHEDULED_CHANGE = `CASE WHEN t.scheduled_change IS NULL THEN NULL ELSE ${
 ])} END`;
 
 /**
- * The portal's deep links, plain (lib/services/portal/links.ts has the same paths): opened without
+ * The portal's deep links, plain: the SQL twin of lib/services/portal/links.ts managementUrls
+ * (lib/services/subscriptions/subscription-shape.test.ts holds the two together). Opened without
  * a token, the portal explains that the link is to be opened from the merchant's app or email.
  */
 const MANAGEMENT_URLS = jsonRecord([
@@ -87,7 +97,7 @@ const FIELDS_BEFORE_URLS: (readonly [string, string])[] = [
   ["billing_details", billingDetailsJson("t.billing_details")],
   [
     "current_billing_period",
-    `CASE WHEN t.status IN ('paused', 'canceled') THEN NULL ELSE ${period("t.current_period_starts_at", "t.current_period_ends_at")} END`,
+    `CASE WHEN ${WITHOUT_PERIOD} THEN NULL ELSE ${period("t.current_period_starts_at", "t.current_period_ends_at")} END`,
   ],
   [
     "billing_cycle",

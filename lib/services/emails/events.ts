@@ -21,32 +21,23 @@
  * (the entity as it was when the event was written), so a late job still describes that moment.
  */
 
-import { addInterval, type CalendarInterval } from "../../billing/billing-dates.ts";
-import { PAYMENT_ERRORS } from "../../billing/payments.ts";
+import { invoiceDueDate, PAYMENT_ERRORS } from "../../billing/payments.ts";
 import { pool } from "../../db/connection.ts";
-import { checkoutUrl, recurringItemsSql } from "../../db/entities/transaction.ts";
-import { getJson, query, type RawJson, sqlTransaction, ts } from "../../db/sql.ts";
+import { query, sqlTransaction, ts } from "../../db/sql.ts";
 import { invoiceUnavailableReason } from "../../documents/invoice-data.ts";
 import { documentDate, documentMoney } from "../../documents/print-format.ts";
-import { ApiError, notFound } from "../../errors.ts";
 import { queueJob } from "../../events/jobs/job.ts";
 import { sendTrialEndingEmailJob } from "../../events/jobs/send-trial-ending-email.ts";
-import type { AccountSettings } from "../../schemas/account-settings.ts";
-import type { EmailSummary } from "../../schemas/email.ts";
 import type { Transaction } from "../../schemas/transaction.ts";
-import { absoluteLogoUrl, getAccountSettings } from "../account-settings.ts";
+import { getAccountSettings } from "../account-settings.ts";
 import { hostedInvoiceUrlFor } from "../hosted-invoices.ts";
-import { createPortalSession } from "../portal/sessions.ts";
-import { EMAIL_SUMMARY } from "./list.ts";
 import { deliverEmails, type OutgoingEmail, queueDelivery, recordEmails } from "./outbox.ts";
+import { billingContactsOf, branding, customerOf, portalLink } from "./recipients.ts";
 import {
-  checkoutLinkEmail,
-  type EmailContent,
-  type EmailTemplate,
   invoiceIssuedEmail,
   invoicePastDueEmail,
+  isEmailedEventType,
   paymentFailedEmail,
-  portalLinkEmail,
   receiptEmail,
   subscriptionCanceledEmail,
   trialEndingEmail,
@@ -54,7 +45,7 @@ import {
 
 export const TRIAL_REMINDER_DAYS = 3;
 
-interface EventRow {
+export interface EventRow {
   id: string;
   event_type: string;
   entity_id: string;
@@ -62,78 +53,18 @@ interface EventRow {
   data: Record<string, any>;
 }
 
-interface Recipient {
-  email: string;
-  name: string | null;
+/** The invoice's due date as the email prints it (null without terms). */
+function dueDateText(t: Transaction, timeZone: string): string | null {
+  const due = t.billed_at ? invoiceDueDate(t.billed_at, t.billing_details) : null;
+  return due && documentDate(due, timeZone);
 }
 
-/**
- * The billing contacts of business `businessId` (the family's business `contacts`, "typically used
- * for sending invoices"): its current list, one each by address (case-insensitive), leaving out
- * the addresses in `except` (the customer's, already emailed).
- */
-async function billingContactsOf(businessId: unknown, except: readonly string[]): Promise<Recipient[]> {
-  if (typeof businessId !== "string") return [];
-  const [row] = await query<{ contacts: { name?: string | null; email?: string }[] }>(
-    "SELECT contacts FROM businesses WHERE id = $1",
-    [businessId],
-  );
-  const seen = new Set(except.map((address) => address.toLowerCase()));
-  const contacts: Recipient[] = [];
-  for (const contact of Array.isArray(row?.contacts) ? row.contacts : []) {
-    if (typeof contact?.email !== "string" || contact.email === "") continue;
-    const key = contact.email.toLowerCase();
-    if (seen.has(key)) continue;
-    seen.add(key);
-    contacts.push({ email: contact.email, name: contact.name || null });
-  }
-  return contacts;
-}
-
-async function customerOf(
-  customerId: unknown,
-  snapshot?: { email?: string; name?: string | null },
-): Promise<Recipient | null> {
-  if (typeof customerId !== "string") return null;
-  const [row] = await query<{ email: string | null; name: string | null }>(
-    "SELECT email, name FROM customers WHERE id = $1",
-    [customerId],
-  );
-  const email = row?.email ?? snapshot?.email ?? null;
-  return email ? { email, name: row?.name ?? snapshot?.name ?? null } : null;
-}
-
-function dueDate(t: Transaction, timeZone: string): string | null {
-  const terms = t.billing_details?.payment_terms;
-  if (!t.billed_at || !terms) return null;
-  return documentDate(
-    addInterval(new Date(t.billed_at), terms.interval as CalendarInterval, terms.frequency),
-    timeZone,
-  );
-}
-
-/** The merchant's look in emails: its logo (absolute URL) and the zone its dates are printed in. */
-function branding(settings: AccountSettings): { logoUrl: string | null; timeZone: string } {
-  return { logoUrl: absoluteLogoUrl(settings.logo_url), timeZone: settings.timezone };
-}
-
-/** A portal link (24 hours) for the customer, to the subscription's payment method page when given. */
-async function portalLink(customerId: string, subscriptionId?: string | null): Promise<string | null> {
-  try {
-    const session = await createPortalSession(customerId, { subscription_ids: subscriptionId ? [subscriptionId] : [] });
-    return subscriptionId
-      ? (session.urls.subscriptions[0]?.update_subscription_payment_method ?? session.urls.general.overview)
-      : session.urls.general.overview;
-  } catch {
-    return null;
-  }
-}
-
-async function customerEmails(
+export async function customerEmails(
   event: EventRow,
   merchant: string,
   { logoUrl, timeZone }: ReturnType<typeof branding>,
 ): Promise<OutgoingEmail[]> {
+  if (!isEmailedEventType(event.event_type)) return [];
   const data = event.data;
   const base = { eventId: event.id, eventType: event.event_type, entityId: event.entity_id };
   if (event.event_type.startsWith("transaction.")) {
@@ -148,7 +79,7 @@ async function customerEmails(
       customerName: customer.name,
       invoiceNumber: t.invoice_number as string,
       amount: money(t.details.totals.balance),
-      dueDate: dueDate(t, timeZone),
+      dueDate: dueDateText(t, timeZone),
       link: await hostedInvoiceUrlFor(t.id),
     });
     // An invoice (issued, or its past-due reminder) goes to the customer and to the billing
@@ -362,197 +293,9 @@ export async function remindTrialEndingBy(subscriptionId: string, at: Date): Pro
   return trialReminder(subscriptionId, event.id, at, "queue");
 }
 
-/**
- * POST /customers/{customer_id}/portal-link-email (ours): emails the customer a portal link (24
- * hours). The email is written and its delivery queued in one transaction; answers the email.
- */
-export async function emailPortalLink(customerId: string): Promise<{ id: string; to: string; status: string }> {
-  const link = await portalLinkOrThrow(customerId);
-  const customer = await customerOf(customerId);
-  if (!customer)
-    throw new ApiError("bad_request", `Customer ${customerId} has no email address to send the portal link to.`);
-  const settings = await getAccountSettings();
-  return sqlTransaction(async (client) => {
-    const [id] = await recordEmails(
-      [
-        {
-          eventId: null,
-          eventType: null,
-          entityId: customerId,
-          template: "portal_link",
-          to: customer.email,
-          content: portalLinkEmail({
-            merchant: settings.merchant_name,
-            logoUrl: branding(settings).logoUrl,
-            customerName: customer.name,
-            link,
-          }),
-        },
-      ],
-      client,
-    );
-    await queueDelivery(client, [id]);
-    return { id, to: customer.email, status: "pending" };
-  });
-}
-
-async function portalLinkOrThrow(customerId: string): Promise<string> {
-  const session = await createPortalSession(customerId, { subscription_ids: [] });
-  return session.urls.general.overview;
-}
-
 /** What the payment-failed email says of the latest attempt's error code. */
 function failureWords(code: string | null): { reason: string | null; needsAuthentication: boolean } {
   if (code === "authentication_failed") return { reason: null, needsAuthentication: true };
   const words = code ? PAYMENT_ERRORS[code as keyof typeof PAYMENT_ERRORS]?.customer : null;
   return { reason: words ?? null, needsAuthentication: false };
-}
-
-/**
- * POST /transactions/{transaction_id}/checkout-email (ours): emails the customer the hosted
- * checkout of a ready, automatically-collected transaction (the dashboard's "New subscription" →
- * "Email a checkout link"). The email is written and its delivery queued in one transaction.
- */
-export async function emailCheckoutLink(transactionId: string): Promise<{ id: string; to: string; status: string }> {
-  const [t] = await query<{
-    status: string;
-    collection_mode: string;
-    customer_id: string | null;
-    currency_code: string;
-    grand_total: string;
-    recurring: boolean;
-  }>(
-    `SELECT t.status, t.collection_mode, t.customer_id, t.currency_code, t.details->'totals'->>'grand_total' AS grand_total,
-            ${recurringItemsSql("t")} AS recurring
-       FROM transactions t WHERE t.id = $1`,
-    [transactionId],
-  );
-  if (!t) throw notFound(transactionId);
-  if (t.status !== "ready" || t.collection_mode !== "automatic") {
-    throw new ApiError(
-      "transaction_not_payable",
-      `Transaction ${transactionId} is ${t.status}${t.collection_mode === "manual" ? " and manually collected" : ""}: only a ready, automatically-collected transaction is paid at the checkout. Issue an invoice instead.`,
-    );
-  }
-  const customer = await customerOf(t.customer_id);
-  if (!customer) {
-    throw new ApiError("bad_request", `Transaction ${transactionId} has no customer email to send the link to.`);
-  }
-  const settings = await getAccountSettings();
-  const link = checkoutUrl(transactionId);
-  return sqlTransaction(async (client) => {
-    const [id] = await recordEmails(
-      [
-        {
-          eventId: null,
-          eventType: null,
-          entityId: transactionId,
-          template: "checkout_link",
-          to: customer.email,
-          content: checkoutLinkEmail({
-            merchant: settings.merchant_name,
-            logoUrl: branding(settings).logoUrl,
-            customerName: customer.name,
-            link,
-            total: documentMoney(t.grand_total, t.currency_code),
-            recurring: t.recurring,
-          }),
-        },
-      ],
-      client,
-    );
-    await queueDelivery(client, [id]);
-    return { id, to: customer.email, status: "pending" };
-  });
-}
-
-/** Templates whose emails are not resent: their one-time link is gone (team_invite), or they are a notification's delivery. */
-const NOT_RESENT: Record<string, string> = {
-  team_invite:
-    "A team invitation's link is shown once and stored masked: invite the person again from the Team page instead.",
-  notification:
-    "This email delivers a notification to an email destination: replay the notification from the Notifications log instead.",
-};
-
-/**
- * POST /emails/{email_id}/resend (ours): sends an email again, to the same address, as a new email
- * of the log (the first one keeps its status and time). Written afresh where it can be, so its
- * links work again (a portal link lasts 24 hours): an event's customer email from the event, a
- * portal link with a new session; otherwise (a trial reminder) the stored text and HTML. The copy
- * keeps the template, event type and entity but not the event ID: the log holds one email per
- * event, template and address, and a resend is a person's act, not the event's. Written and queued
- * in one transaction; answers the new email's summary.
- */
-export async function resendEmail(id: string): Promise<RawJson<EmailSummary>> {
-  const [email] = await query<{
-    template: string;
-    to_address: string;
-    event_id: string | null;
-    event_type: string | null;
-    entity_id: string | null;
-    notification_id: string | null;
-    subject: string;
-    text_body: string;
-    html_body: string;
-  }>(
-    `SELECT template, to_address, event_id, event_type, entity_id, notification_id, subject, text_body, html_body
-       FROM emails WHERE id = $1`,
-    [id],
-  );
-  if (!email) throw notFound(id);
-  const refusal = NOT_RESENT[email.template] ?? (email.notification_id ? NOT_RESENT.notification : null);
-  if (refusal) throw new ApiError("bad_request", `Email ${id} cannot be resent. ${refusal}`);
-  const settings = await getAccountSettings();
-  const content = (await freshContent(email, settings)) ?? {
-    subject: email.subject,
-    text: email.text_body,
-    html: email.html_body,
-  };
-  const newIdValue = await sqlTransaction(async (client) => {
-    const [created] = await recordEmails(
-      [
-        {
-          eventId: null,
-          eventType: email.event_type,
-          entityId: email.entity_id,
-          template: email.template as EmailTemplate,
-          to: email.to_address,
-          content,
-        },
-      ],
-      client,
-    );
-    await queueDelivery(client, [created]);
-    return created;
-  });
-  const summary = await getJson(EMAIL_SUMMARY, "t.id = $1", [newIdValue]);
-  if (!summary) throw notFound(newIdValue);
-  return summary;
-}
-
-/** The email written again now (fresh links), or null when it cannot be and the stored one is sent. */
-async function freshContent(
-  email: { template: string; to_address: string; event_id: string | null; entity_id: string | null },
-  settings: AccountSettings,
-): Promise<EmailContent | null> {
-  const to = email.to_address.toLowerCase();
-  if (email.template === "portal_link" && email.entity_id) {
-    const customer = await customerOf(email.entity_id);
-    const link = await portalLinkOrThrow(email.entity_id).catch(() => null);
-    if (!link) return null;
-    return portalLinkEmail({
-      merchant: settings.merchant_name,
-      logoUrl: branding(settings).logoUrl,
-      customerName: customer?.email.toLowerCase() === to ? customer.name : null,
-      link,
-    });
-  }
-  if (!email.event_id) return null;
-  const [event] = await query<EventRow>(
-    `SELECT id, event_type, entity_id, data, ${ts("occurred_at")} AS occurred_at FROM events WHERE id = $1`,
-    [email.event_id],
-  );
-  if (!event) return null;
-  const written = await customerEmails(event, settings.merchant_name, branding(settings));
-  return written.find((e) => e.template === email.template && e.to.toLowerCase() === to)?.content ?? null;
 }

@@ -18,8 +18,9 @@ export type EmailTemplate =
   | "team_invite";
 
 /**
- * The events a customer may be emailed about (the trigger of the migration `emails` lists them too,
- * to queue nothing for other events unless an email destination subscribed to them).
+ * The events a customer may be emailed about (events.ts says what each one sends). Its SQL twin is
+ * the database function `emails_wanted`, which the trigger on `events` asks before queueing an
+ * event's email job; emailed-event-types.test.ts holds the two together.
  */
 export const EMAILED_EVENT_TYPES = [
   "transaction.billed",
@@ -29,6 +30,10 @@ export const EMAILED_EVENT_TYPES = [
   "subscription.trialing",
   "subscription.canceled",
 ] as const;
+
+export function isEmailedEventType(eventType: string): boolean {
+  return (EMAILED_EVENT_TYPES as readonly string[]).includes(eventType);
+}
 
 export interface EmailContent {
   subject: string;

@@ -31,6 +31,7 @@ import { documentUrl } from "../documents.ts";
 import { saveCard } from "../payment-methods.ts";
 import {
   alreadyPaid,
+  buysSubscription,
   completeWithPayment,
   lockForPayment,
   notPayableAtCheckout,
@@ -104,9 +105,8 @@ export async function payAtCheckout(id: string, card: CardPaymentInput, clientKe
     // A card that buys a subscription, or pays one's failed charge, is saved for its renewals
     // (decision: saved-cards-for-subscriptions; origin subscription) and becomes the card the subscription charges.
     let paymentMethodId: string | null = null;
-    const buysSubscription = stored.recurring && stored.subscription_id === null;
     const paysSubscription = stored.subscription_id !== null && stored.collection_mode === "automatic";
-    if ((buysSubscription || paysSubscription) && stored.customer_id && stored.address_id) {
+    if ((buysSubscription(stored) || paysSubscription) && stored.customer_id && stored.address_id) {
       paymentMethodId = await saveCard(
         client,
         stored.customer_id,

@@ -22,7 +22,13 @@
  */
 
 import type pg from "pg";
-import { type CompletableDetails, completedDetails, type Payment, settledDetails } from "../../billing/payments.ts";
+import {
+  type CompletableDetails,
+  completedDetails,
+  invoiceIdOf,
+  type Payment,
+  settledDetails,
+} from "../../billing/payments.ts";
 import type { SettlementLike } from "../../billing/totals.ts";
 import { checkoutEnabled } from "../../billing/transaction-states.ts";
 import { config } from "../../config.ts";
@@ -34,6 +40,7 @@ import { withAdjustedTotalsOf } from "../adjustments.ts";
 import { nextInvoiceNumber, nextInvoiceNumbers } from "../invoice-numbers.ts";
 import { createFromTransaction, linkColumns } from "../subscriptions/create.ts";
 import { subscriptionTransactionPaid, subscriptionTransactionsPaid } from "../subscriptions/recover.ts";
+import { countRedemption } from "../transactions/discounts.ts";
 
 export interface Locked {
   id: string;
@@ -168,7 +175,7 @@ async function paidColumns(
   );
   for (const { stored } of completions) {
     if (stored.billed_at === null && stored.discount_id) {
-      await query("UPDATE discounts SET times_used = times_used + 1 WHERE id = $1", [stored.discount_id], client);
+      await countRedemption(client, stored.discount_id);
     }
   }
   return completions.map(({ stored, payment }, i) => ({
@@ -191,7 +198,7 @@ async function invoiceColumns(
   let next = 0;
   return stored.map((s) =>
     s.invoice_number === null
-      ? { invoice_number: numbers[next++], invoice_id: `inv_${s.id.slice("txn_".length)}` }
+      ? { invoice_number: numbers[next++], invoice_id: invoiceIdOf(s.id) }
       : { invoice_number: s.invoice_number, invoice_id: s.invoice_id },
   );
 }
@@ -291,7 +298,7 @@ export async function completeOwingNothing(client: pg.PoolClient, stored: Locked
       completed_at: when,
       billed_at: stored.billed_at ?? when,
       ...(stored.invoice_number === null
-        ? { invoice_number: await nextInvoiceNumber(client), invoice_id: `inv_${stored.id.slice("txn_".length)}` }
+        ? { invoice_number: await nextInvoiceNumber(client), invoice_id: invoiceIdOf(stored.id) }
         : {}),
     },
     ["transaction.updated", "transaction.completed"],

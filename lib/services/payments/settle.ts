@@ -23,6 +23,7 @@ import type { ProcessorMethod, ProcessorPayment } from "../../payments/processor
 import { derivedUuid } from "../../payments/stripe.ts";
 import { saveProcessorMethod } from "../payment-methods.ts";
 import {
+  buysSubscription,
   completeWithPayment,
   completeWithPayments,
   type Locked,
@@ -314,9 +315,8 @@ export async function saveMethodForSubscription(
   processorAccount: string,
   method: ProcessorMethod | null,
 ): Promise<string | null> {
-  const buysSubscription = stored.recurring && stored.subscription_id === null;
   const paysSubscription = stored.subscription_id !== null && stored.collection_mode === "automatic";
-  if (!(buysSubscription || paysSubscription) || !stored.customer_id || !stored.address_id || !method) {
+  if (!(buysSubscription(stored) || paysSubscription) || !stored.customer_id || !stored.address_id || !method) {
     return null;
   }
   const id = await saveProcessorMethod(client, {

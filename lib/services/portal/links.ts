@@ -6,9 +6,11 @@
  *   {PUBLIC_URL}/portal/subscriptions/{sub}/cancel?token=pga_…
  *   {PUBLIC_URL}/portal/subscriptions/{sub}/update-payment-method?token=pga_…
  *
- * The same paths without `token` are the plain `management_urls` (lib/services/subscriptions/
- * entity.ts) given to keys without customer_portal_session.write: opened as they are, the portal
- * explains that the link must be opened from the merchant's app or email (app/portal/access.tsx).
+ * The same paths without `token` are the plain `management_urls` (managementUrls below; its SQL
+ * twin renders them in lib/db/entities/subscription.ts, and lib/services/subscriptions/
+ * subscription-shape.test.ts holds the two together), given to keys without
+ * customer_portal_session.write: opened as they are, the portal explains that the link must be
+ * opened from the merchant's app or email (app/portal/access.tsx).
  */
 import { config } from "../../config.ts";
 
@@ -26,4 +28,20 @@ export function portalPath(action: PortalAction, subscriptionId?: string): strin
 export function portalUrl(action: PortalAction, subscriptionId: string | undefined, token: string | null): string {
   const url = `${config.publicUrl}${portalPath(action, subscriptionId)}`;
   return token ? `${url}?token=${encodeURIComponent(token)}` : url;
+}
+
+/**
+ * A subscription's `management_urls` (`token` null: the plain links): `update_payment_method` only
+ * for automatic collection (a manual subscription pays invoices, it has no card to update).
+ */
+export function managementUrls(
+  subscriptionId: string,
+  collectionMode: string,
+  token: string | null,
+): { update_payment_method: string | null; cancel: string } {
+  return {
+    update_payment_method:
+      collectionMode === "automatic" ? portalUrl("update_subscription_payment_method", subscriptionId, token) : null,
+    cancel: portalUrl("cancel_subscription", subscriptionId, token),
+  };
 }

@@ -23,7 +23,8 @@ import { invalidField, notFound } from "../../errors.ts";
 import type { UpdateSubscriptionInput } from "../../schemas/subscription.ts";
 import { getAccountSettings } from "../account-settings.ts";
 import { subscriptionCountry } from "../subscriptions/billing.ts";
-import { previewUpdate, updateSubscription } from "../subscriptions/update.ts";
+import { updateSubscription } from "../subscriptions/update.ts";
+import { previewUpdate } from "../subscriptions/update-preview.ts";
 
 /** A plan the customer may switch to, as the portal shows it (customer-facing names only). */
 export interface PlanOption {

@@ -22,6 +22,7 @@
  * completed at once, whatever its collection mode: there is nothing to collect.
  */
 import type pg from "pg";
+import { invoiceIdOf } from "../../billing/payments.ts";
 import { TRANSACTION } from "../../db/entities/transaction.ts";
 import { insertRows, type Queryable, query } from "../../db/sql.ts";
 import { newId } from "../../ids.ts";
@@ -177,9 +178,7 @@ export async function billSubscriptions(client: pg.PoolClient, requests: readonl
   }
   const manual = bills.filter((b) => b.request.sub.collection_mode === "manual");
   const numbers = await nextInvoiceNumbers(client, manual.length);
-  const invoices = new Map(
-    manual.map((b, i) => [b.id, { invoice_number: numbers[i], invoice_id: `inv_${b.id.slice("txn_".length)}` }]),
-  );
+  const invoices = new Map(manual.map((b, i) => [b.id, { invoice_number: numbers[i], invoice_id: invoiceIdOf(b.id) }]));
   await insertRows(
     TRANSACTION,
     bills.map(({ request: { sub, origin, period, at, discount }, id, details }) => ({

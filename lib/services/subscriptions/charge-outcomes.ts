@@ -29,6 +29,7 @@ import { query, storableJson, updateJson } from "../../db/sql.ts";
 import type { PaymentAttempt } from "../../payments/attempts.ts";
 import { type ChargeResult, type OnSettled, offSessionScope, scopedAttempts } from "../payments/off-session.ts";
 import type { ChargeOutcome } from "../payments/saved-charges.ts";
+import { releaseDiscount } from "../transactions/discounts.ts";
 import { applyCancel, applyPause, dunningOffsets, markPastDue } from "./lifecycle.ts";
 import { emitSubscriptionEvents, lockSubscription, type SubscriptionRow } from "./store.ts";
 
@@ -307,13 +308,7 @@ async function undoChange(
   );
   // A discount the change redeemed is given back.
   const before = (snapshot.subscription.discount_id as string | null) ?? null;
-  if (current?.discount_id && current.discount_id !== before) {
-    await query(
-      "UPDATE discounts SET times_used = greatest(times_used - 1, 0) WHERE id = $1",
-      [current.discount_id],
-      client,
-    );
-  }
+  if (current?.discount_id && current.discount_id !== before) await releaseDiscount(client, current.discount_id);
   await updateJson(
     TRANSACTION,
     { sql: "t.id = $1", values: [transactionId] },

@@ -20,7 +20,7 @@
  */
 import type pg from "pg";
 import { addInterval, type CalendarInterval } from "../../billing/billing-dates.ts";
-import { dueDate } from "../../billing/payments.ts";
+import { invoiceDueDate } from "../../billing/payments.ts";
 import { query, storableJson } from "../../db/sql.ts";
 import { newId } from "../../ids.ts";
 import { emitSubscriptionEvents } from "./store.ts";
@@ -49,12 +49,6 @@ interface SourceItem {
   quantity: number;
   price: { billing_cycle: Duration | null; trial_period: Duration | null } & Record<string, unknown>;
   product: Record<string, unknown>;
-}
-
-/** When an invoice issued at `billedAt` is due: billed date + payment terms (lib/billing dueDate). */
-export function invoiceDueAt(billingDetails: unknown, billedAt: Date): Date | null {
-  const terms = (billingDetails as { payment_terms?: Duration } | null)?.payment_terms;
-  return terms ? dueDate(billedAt, terms) : null;
 }
 
 export interface CreatedSubscription {
@@ -151,7 +145,7 @@ export async function createFromTransaction(
       txn.collection_mode === "automatic" ? paymentMethodId : null,
       transactionId,
       // A manual subscription's engine checks its first invoice at the due date (past_due if unpaid).
-      txn.collection_mode === "manual" ? invoiceDueAt(txn.billing_details, at) : null,
+      txn.collection_mode === "manual" ? invoiceDueDate(at, txn.billing_details) : null,
     ],
     client,
   );

@@ -25,8 +25,8 @@
  */
 
 import { addInterval } from "../../billing/billing-dates.ts";
+import { creditTaken } from "../../billing/payments.ts";
 import { updateSummaryFromLineItems } from "../../billing/proration.ts";
-import { config } from "../../config.ts";
 import { pool } from "../../db/connection.ts";
 import { type Queryable, query, RawJson } from "../../db/sql.ts";
 import { toJsonText } from "../../json.ts";
@@ -108,7 +108,7 @@ export async function priceLines(
   };
   let details = transactionDetails(items, pricing);
   const total = BigInt(details.totals.total);
-  const used = total > 0n ? (credit < total ? credit : total) : 0n;
+  const used = creditTaken(credit, total);
   if (used > 0n) details = transactionDetails(items, { ...pricing, creditBalance: used });
   return {
     details: {
@@ -183,15 +183,6 @@ export async function storedRenewalState(on: Queryable, sub: SubscriptionRow): P
     items: lines.slice(0, itemCount),
     pending: lines.slice(itemCount),
     credit: await availableCredit(on, sub.customer_id, sub.currency_code),
-  };
-}
-
-/** The portal link `management_urls.update_payment_method` has (entity.ts), for a preview's shape. */
-export function managementUrls(id: string, collectionMode: string) {
-  const base = `${config.publicUrl}/portal/subscriptions/${id}`;
-  return {
-    update_payment_method: collectionMode === "automatic" ? `${base}/update-payment-method` : null,
-    cancel: `${base}/cancel`,
   };
 }
 

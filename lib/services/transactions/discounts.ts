@@ -103,6 +103,15 @@ export async function redeemDiscount(client: pg.PoolClient, id: string): Promise
       `${id} has reached its usage_limit (${row.usage_limit}): remove it (discount_id null) to bill the transaction`,
     );
   }
+  await countRedemption(client, id);
+}
+
+/**
+ * Counts one redemption of discount `id` (`times_used`), without checking `usage_limit`: for a
+ * caller that checked it when the discount was applied (a subscription's discount) or that must
+ * count it anyway (a transaction completed without being billed: the customer has paid).
+ */
+export async function countRedemption(client: pg.PoolClient, id: string): Promise<void> {
   await query("UPDATE discounts SET times_used = times_used + 1 WHERE id = $1", [id], client);
 }
 

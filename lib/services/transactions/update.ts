@@ -24,6 +24,7 @@
  * Discount redemptions: discounts.ts.
  */
 import type pg from "pg";
+import { invoiceIdOf } from "../../billing/payments.ts";
 import { EDITABLE_STATUSES } from "../../billing/transaction-states.ts";
 import { TRANSACTION } from "../../db/entities/transaction.ts";
 import { jsonb, query, type RawJson, sqlTransaction, storableJson, updateJson } from "../../db/sql.ts";
@@ -284,7 +285,7 @@ export async function updateTransaction(
     if (wanted === "billed") {
       if (finalDiscount) await redeemDiscount(client, finalDiscount);
       billing.invoice_number = await nextInvoiceNumber(client);
-      billing.invoice_id = `inv_${id.slice("txn_".length)}`;
+      billing.invoice_id = invoiceIdOf(id);
       billing.billed_at = await transactionNow(client);
     } else if (wanted === "canceled" && stored.status === "billed" && stored.discount_id) {
       await releaseDiscount(client, stored.discount_id);

@@ -2,6 +2,7 @@
  * The subscription of a story, in the API family's subscription shape, and the story's billing
  * periods. Client-safe (see common.ts).
  */
+import { showsBillingPeriod, subscriptionItemStatus } from "../../billing/subscription-shape.ts";
 import { type Cast, castBillingCycle, castCurrency, castTrial } from "./cast.ts";
 import { addDuration, EXAMPLE_START, type Json } from "./common.ts";
 
@@ -38,10 +39,10 @@ export function exampleSubscription(cast: Cast, state: SubscriptionState): Json 
   const period = billingPeriod(cast, state.period);
   const trial = castTrial(cast);
   const firstBilledAt = trial ? addDuration(T0, trial) : T0;
-  const ended = state.noPeriod || state.status === "paused" || state.status === "canceled";
+  const ended = state.noPeriod || !showsBillingPeriod(state.status);
   const nextBilledAt = ended ? null : period.ends_at;
   const previouslyBilledAt = state.period === 0 && trial ? null : period.starts_at;
-  const itemStatus = state.status === "trialing" ? "trialing" : ended ? "inactive" : "active";
+  const itemStatus = subscriptionItemStatus(state.status);
   const recurring = cast.items.filter((item) => item.price.billing_cycle);
   const subscription: Json = {
     id: cast.subscriptionId,

@@ -3,6 +3,7 @@
  * story leaves it (totals from the cast's items, discount and a flat example tax rate).
  * Client-safe (see common.ts).
  */
+import { invoiceIdOf } from "../../billing/payments.ts";
 import { type Cast, castCurrency, type LineItem, unitPrice } from "./cast.ts";
 import { EXAMPLE_IDS, EXAMPLE_TAX_RATE, indexedId, type Json, later } from "./common.ts";
 
@@ -140,7 +141,7 @@ export function exampleTransaction(cast: Cast, state: TransactionState): Json {
     currency_code: currency,
     origin: state.origin,
     subscription_id: state.subscription ? cast.subscriptionId : null,
-    invoice_id: state.invoice ? `inv_${id.slice(id.indexOf("_") + 1)}` : null,
+    invoice_id: state.invoice ? invoiceIdOf(id) : null,
     invoice_number: state.invoice ? "325-10566" : null,
     collection_mode: "automatic",
     discount_id: discount ? discount.id : null,

@@ -1,8 +1,8 @@
-/** An extension of ours: emails the customer a portal link (lib/services/emails/events.ts emailPortalLink). */
+/** An extension of ours: emails the customer a portal link (lib/services/emails/link-emails.ts emailPortalLink). */
 import { route } from "@/lib/http/route";
 import { customerParams } from "@/lib/schemas/customer";
 import { queuedEmailSchema } from "@/lib/schemas/email";
-import { emailPortalLink } from "@/lib/services/emails/events";
+import { emailPortalLink } from "@/lib/services/emails/link-emails";
 
 export const POST = route(
   {

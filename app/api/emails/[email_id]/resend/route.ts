@@ -1,7 +1,7 @@
-/** An extension of ours: sends an email of the log again (lib/services/emails/events.ts resendEmail). */
+/** An extension of ours: sends an email of the log again (lib/services/emails/resend.ts resendEmail). */
 import { route } from "@/lib/http/route";
 import { emailParams, emailSummarySchema } from "@/lib/schemas/email";
-import { resendEmail } from "@/lib/services/emails/events";
+import { resendEmail } from "@/lib/services/emails/resend";
 
 export const POST = route(
   {

@@ -2,7 +2,7 @@
 import { route } from "@/lib/http/route";
 import { subscriptionParams, subscriptionPreviewSchema, updateSubscriptionBody } from "@/lib/schemas/subscription";
 import { withPortalLinks } from "@/lib/services/portal/management-urls";
-import { previewUpdate } from "@/lib/services/subscriptions/update";
+import { previewUpdate } from "@/lib/services/subscriptions/update-preview";
 
 export const PATCH = route(
   {

@@ -1,8 +1,8 @@
-/** Ours: email the customer the hosted checkout of a ready transaction (lib/services/emails/events.ts emailCheckoutLink). */
+/** Ours: email the customer the hosted checkout of a ready transaction (lib/services/emails/link-emails.ts emailCheckoutLink). */
 import { route } from "@/lib/http/route";
 import { queuedEmailSchema } from "@/lib/schemas/email";
 import { transactionParams } from "@/lib/schemas/transaction";
-import { emailCheckoutLink } from "@/lib/services/emails/events";
+import { emailCheckoutLink } from "@/lib/services/emails/link-emails";
 
 export const POST = route(
   {
