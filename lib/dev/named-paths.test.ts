@@ -78,8 +78,6 @@ describe("the repository", () => {
    */
   const HISTORY = /^prisma\/migrations\//;
   const AWAITING_MERGE = [
-    "lib/services/subscriptions/update.ts",
-    "lib/services/subscriptions/preview.ts",
     "app/(dashboard)/subscriptions/[subscription_id]/action-dialogs.tsx",
   ];
 

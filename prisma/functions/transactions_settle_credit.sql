@@ -1,5 +1,5 @@
--- Credit balances (reference §13): a subscription transaction paid partly from the customer's
--- credit balance (details.totals.credit > 0) reserved that credit when it was billed
+-- Credit balances (GET /customers/{id}/credit-balances): a subscription transaction paid partly
+-- from the customer's credit balance (details.totals.credit > 0) reserved that credit when it was billed
 -- (lib/services/subscriptions/billing.ts). When the transaction completes, the reserved credit is
 -- used; when it is canceled, it becomes available again. Kept here, in the statement that moves
 -- the transaction, so that no way of completing or canceling one (checkout, saved-card charge,

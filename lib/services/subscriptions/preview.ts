@@ -1,5 +1,5 @@
 /**
- * Previews of what a subscription bills (reference §1, §3, §5), computed by the same totals engine
+ * Previews of what a subscription bills (the API family's previews), computed by the same totals engine
  * and from the same inputs as the transactions that bill it (lib/services/subscriptions/billing.ts
  * billSubscription), so that a preview equals what is later charged:
  * - `next_transaction`: the next renewal (lifecycle.ts billPeriod) — the items, the lines waiting
@@ -10,7 +10,7 @@
  *   scheduled (the spec).
  * - `recurring_transaction_details`: the plain renewal, the items alone with the discount of the
  *   next period: what the subscription costs each period, without one-off lines and credit.
- * - the update and charge previews (update.ts, charge.ts) add `immediate_transaction` (the
+ * - the update and charge previews (update-preview.ts, charge.ts) add `immediate_transaction` (the
  *   transaction billed now, null when nothing is) and `update_summary`.
  *
  * Decisions:
@@ -21,7 +21,7 @@
  * - `include` is offered on GET /subscriptions/{id} only, as in the API family (its list takes no
  *   `include`): each preview costs a few queries per subscription.
  * - `adjustments` is always `[]`: credits of a change are negative lines on the transaction
- *   (reference §18.3), not adjustments of earlier transactions.
+ *   (decision: credits-as-negative-lines), not adjustments of earlier transactions.
  */
 
 import { addInterval } from "../../billing/billing-dates.ts";
@@ -122,7 +122,7 @@ export async function priceLines(
   };
 }
 
-/** The update summary of a change's own lines (reference §5), priced. */
+/** The update summary of a change's own lines (the API family's update summary), priced. */
 export function summaryOf(details: PreviewDetails | null, currency: string) {
   return updateSummaryFromLineItems(details?.line_items ?? [], currency);
 }

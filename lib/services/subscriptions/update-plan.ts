@@ -48,9 +48,9 @@ import {
   sameQuantities,
 } from "./update-items.ts";
 
-/** Changes that bill wait while the renewal is this close (reference §4: 30 minutes). */
+/** Changes that bill wait while the renewal is this close (the API family's 30 minutes). */
 export const RENEWAL_LOCK_MS = 30 * 60_000;
-/** `next_billed_at` must be at least this far ahead (reference §11: subscription_next_billed_at_too_soon). */
+/** `next_billed_at` must be at least this far ahead (the API family's subscription_next_billed_at_too_soon). */
 export const NEXT_BILLED_AT_MIN_LEAD_MS = 30 * 60_000;
 
 /** One line of the change, by item key. */

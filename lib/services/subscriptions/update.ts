@@ -1,5 +1,6 @@
 /**
- * PATCH /subscriptions/{id} and PATCH /subscriptions/{id}/preview (reference §3, §4, §5).
+ * PATCH /subscriptions/{id} and PATCH /subscriptions/{id}/preview: the API family's
+ * subscription update, its proration modes and its update summary.
  *
  * One function, `planUpdate` (update-plan.ts), turns a request and the subscription into a plan:
  * the subscription as it will be, its new items, the lines of the change (billed now, or waiting for the next
