@@ -143,12 +143,22 @@ export const EVENT_SCHEMAS: Readonly<Record<string, z.ZodObject>> = Object.fromE
   EVENT_TYPES.map((type) => [type.name, eventOf(type.name, EVENT_DATA_SCHEMAS[type.name])]),
 );
 
-/** `data` as a notification carries it: the sensitive fields the event's data has may be null. */
+const notificationData = new Map<z.ZodObject, z.ZodObject>();
+
+/**
+ * `data` as a notification carries it: the sensitive fields the event's data has may be null. One
+ * schema per payload schema (all transaction events share one), which the OpenAPI document names.
+ */
 function notificationDataSchema(eventType: string): z.ZodObject {
   const data = EVENT_DATA_SCHEMAS[eventType];
   const sensitive = (SENSITIVE_FIELDS[eventFamily(eventType)] ?? []).filter((key) => Object.hasOwn(data.shape, key));
   if (sensitive.length === 0) return data;
-  return data.extend(Object.fromEntries(sensitive.map((key) => [key, data.shape[key].nullable()])));
+  let redactable = notificationData.get(data);
+  if (!redactable) {
+    redactable = data.extend(Object.fromEntries(sensitive.map((key) => [key, data.shape[key].nullable()])));
+    notificationData.set(data, redactable);
+  }
+  return redactable;
 }
 
 /**
@@ -167,4 +177,10 @@ export const NOTIFICATION_PAYLOAD_SCHEMAS: Readonly<Record<string, z.ZodObject>>
       data: notificationDataSchema(type.name),
     }),
   ]),
+);
+
+/** A notification's payload of any type (GET /notifications), by its `event_type`. */
+export const notificationPayloadSchema = z.discriminatedUnion(
+  "event_type",
+  Object.values(NOTIFICATION_PAYLOAD_SCHEMAS) as [z.ZodObject, ...z.ZodObject[]],
 );
