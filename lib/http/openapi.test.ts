@@ -3,12 +3,14 @@ import { describe, expect, it } from "vitest";
 import * as openApiRoute from "@/app/api/openapi.json/route";
 import { ROUTES } from "@/app/api/openapi.json/routes";
 import { call } from "../dev/test/api.ts";
+import { EVENT_TYPES } from "../events/catalogue.ts";
 import { HTTP_METHODS, openApiDocument } from "./openapi.ts";
 import { apiPath, MANIFEST_FILE, manifestSource, NOT_IN_DOCUMENT, routeFiles } from "./openapi-manifest.ts";
 import { methodNotAllowed, type RouteDeclaration } from "./route.ts";
 
 type Document = {
   paths: Record<string, Record<string, Record<string, any>>>;
+  webhooks: Record<string, { post: Record<string, any> }>;
   components: Record<string, Record<string, unknown>>;
 };
 
@@ -88,6 +90,30 @@ describe("the OpenAPI document", () => {
     expect(names.filter((name) => /^(Get|Post|Patch|Put|Delete)(Team|Emails|AuditLog)/.test(name))).toEqual([]);
     expect(document.paths["/team/members"].get.responses["200"].content["application/json"].schema).toMatchObject({
       properties: { data: { items: { $ref: "#/components/schemas/TeamMember" } } },
+    });
+  });
+
+  it("has a webhook per event type: the signed notification payload, its data typed by the event type", () => {
+    expect(Object.keys(document.webhooks).sort()).toEqual(EVENT_TYPES.map((type) => type.name).sort());
+    const completed = document.webhooks["transaction.completed"].post;
+    expect(completed).toMatchObject({
+      operationId: "transaction-completed",
+      parameters: [{ $ref: "#/components/parameters/ServiceSignature" }],
+      requestBody: {
+        content: { "application/json": { schema: { $ref: "#/components/schemas/transaction.completed" } } },
+      },
+    });
+    expect(document.components.parameters.ServiceSignature).toMatchObject({ name: "Service-Signature", in: "header" });
+    const payload = document.components.schemas["transaction.completed"] as Record<string, any>;
+    expect(payload.required).toEqual(["event_id", "event_type", "occurred_at", "notification_id", "data"]);
+    expect(payload.properties.event_type).toMatchObject({ const: "transaction.completed" });
+    // Sensitive fields are null unless the destination includes them.
+    expect(payload.properties.data).toEqual({ $ref: "#/components/schemas/TransactionInNotification" });
+    // GET /events: one event schema per type, its data the entity.
+    const event = document.components.schemas.Event as { oneOf: unknown[] };
+    expect(event.oneOf).toHaveLength(EVENT_TYPES.length);
+    expect(document.components.schemas.TransactionCompletedEvent).toMatchObject({
+      properties: { data: { $ref: "#/components/schemas/Transaction" } },
     });
   });
 

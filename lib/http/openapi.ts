@@ -19,6 +19,7 @@ import * as document from "../schemas/document.ts";
 import * as email from "../schemas/email.ts";
 import * as envelopes from "../schemas/envelope.ts";
 import * as event from "../schemas/event.ts";
+import * as eventPayloads from "../schemas/event-payloads.ts";
 import * as health from "../schemas/health.ts";
 import * as metrics from "../schemas/metrics.ts";
 import * as notification from "../schemas/notification.ts";
@@ -35,6 +36,7 @@ import * as taxRate from "../schemas/tax-rate.ts";
 import * as team from "../schemas/team.ts";
 import * as transaction from "../schemas/transaction.ts";
 import { CURRENT_VERSION } from "../versions.ts";
+import { eventSchemaNames, SIGNATURE_PARAMETER, webhooks } from "./openapi-webhooks.ts";
 import { PaginatedList, type RouteDeclaration } from "./route.ts";
 
 /** A route module as the manifest (app/api/openapi.json/routes.ts) lists it. */
@@ -62,6 +64,7 @@ const SCHEMA_MODULES = [
   email,
   envelopes,
   event,
+  eventPayloads,
   health,
   metrics,
   notification,
@@ -89,6 +92,7 @@ function schemaNames(): Map<z.ZodType, string> {
       names.set(value, base.charAt(0).toUpperCase() + base.slice(1));
     }
   }
+  for (const [name, schema] of eventSchemaNames()) if (!names.has(schema)) names.set(schema, name);
   return names;
 }
 
@@ -106,7 +110,7 @@ export function declaredOperations(module: Record<string, unknown>): [string, Ro
  * Components named after the schemas' exports, one registry per direction: a request body is
  * described as the input zod takes, a response as the output it gives.
  */
-class Components {
+export class Components {
   readonly names = schemaNames();
   readonly used = new Set<string>();
   readonly input = z.registry<{ id: string }>();
@@ -295,6 +299,7 @@ export function openApiDocument(routes: readonly RouteModule[], serverUrl = "/ap
     servers: [{ url: serverUrl }],
     security: [{ bearerAuth: [] }],
     paths,
+    webhooks: webhooks(components),
     components: {
       securitySchemes: {
         bearerAuth: {
@@ -311,6 +316,7 @@ export function openApiDocument(routes: readonly RouteModule[], serverUrl = "/ap
           description: `The API version; ${CURRENT_VERSION} when left out.`,
           schema: { type: "integer", default: CURRENT_VERSION },
         },
+        ...SIGNATURE_PARAMETER,
       },
       responses: Object.fromEntries(
         Object.entries(ERROR_RESPONSES).map(([name, description]) => [

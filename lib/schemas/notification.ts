@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { csv, dateTime, entityId, listQuery } from "./common.ts";
+import { notificationPayloadSchema } from "./event-payloads.ts";
 import { perPageParam } from "./list-query.ts";
 
 export const NOTIFICATION_STATUSES = ["not_attempted", "needs_retry", "delivered", "failed"] as const;
@@ -11,7 +12,7 @@ export const notificationSchema = z.object({
   type: z.string(),
   status: z.enum(NOTIFICATION_STATUSES),
   /** The envelope as sent: event_id, event_type, occurred_at, notification_id, data. */
-  payload: z.record(z.string(), z.unknown()),
+  payload: notificationPayloadSchema,
   occurred_at: z.string(),
   delivered_at: z.string().nullable(),
   replayed_at: z.string().nullable(),

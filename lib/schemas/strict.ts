@@ -14,6 +14,7 @@ type Def = {
   element?: z.ZodType;
   valueType?: z.ZodType;
   options?: z.ZodType[];
+  discriminator?: string;
   innerType?: z.ZodType;
   in?: z.ZodType;
   left?: z.ZodType;
@@ -29,6 +30,21 @@ function defOf(schema: z.ZodType): Def {
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The options of a union worth trying for `value`: of a discriminated union (GET /events' events
+ * by `event_type`), only those whose discriminator takes the value's, so that a union of many
+ * options is not parsed once per option.
+ */
+function unionOptions(def: Def, value: unknown): z.ZodType[] {
+  const options = def.options ?? [];
+  const key = def.discriminator;
+  if (!key || !isPlainObject(value)) return options;
+  return options.filter((option) => {
+    const values = (option as unknown as { _zod: { propValues?: Record<string, Set<unknown>> } })._zod.propValues;
+    return values?.[key]?.has(value[key]) ?? true;
+  });
 }
 
 /** The keys of `value` that `schema` does not name, as paths (`items.0.price.foo`). */
@@ -70,7 +86,7 @@ function unknownKeys(schema: z.ZodType, value: unknown, path: string, out: strin
     case "union": {
       // The first option that takes the value with no unknown key; else the first that parses.
       let first: string[] | null = null;
-      for (const option of def.options ?? []) {
+      for (const option of unionOptions(def, value)) {
         if (!option.safeParse(value).success) continue;
         const own: string[] = [];
         unknownKeys(option, value, path, own);

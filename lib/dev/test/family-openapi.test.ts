@@ -5,7 +5,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { ROUTES } from "@/app/api/openapi.json/routes";
+import { EVENT_TYPES } from "../../events/catalogue.ts";
+import { openApiDocument } from "../../http/openapi.ts";
 import { methodNotAllowed } from "../../http/route.ts";
+import { examplePayload } from "../../simulator/examples/payloads.ts";
 import {
   FAMILY_EXTENSIONS,
   familyOperations,
@@ -164,6 +167,36 @@ describe.skipIf(!document)("the family's OpenAPI document as a validator", () =>
     expect(() =>
       familyValidator(document, [{ at: "/components/schemas/tax_mode", value: "internal", why: "already there" }]),
     ).toThrow(/has internal now: remove the entry/);
+  });
+
+  it("has the family's webhooks, named as the family's, and only the listed event types beside them", () => {
+    const ours = openApiDocument(ROUTES) as { webhooks: Record<string, { post: { operationId: string } }> };
+    const family = document.webhooks as Record<string, { post: { operationId: string } }>;
+    const added = FAMILY_EXTENSIONS.filter((e) => e.at === "/components/schemas/event_type_name" && "value" in e).map(
+      (e) => (e as { value: string }).value,
+    );
+    expect(Object.keys(ours.webhooks).sort()).toEqual([...Object.keys(family), ...added].sort());
+    for (const [name, webhook] of Object.entries(family)) {
+      expect(ours.webhooks[name].post.operationId, name).toBe(webhook.post.operationId);
+    }
+  });
+
+  it("takes each simulator example, as a notification of its event type, by the family's webhook schema", () => {
+    const events = EVENT_TYPES.map((type, i) => ({
+      event_id: `evt_01j82g2d3e8yq0v5c1pmt2m9${String(i).padStart(2, "0")}`,
+      event_type: type.name,
+      occurred_at: "2024-09-18T12:00:00.000000Z",
+      notification_id: `ntf_01j82g2d3e8yq0v5c1pmt2m9${String(i).padStart(2, "0")}`,
+      data: examplePayload(type.name),
+    }));
+    const list = {
+      data: events,
+      meta: {
+        ...meta,
+        pagination: { per_page: 100, next: "https://x.example/events", has_more: false, estimated_total: 1 },
+      },
+    };
+    expect(validator.check("GET", "/events", 200, list)?.problems).toEqual([]);
   });
 
   it("lists the family's operations we do not serve", () => {

@@ -174,7 +174,7 @@ export function exampleClientToken(): Json {
   };
 }
 
-/** A saved payment method as payment method events carry it. */
+/** A saved payment method as payment method events carry it (our API's shape: lib/schemas/payment-method.ts). */
 export function examplePaymentMethod(
   customerId: string = EXAMPLE_IDS.customer,
   addressId: string = EXAMPLE_IDS.address,
@@ -185,6 +185,10 @@ export function examplePaymentMethod(
     customer_id: customerId,
     address_id: addressId,
     type: "card",
+    card: { type: "visa", last4: "4242", expiry_month: 5, expiry_year: 2028, cardholder_name: "Sam Miller" },
+    paypal: null,
+    south_korea_local_card: null,
+    underlying_details: null,
     origin: "saved_during_purchase",
     saved_at: T0,
     updated_at: T0,

@@ -119,7 +119,7 @@ export function examplePayload(eventType: string): Json {
     case "discount_group":
       return { ...exampleDiscountGroup() };
     case "payment_method":
-      return examplePaymentMethod();
+      return event === "deleted" ? { ...examplePaymentMethod(), deletion_reason: "api" } : examplePaymentMethod();
     case "payout":
       return event === "created" ? { ...examplePayout(), status: "unpaid" } : examplePayout();
     case "price":
