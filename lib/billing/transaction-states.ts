@@ -4,6 +4,10 @@
  * `ready` is reached automatically; `paid`, `completed` and `past_due` come from payments.
  */
 
+/** Every status a transaction can have (spec: States and transitions; `paid` as in the API family). */
+export const TRANSACTION_STATUSES = ["draft", "ready", "billed", "paid", "completed", "canceled", "past_due"] as const;
+export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
+
 /** Statuses whose transaction may still be edited. */
 export const EDITABLE_STATUSES: ReadonlySet<string> = new Set(["draft", "ready"]);
 
