@@ -29,7 +29,8 @@ export function isAllowedMove(from: string, to: string): boolean {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Moves that payments make (lib/services/payments.ts), never a caller's PATCH.
+// Moves that payments make (lib/services/payments/), never a caller's PATCH; every status move
+// the services write, with its verb, is in transitions.ts.
 //
 // - ready → completed: an automatically-collected transaction's payment is captured at checkout.
 // - billed or past_due → completed: a manual invoice is paid, at its checkout (when

@@ -52,8 +52,16 @@ export const SUBSCRIPTION_MOVES = {
 export type SubscriptionMove = keyof typeof SUBSCRIPTION_MOVES;
 
 export const TRANSACTION_MOVES = {
-  /** An unpaid invoice's due date passed, or a renewal's charge was declined. */
+  /** An unpaid invoice's due date passed (the engine, the manual-invoice sweep). */
   past_due: [["billed", "past_due"]],
+  /**
+   * A saved card's charge asked to move its transaction on failure (attempt on_failure past_due: a
+   * renewal's) was declined.
+   */
+  decline: [
+    ["ready", "past_due"],
+    ["billed", "past_due"],
+  ],
   /** Canceled by the engine: a past_due renewal when its subscription pauses, a declined change undone. */
   cancel: [
     ["billed", "canceled"],

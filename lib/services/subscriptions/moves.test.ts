@@ -65,7 +65,8 @@ const SUBSCRIPTION_VERBS: Record<SubscriptionMove, Verb[]> = {
 const recordDecline: Verb = (c, id, from) => recordFailedPayment(c, { id, status: from }, [], true);
 
 const TRANSACTION_VERBS: Record<TransactionMove, Verb[]> = {
-  past_due: [(c, id) => markTransactionsPastDue(c, [id]), recordDecline],
+  past_due: [(c, id) => markTransactionsPastDue(c, [id])],
+  decline: [recordDecline],
   cancel: [(c, id) => cancelTransactions(c, [id])],
   pay: [(c, id) => markTransactionPaid(c, id, {})],
   complete: [(c, id) => completeTransaction(c, id, {}), (c, id) => completeTransactions(c, [{ id }])],

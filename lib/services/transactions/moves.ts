@@ -77,7 +77,7 @@ export function cancelTransactions(client: pg.PoolClient, ids: readonly string[]
 
 /**
  * A declined charge of a saved card: the failed payment (`payments`, newest first), and with
- * `pastDue` (a renewal's charge) the move billed → past_due, in one statement.
+ * `pastDue` (a renewal's charge) the move to past_due, in one statement.
  */
 export async function recordFailedPayment(
   client: pg.PoolClient,
@@ -86,9 +86,9 @@ export async function recordFailedPayment(
   pastDue: boolean,
 ): Promise<void> {
   const columns = { payments: storableJson(payments) };
-  const moves = pastDue && movedFromStatus("past_due", stored.status);
+  const moves = pastDue && TRANSACTION_MOVES.decline.some(([from]) => from === stored.status);
   if (moves) {
-    await moveOne(client, "past_due", stored.id, columns, [
+    await moveOne(client, "decline", stored.id, columns, [
       "transaction.updated",
       "transaction.payment_failed",
       "transaction.past_due",
@@ -102,11 +102,6 @@ export async function recordFailedPayment(
       client,
     );
   }
-}
-
-/** Whether `move` starts from `status`. */
-function movedFromStatus(move: TransactionMove, status: string): boolean {
-  return TRANSACTION_MOVES[move].some(([from]) => from === status);
 }
 
 /** → paid: the payment of a transaction that buys its subscription, before the subscription is created. */
