@@ -52,6 +52,8 @@
  *            billing period while a pause or cancel is scheduled (there is no next renewal).
  * update_payment_method  automatic collection only (subscription_not_automatic_collection), any
  *            status but canceled: a paused or past_due customer updates their card to come back.
+ *
+ * The status each allowed action (and the engine) then writes is in transitions.ts.
  */
 
 export const SUBSCRIPTION_STATUSES = ["active", "trialing", "past_due", "paused", "canceled"] as const;

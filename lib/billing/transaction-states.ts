@@ -4,6 +4,10 @@
  * `ready` is reached automatically; `paid`, `completed` and `past_due` come from payments.
  */
 
+/** Every status a transaction can have (spec: States and transitions; `paid` as in the API family). */
+export const TRANSACTION_STATUSES = ["draft", "ready", "billed", "paid", "completed", "canceled", "past_due"] as const;
+export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
+
 /** Statuses whose transaction may still be edited. */
 export const EDITABLE_STATUSES: ReadonlySet<string> = new Set(["draft", "ready"]);
 
@@ -25,7 +29,8 @@ export function isAllowedMove(from: string, to: string): boolean {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Moves that payments make (lib/services/payments/), never a caller's PATCH.
+// Moves that payments make (lib/services/payments/), never a caller's PATCH; every status move
+// the services write, with its verb, is in transitions.ts.
 //
 // - ready → completed: an automatically-collected transaction's payment is captured at checkout.
 // - billed or past_due → completed: a manual invoice is paid, at its checkout (when

@@ -460,13 +460,15 @@ export async function insertRows(
 /**
  * Updates each row `rows` names by `id` with its own values (and sets updated_at), writing each
  * row's events in the same statement: the set-based form of updateJson. Rows as insertRows takes
- * them. Returns the IDs of the rows updated.
+ * them. `where` (SQL over `t`) leaves out the rows it does not hold for, with their events.
+ * Returns the IDs of the rows updated.
  */
 export async function updateRows(
   entity: EntityTable,
   rows: readonly Columns[],
   eventType: EventTypes,
   on?: Queryable,
+  where = "TRUE",
 ): Promise<string[]> {
   if (rows.length === 0) return [];
   const names = rowColumns(rows).filter((name) => name !== "id");
@@ -474,7 +476,7 @@ export async function updateRows(
   const data = params.add(storableJson(rows));
   const sets = ["updated_at = now()", ...names.map((name) => `${name} = v.${name}`)];
   const sql = `WITH v AS MATERIALIZED (SELECT * FROM json_populate_recordset(NULL::${entity.table}, ${data}::json)),
-    t AS (UPDATE ${entity.table} t SET ${sets.join(", ")} FROM v WHERE t.id = v.id RETURNING t.*),
+    t AS (UPDATE ${entity.table} t SET ${sets.join(", ")} FROM v WHERE t.id = v.id AND (${where}) RETURNING t.*),
     o AS MATERIALIZED (SELECT t.id, ${jsonObject(entity)} AS j FROM t)${eventsOfRowsCte(
       rows.map((row) => row.id as string),
       eventType,

@@ -9,6 +9,7 @@
  */
 import { z } from "zod";
 import type { CurrencyCode } from "../billing/currencies.ts";
+import { TRANSACTION_STATUSES, type TransactionStatus } from "../billing/transaction-states.ts";
 import { addressSchema } from "./address.ts";
 import { adjustmentSchema, adjustmentTotalsSchema } from "./adjustment.ts";
 import { businessSchema } from "./business.ts";
@@ -44,9 +45,7 @@ import {
 } from "./price.ts";
 import { createProductBody, productSchema } from "./product.ts";
 
-/** Every status a transaction can have (spec: States and transitions; `paid` as in the API family). */
-export const TRANSACTION_STATUSES = ["draft", "ready", "billed", "paid", "completed", "canceled", "past_due"] as const;
-export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
+export { TRANSACTION_STATUSES, type TransactionStatus };
 
 /** What a create may ask for: a transaction is created `draft` or `ready` (billing is a PATCH). */
 export const CREATE_STATUSES = ["draft", "ready"] as const;

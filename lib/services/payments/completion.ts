@@ -32,8 +32,8 @@ import {
 import type { SettlementLike } from "../../billing/totals.ts";
 import { checkoutEnabled } from "../../billing/transaction-states.ts";
 import { config } from "../../config.ts";
-import { recurringItemsSql, TRANSACTION } from "../../db/entities/transaction.ts";
-import { query, storableJson, updateJson, updateRows } from "../../db/sql.ts";
+import { recurringItemsSql } from "../../db/entities/transaction.ts";
+import { query, storableJson } from "../../db/sql.ts";
 import { ApiError, notFound } from "../../errors.ts";
 import type { BillingDetails, TransactionDetails } from "../../schemas/transaction.ts";
 import { withAdjustedTotalsOf } from "../adjustments.ts";
@@ -41,6 +41,7 @@ import { nextInvoiceNumber, nextInvoiceNumbers } from "../invoice-numbers.ts";
 import { createFromTransaction, linkColumns } from "../subscriptions/create.ts";
 import { subscriptionTransactionPaid, subscriptionTransactionsPaid } from "../subscriptions/recover.ts";
 import { countRedemption } from "../transactions/discounts.ts";
+import { completeTransaction, completeTransactions, markTransactionPaid } from "../transactions/moves.ts";
 
 export interface Locked {
   id: string;
@@ -219,16 +220,10 @@ export async function completeWithPayments(client: pg.PoolClient, completions: r
   const rows = completions.map(({ stored, payment }, i) => ({
     id: stored.id,
     ...paid[i],
-    status: "completed",
     completed_at: payment.captured_at,
     ...invoices[i],
   }));
-  const written = await updateRows(
-    TRANSACTION,
-    rows,
-    ["transaction.updated", "transaction.paid", "transaction.completed"],
-    client,
-  );
+  const written = await completeTransactions(client, rows);
   if (written.length !== rows.length) throw notFound(rows.find((row) => !written.includes(row.id))?.id ?? "");
   await subscriptionTransactionsPaid(
     client,
@@ -248,19 +243,11 @@ async function completeBuyingSubscription(
 ): Promise<void> {
   const [paid] = await paidColumns(client, [{ stored, payment, settlement }]);
   const [invoice] = await invoiceColumns(client, [stored]);
-  const where = { sql: "t.id = $1", values: [stored.id] };
-  await updateJson(
-    TRANSACTION,
-    where,
-    {
-      payments: storableJson(paid.payments),
-      details: storableJson(paid.details),
-      billed_at: paid.billed_at,
-      status: "paid",
-    },
-    ["transaction.updated", "transaction.paid"],
-    client,
-  );
+  await markTransactionPaid(client, stored.id, {
+    payments: storableJson(paid.payments),
+    details: storableJson(paid.details),
+    billed_at: paid.billed_at,
+  });
   const created = await createFromTransaction(
     client,
     stored.id,
@@ -268,13 +255,11 @@ async function completeBuyingSubscription(
     paymentMethodId,
   );
   const link = created ? linkColumns(created, stored.billing_period_starts_at !== null) : {};
-  const written = await updateJson(
-    TRANSACTION,
-    where,
-    { status: "completed", completed_at: payment.captured_at, ...invoice, ...link },
-    ["transaction.updated", "transaction.completed"],
-    client,
-  );
+  const written = await completeTransaction(client, stored.id, {
+    completed_at: payment.captured_at,
+    ...invoice,
+    ...link,
+  });
   if (!written) throw notFound(stored.id);
 }
 
@@ -290,39 +275,13 @@ export function paymentResult(id: string, status: string, payment: Payment): Pay
 }
 
 export async function completeOwingNothing(client: pg.PoolClient, stored: Locked, when: string): Promise<void> {
-  const written = await updateJson(
-    TRANSACTION,
-    { sql: "t.id = $1", values: [stored.id] },
-    {
-      status: "completed",
-      completed_at: when,
-      billed_at: stored.billed_at ?? when,
-      ...(stored.invoice_number === null
-        ? { invoice_number: await nextInvoiceNumber(client), invoice_id: invoiceIdOf(stored.id) }
-        : {}),
-    },
-    ["transaction.updated", "transaction.completed"],
-    client,
-  );
+  const written = await completeTransaction(client, stored.id, {
+    completed_at: when,
+    billed_at: stored.billed_at ?? when,
+    ...(stored.invoice_number === null
+      ? { invoice_number: await nextInvoiceNumber(client), invoice_id: invoiceIdOf(stored.id) }
+      : {}),
+  });
   if (!written) throw notFound(stored.id);
   if (stored.subscription_id) await subscriptionTransactionPaid(client, stored.subscription_id, stored.id);
-}
-
-/** A declined saved-card charge: the `error` payment, and with `pastDue` the move to past_due. */
-export async function recordDecline(
-  client: pg.PoolClient,
-  stored: Locked,
-  payment: Payment,
-  pastDue: boolean,
-): Promise<void> {
-  const moves = pastDue && stored.status !== "past_due";
-  await updateJson(
-    TRANSACTION,
-    { sql: "t.id = $1", values: [stored.id] },
-    { payments: storableJson([payment, ...stored.payments]), status: moves ? "past_due" : undefined },
-    moves
-      ? ["transaction.updated", "transaction.payment_failed", "transaction.past_due"]
-      : ["transaction.updated", "transaction.payment_failed"],
-    client,
-  );
 }

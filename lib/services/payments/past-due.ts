@@ -1,5 +1,5 @@
-import { TRANSACTION } from "../../db/entities/transaction.ts";
-import { query, sqlTransaction, updateJson } from "../../db/sql.ts";
+import { query, sqlTransaction } from "../../db/sql.ts";
+import { markTransactionsPastDue } from "../transactions/moves.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Past due
@@ -34,16 +34,10 @@ export async function markPastDueTransactions(at: Date = new Date(), batch = 500
         [at, batch],
         client,
       );
-      for (const { id } of due) {
-        await updateJson(
-          TRANSACTION,
-          { sql: "t.id = $1", values: [id] },
-          { status: "past_due" },
-          ["transaction.updated", "transaction.past_due"],
-          client,
-        );
-      }
-      return due.map((row) => row.id);
+      return markTransactionsPastDue(
+        client,
+        due.map((row) => row.id),
+      );
     });
     moved.push(...ids);
     if (ids.length < batch) return moved;

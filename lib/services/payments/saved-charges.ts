@@ -9,6 +9,7 @@ import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import type { CardDetails, Payment } from "../../billing/payments.ts";
 import { notFound } from "../../errors.ts";
+import { recordFailedPayment } from "../transactions/moves.ts";
 import {
   buysSubscription,
   completeOwingNothing,
@@ -16,7 +17,6 @@ import {
   completeWithPayments,
   type Locked,
   lockForPayments,
-  recordDecline,
   refuseOutsideSandbox,
 } from "./completion.ts";
 import { recordStripeCharges, type StripeCharge } from "./off-session.ts";
@@ -151,7 +151,7 @@ export async function chargeSavedCards(
       captured_at: declined ? null : when,
     };
     if (declined) {
-      await recordDecline(client, stored, payment, pastDue);
+      await recordFailedPayment(client, stored, [payment, ...stored.payments], pastDue);
       outcomes.push("declined");
     } else {
       // A new subscription's first transaction charged to a method the customer saved before (the

@@ -22,6 +22,7 @@ import { lockAttempt, lockAttempts, type PaymentAttempt } from "../../payments/a
 import type { ProcessorMethod, ProcessorPayment } from "../../payments/processor.ts";
 import { derivedUuid } from "../../payments/stripe.ts";
 import { saveProcessorMethod } from "../payment-methods.ts";
+import { recordFailedPayment } from "../transactions/moves.ts";
 import {
   buysSubscription,
   completeWithPayment,
@@ -30,7 +31,6 @@ import {
   lockForPayment,
   lockForPayments,
   nowText,
-  recordDecline,
 } from "./completion.ts";
 import { MAX_STORED_DECLINES } from "./declines.ts";
 
@@ -134,7 +134,7 @@ async function settleLocked(
     await recordFailureOnce(client, stored, payment);
     await markAttempt(client, attempt.id, outcome, outcome.status === "canceled" ? "canceled" : "failed", false);
   } else {
-    await recordDecline(client, stored, payment, attempt.on_failure === "past_due");
+    await recordFailedPayment(client, stored, [payment, ...stored.payments], attempt.on_failure === "past_due");
     await markAttempt(client, attempt.id, outcome, "failed", true);
   }
   return {

@@ -40,6 +40,7 @@ import { savedCard } from "../payment-methods.ts";
 import { periodDiscount, subscriptionNow } from "./billing.ts";
 import { changePurpose } from "./charge-outcomes.ts";
 import { billPeriod } from "./lifecycle.ts";
+import { activateTrialNow } from "./moves.ts";
 import { refuse, subscriptionOperation } from "./operation.ts";
 import {
   apiPeriod,
@@ -50,7 +51,7 @@ import {
   storedRenewalState,
   summaryOf,
 } from "./preview.ts";
-import { emitSubscriptionEvents, readSubscription, type SubscriptionRow, subscriptionJson } from "./store.ts";
+import { readSubscription, type SubscriptionRow, subscriptionJson } from "./store.ts";
 
 /** The activation of `sub` at `now`: refused as the state machine says, else its new dates. */
 async function planActivation(on: Queryable, sub: SubscriptionRow, now: Date) {
@@ -82,20 +83,13 @@ export function activateSubscription(id: string) {
   return subscriptionOperation(id, async (client, sub, now) => {
     const { endsAt, discountEndsAt } = await planActivation(client, sub, now);
     await query(
-      `UPDATE subscriptions SET status = 'active', billing_anchor_at = $2, first_billed_at = $2,
-              current_period_starts_at = $2, current_period_ends_at = $3, next_billed_at = $3, discount_ends_at = $4
-        WHERE id = $1`,
-      [sub.id, now, endsAt, discountEndsAt],
-      client,
-    );
-    await query(
       `UPDATE subscription_items SET previously_billed_at = $2, updated_at = now(),
               trial_ends_at = CASE WHEN trial_ends_at IS NOT NULL AND trial_ends_at > $2 THEN $2 ELSE trial_ends_at END
         WHERE subscription_id = $1`,
       [sub.id, now],
       client,
     );
-    await emitSubscriptionEvents(client, sub.id, ["subscription.updated", "subscription.activated"]);
+    await activateTrialNow(client, sub.id, { startsAt: now, endsAt, discountEndsAt });
     const transactionId = await billPeriod(
       client,
       { ...sub, status: "active", billing_anchor_at: now, discount_ends_at: discountEndsAt },

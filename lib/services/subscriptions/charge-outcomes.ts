@@ -24,12 +24,12 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type pg from "pg";
 import { config } from "../../config.ts";
-import { TRANSACTION } from "../../db/entities/transaction.ts";
-import { query, storableJson, updateJson } from "../../db/sql.ts";
+import { query, storableJson } from "../../db/sql.ts";
 import type { PaymentAttempt } from "../../payments/attempts.ts";
 import { type ChargeResult, type OnSettled, offSessionScope, scopedAttempts } from "../payments/off-session.ts";
 import type { ChargeOutcome } from "../payments/saved-charges.ts";
 import { releaseDiscount } from "../transactions/discounts.ts";
+import { cancelTransactions, markTransactionsPastDue } from "../transactions/moves.ts";
 import { applyCancel, applyPause, dunningOffsets, markPastDue } from "./lifecycle.ts";
 import { emitSubscriptionEvents, lockSubscription, type SubscriptionRow } from "./store.ts";
 
@@ -267,13 +267,7 @@ async function undoChange(
     purpose.after_version === undefined || (await subscriptionVersion(client, id)) !== purpose.after_version;
   if (moved) {
     // Another change committed in between: ours stands, as with apply_change.
-    await updateJson(
-      TRANSACTION,
-      { sql: "t.id = $1 AND t.status = 'billed'", values: [transactionId] },
-      { status: "past_due" },
-      ["transaction.updated", "transaction.past_due"],
-      client,
-    );
+    await markTransactionsPastDue(client, [transactionId]);
     await markPastDue(client, id, new Date(purpose.at));
     return;
   }
@@ -309,13 +303,7 @@ async function undoChange(
   // A discount the change redeemed is given back.
   const before = (snapshot.subscription.discount_id as string | null) ?? null;
   if (current?.discount_id && current.discount_id !== before) await releaseDiscount(client, current.discount_id);
-  await updateJson(
-    TRANSACTION,
-    { sql: "t.id = $1", values: [transactionId] },
-    { status: "canceled" },
-    ["transaction.updated", "transaction.canceled"],
-    client,
-  );
+  await cancelTransactions(client, [transactionId]);
   await emitSubscriptionEvents(client, id, ["subscription.updated"]);
 }
 

@@ -24,23 +24,17 @@ import type pg from "pg";
 import { periodAt } from "../../billing/subscription-dates.ts";
 import { config } from "../../config.ts";
 import { pool } from "../../db/connection.ts";
-import { TRANSACTION } from "../../db/entities/transaction.ts";
-import { query, sqlTransaction, storableJson, updateJson } from "../../db/sql.ts";
+import { query, sqlTransaction, storableJson } from "../../db/sql.ts";
 import { ApiError, invalidField } from "../../errors.ts";
 import { savedCard } from "../payment-methods.ts";
 import { INVOICE_DUE_AT } from "../payments/past-due.ts";
 import { chargeSavedCard } from "../payments/saved-charges.ts";
+import { markTransactionsPastDue } from "../transactions/moves.ts";
 import { subscriptionNow } from "./billing.ts";
 import { afterSyncCharge, billingScope, purposeText } from "./charge-outcomes.ts";
 import { applyCancel, applyPause, applyResume, billPeriods, scheduleInvoiceCheck } from "./lifecycle.ts";
-import {
-  emitEventsOf,
-  emitSubscriptionEvents,
-  lockSubscription,
-  ROW_COLUMNS,
-  readSubscription,
-  type SubscriptionRow,
-} from "./store.ts";
+import { markSubscriptionsPastDue, renewSubscriptions } from "./moves.ts";
+import { lockSubscription, ROW_COLUMNS, readSubscription, type SubscriptionRow } from "./store.ts";
 
 /** The subscription's row, locked; with `skipLocked`, null when another worker holds it. */
 async function lockDue(client: pg.PoolClient, id: string, skipLocked: boolean): Promise<SubscriptionRow | null> {
@@ -83,28 +77,15 @@ async function renew(client: pg.PoolClient, renewals: readonly { sub: Subscripti
     [periods.map((p) => p.sub.id), periods.map((p) => p.starts_at)],
     client,
   );
-  await query(
-    `UPDATE subscriptions s SET status = CASE WHEN s.status = 'trialing' THEN 'active' ELSE s.status END,
-            billing_anchor_at = CASE WHEN x.reanchor THEN x.starts_at ELSE s.billing_anchor_at END,
-            first_billed_at = coalesce(s.first_billed_at, x.starts_at), current_period_starts_at = x.starts_at,
-            current_period_ends_at = x.ends_at, next_billed_at = x.ends_at, updated_at = now()
-       FROM unnest($1::text[], $2::timestamptz[], $3::timestamptz[], $4::boolean[]) AS x(id, starts_at, ends_at, reanchor)
-      WHERE s.id = x.id`,
-    [
-      periods.map((p) => p.sub.id),
-      periods.map((p) => p.starts_at),
-      periods.map((p) => p.ends_at),
-      periods.map((p) => p.reanchor),
-    ],
+  await renewSubscriptions(
     client,
-  );
-  await emitEventsOf(
-    client,
-    periods.map(({ sub }) => ({
+    periods.map(({ sub, starts_at, ends_at, reanchor }) => ({
       id: sub.id,
-      types: sub.status === "trialing" ? ["subscription.updated", "subscription.activated"] : ["subscription.updated"],
+      status: sub.status,
+      starts_at,
+      ends_at,
+      reanchor,
     })),
-    true,
   );
   await billPeriods(
     client,
@@ -132,19 +113,11 @@ async function collect(client: pg.PoolClient, sub: SubscriptionRow, at: Date): P
       [sub.id, at],
       client,
     );
-    for (const { id } of due) {
-      await updateJson(
-        TRANSACTION,
-        { sql: "t.id = $1", values: [id] },
-        { status: "past_due" },
-        ["transaction.updated", "transaction.past_due"],
-        client,
-      );
-    }
-    if (due.length > 0 && sub.status !== "past_due") {
-      await query("UPDATE subscriptions SET status = 'past_due' WHERE id = $1", [sub.id], client);
-      await emitSubscriptionEvents(client, sub.id, ["subscription.updated", "subscription.past_due"]);
-    }
+    await markTransactionsPastDue(
+      client,
+      due.map((row) => row.id),
+    );
+    if (due.length > 0 && sub.status !== "past_due") await markSubscriptionsPastDue(client, [sub.id]);
     await scheduleInvoiceCheck(client, sub, at);
     return;
   }

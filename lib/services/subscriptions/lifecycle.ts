@@ -28,15 +28,21 @@ import { addInterval } from "../../billing/billing-dates.ts";
 import { parseDecimal } from "../../billing/money.ts";
 import { formatRate, prorationRate } from "../../billing/proration.ts";
 import { config } from "../../config.ts";
-import { TRANSACTION } from "../../db/entities/transaction.ts";
-import { type Queryable, query, storableJson, updateJson } from "../../db/sql.ts";
+import { type Queryable, query, storableJson } from "../../db/sql.ts";
 import { newId } from "../../ids.ts";
 import type { OnResume } from "../../schemas/subscription.ts";
 import { rfc3339 } from "../../timestamps.ts";
 import { INVOICE_DUE_AT } from "../payments/past-due.ts";
+import { cancelTransactions } from "../transactions/moves.ts";
 import { type BillLine, billSubscriptions, periodDiscount } from "./billing.ts";
 import { afterSyncCharge, type ChargePurpose, purposeText } from "./charge-outcomes.ts";
-import { emitSubscriptionEvents, type SubscriptionRow, subscriptionItemsOf } from "./store.ts";
+import {
+  markSubscriptionCanceled,
+  markSubscriptionPaused,
+  markSubscriptionResumed,
+  markSubscriptionsPastDue,
+} from "./moves.ts";
+import { type SubscriptionRow, subscriptionItemsOf } from "./store.ts";
 
 /**
  * A pending line's `proration` as `subscription_charges` stores it: the API's `{rate,
@@ -46,18 +52,12 @@ export type StoredProration = Omit<NonNullable<BillLine["proration"]>, "ratio">;
 
 export async function applyCancel(client: pg.PoolClient, sub: SubscriptionRow, at: Date): Promise<void> {
   await query(
-    `UPDATE subscriptions SET status = 'canceled', canceled_at = $2, next_billed_at = NULL, scheduled_change = NULL,
-            next_retry_at = NULL, retry_count = 0 WHERE id = $1`,
-    [sub.id, at],
-    client,
-  );
-  await query(
     "DELETE FROM subscription_charges WHERE subscription_id = $1 AND transaction_id IS NULL",
     [sub.id],
     client,
   );
   await query("UPDATE subscription_items SET updated_at = now() WHERE subscription_id = $1", [sub.id], client);
-  await emitSubscriptionEvents(client, sub.id, ["subscription.updated", "subscription.canceled"]);
+  await markSubscriptionCanceled(client, sub.id, at);
 }
 
 export async function applyPause(
@@ -73,23 +73,9 @@ export async function applyPause(
     [sub.id],
     client,
   );
-  for (const { id } of pastDue) {
-    await updateJson(
-      TRANSACTION,
-      { sql: "t.id = $1", values: [id] },
-      { status: "canceled" },
-      ["transaction.updated", "transaction.canceled"],
-      client,
-    );
-  }
-  const resume = resumeAt
-    ? storableJson({ action: "resume", effective_at: resumeAt.toISOString(), resume_at: null, on_resume: onResume })
-    : null;
-  await query(
-    `UPDATE subscriptions SET status = 'paused', paused_at = $2, next_billed_at = $3, scheduled_change = $4::json,
-            next_retry_at = NULL, retry_count = 0 WHERE id = $1`,
-    [sub.id, at, resumeAt, resume],
+  await cancelTransactions(
     client,
+    pastDue.map((row) => row.id),
   );
   await query(
     "DELETE FROM subscription_charges WHERE subscription_id = $1 AND transaction_id IS NULL AND quantity < 0",
@@ -99,7 +85,7 @@ export async function applyPause(
   const credit = await pauseCreditLines(client, sub, at);
   if (credit.length > 0) await addPendingLines(client, sub.id, credit);
   await query("UPDATE subscription_items SET updated_at = now() WHERE subscription_id = $1", [sub.id], client);
-  await emitSubscriptionEvents(client, sub.id, ["subscription.updated", "subscription.paused"]);
+  await markSubscriptionPaused(client, sub.id, at, resumeAt, onResume);
 }
 
 /**
@@ -151,31 +137,17 @@ export async function applyResume(
       [sub.id],
       client,
     );
-    await query(
-      `UPDATE subscriptions SET status = 'active', paused_at = NULL, scheduled_change = NULL, next_billed_at = current_period_ends_at
-        WHERE id = $1`,
-      [sub.id],
-      client,
-    );
     await query("UPDATE subscription_items SET updated_at = now() WHERE subscription_id = $1", [sub.id], client);
-    await emitSubscriptionEvents(client, sub.id, ["subscription.updated", "subscription.resumed"]);
+    await markSubscriptionResumed(client, sub.id, null);
     return;
   }
   const endsAt = addInterval(at, sub.billing_cycle.interval, sub.billing_cycle.frequency);
-  await query(
-    `UPDATE subscriptions SET status = 'active', paused_at = NULL, scheduled_change = NULL, billing_anchor_at = $2,
-            current_period_starts_at = $2, current_period_ends_at = $3, next_billed_at = $3,
-            first_billed_at = coalesce(first_billed_at, $2)
-      WHERE id = $1`,
-    [sub.id, at, endsAt],
-    client,
-  );
   await query(
     "UPDATE subscription_items SET previously_billed_at = $2, updated_at = now() WHERE subscription_id = $1",
     [sub.id, at],
     client,
   );
-  await emitSubscriptionEvents(client, sub.id, ["subscription.updated", "subscription.resumed"]);
+  await markSubscriptionResumed(client, sub.id, { startsAt: at, endsAt });
   const period = { starts_at: at, ends_at: endsAt };
   await billPeriod(client, { ...sub, status: "active" }, period, at);
 }
@@ -326,21 +298,12 @@ export function dunningOffsets(): number[] {
 
 /** Makes the subscription past_due after a failed charge at `at`, and schedules the first retry. */
 export async function markPastDue(client: pg.PoolClient, subscriptionId: string, at: Date): Promise<void> {
-  const [row] = await query<{ status: string }>(
-    "SELECT status FROM subscriptions WHERE id = $1",
-    [subscriptionId],
-    client,
-  );
-  if (row?.status === "past_due") return; // already in dunning: its schedule goes on
-  // Ended or paused while a charge settled later (a Stripe charge under way): nothing to dun.
-  if (!row || row.status === "canceled" || row.status === "paused") return;
+  // Only from active or trialing: one already past due keeps its dunning schedule, and one ended or
+  // paused while a charge settled later (a Stripe charge under way) has nothing to dun.
   const first = dunningOffsets()[0];
-  await query(
-    "UPDATE subscriptions SET status = 'past_due', retry_count = 0, next_retry_at = $2 WHERE id = $1",
-    [subscriptionId, first === undefined ? null : new Date(at.getTime() + first)],
-    client,
-  );
-  await emitSubscriptionEvents(client, subscriptionId, ["subscription.updated", "subscription.past_due"]);
+  await markSubscriptionsPastDue(client, [subscriptionId], {
+    nextRetryAt: first === undefined ? null : new Date(at.getTime() + first),
+  });
 }
 
 /** A manual subscription's engine looks at its unpaid invoices at their earliest due date. */

@@ -6,7 +6,7 @@
  */
 import type pg from "pg";
 import { query } from "../../db/sql.ts";
-import { emitSubscriptionEvents } from "./store.ts";
+import { recoverSubscription } from "./moves.ts";
 
 export async function subscriptionTransactionPaid(
   client: pg.PoolClient,
@@ -39,12 +39,7 @@ export async function subscriptionTransactionsPaid(
       client,
     );
     if (other) continue;
-    await query(
-      "UPDATE subscriptions SET status = 'active', next_retry_at = NULL, retry_count = 0 WHERE id = $1",
-      [subscriptionId],
-      client,
-    );
+    await recoverSubscription(client, subscriptionId);
     pastDue.delete(subscriptionId);
-    await emitSubscriptionEvents(client, subscriptionId, ["subscription.updated", "subscription.activated"]);
   }
 }

@@ -7,7 +7,7 @@
 import type pg from "pg";
 import type { CalendarInterval } from "../../billing/billing-dates.ts";
 import { SUBSCRIPTION, SUBSCRIPTION_EVENT_FIELDS } from "../../db/entities/subscription.ts";
-import { getJson, jsonRecord, type Queryable, query, type RawJson } from "../../db/sql.ts";
+import { getJson, jsonRecord, Params, type Queryable, query, type RawJson } from "../../db/sql.ts";
 import { notFound } from "../../errors.ts";
 import { newId } from "../../ids.ts";
 import type { Subscription } from "../../schemas/subscription.ts";
@@ -115,7 +115,9 @@ export async function subscriptionItemsOf(
 
 /**
  * Writes the events `types` (in order) of subscription `id` as it is now in this database
- * transaction. `transactionId` adds `transaction_id` to the payload (subscription.created does).
+ * transaction (its items as the earlier statements left them), and sets its updated_at.
+ * `transactionId` adds `transaction_id` to the payload (subscription.created does). A status move
+ * writes its events with the move itself (moves.ts).
  */
 export async function emitSubscriptionEvents(
   client: Queryable,
@@ -123,43 +125,57 @@ export async function emitSubscriptionEvents(
   types: readonly string[],
   transactionId?: string,
 ): Promise<void> {
-  await emitEventsOf(client, [{ id, types, transactionId }]);
+  await writeWithEvents(
+    client,
+    [{ id, types, transactionId }],
+    (ids) => `UPDATE subscriptions t SET updated_at = now() WHERE t.id = ANY(${ids}) RETURNING t.*`,
+  );
+}
+
+/** The events `types` (in order) of subscription `id`; `transactionId` adds `transaction_id` to their payload. */
+export interface SubscriptionEvents {
+  id: string;
+  types: readonly string[];
+  transactionId?: string;
 }
 
 /**
- * emitSubscriptionEvents for many subscriptions in one statement (a batch of renewals), which also
- * sets their updated_at: the events render each row as that UPDATE returns it, and its items as
- * the earlier statements of this database transaction left them. `touched`: the caller's own
- * UPDATE of these rows already set updated_at (a row version fewer per subscription).
+ * One statement: `rows` (SQL given the parameter of the subscriptions' IDs, adding its own
+ * parameters to `params`) returns subscription rows, typically an UPDATE ... RETURNING t.*, and
+ * each row it returns gets its events of `emits`, rendered from the row as returned (the
+ * transactional outbox). Returns the IDs of the rows `rows` returned that have events.
  */
-export async function emitEventsOf(
+export async function writeWithEvents(
   client: Queryable,
-  emits: readonly { id: string; types: readonly string[]; transactionId?: string }[],
-  touched = false,
-): Promise<void> {
+  emits: readonly SubscriptionEvents[],
+  rows: (ids: string, params: Params) => string,
+  params = new Params(),
+): Promise<string[]> {
   const events = emits.flatMap(({ id, types, transactionId }) =>
     types.map((type) => ({ id: newId("evt"), subscriptionId: id, type, transactionId: transactionId ?? null })),
   );
-  if (events.length === 0) return;
+  if (events.length === 0) return [];
   const withTransaction = events.some((e) => e.transactionId !== null);
   const fields = withTransaction
     ? [...SUBSCRIPTION_EVENT_FIELDS, ["transaction_id", "x.transaction_id"] as const]
     : SUBSCRIPTION_EVENT_FIELDS;
-  await query(
-    `WITH t AS ${touched ? "(SELECT * FROM subscriptions WHERE id = ANY($2))" : "(UPDATE subscriptions t SET updated_at = now() WHERE t.id = ANY($2) RETURNING t.*)"}
+  const eventIds = params.add(events.map((e) => e.id));
+  const ids = params.add(events.map((e) => e.subscriptionId));
+  const types = params.add(events.map((e) => e.type));
+  const transactionIds = params.add(events.map((e) => e.transactionId));
+  const written = await query<{ entity_id: string }>(
+    `WITH t AS (${rows(ids, params)})
      INSERT INTO events (id, event_type, entity_id, data)
      SELECT x.id, x.event_type, t.id, ${jsonRecord(fields)}
-       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS x(id, subscription_id, event_type, transaction_id)
+       FROM unnest(${eventIds}::text[], ${ids}::text[], ${types}::text[], ${transactionIds}::text[])
+              AS x(id, subscription_id, event_type, transaction_id)
        JOIN t ON t.id = x.subscription_id
-      ORDER BY x.id`,
-    [
-      events.map((e) => e.id),
-      events.map((e) => e.subscriptionId),
-      events.map((e) => e.type),
-      events.map((e) => e.transactionId),
-    ],
+      ORDER BY x.id
+     RETURNING entity_id`,
+    params.values,
     client,
   );
+  return [...new Set(written.map((row) => row.entity_id))];
 }
 
 /** The subscription's API JSON as it is in this database transaction (without includes: get.ts adds them). */
