@@ -19,7 +19,7 @@
  *   later with the same key must be able to succeed.
  * - A request that crashed mid-way (its process died) leaves its key in flight; after
  *   STALE_AFTER_MS the same request may take it again. That is far longer than any request runs.
- * - Expired keys are deleted by the hourly retention job (lib/events/worker.ts).
+ * - Expired keys are deleted by the hourly retention job (lib/worker/tasks.ts).
  *
  * Keys are 1-255 printable ASCII characters (a UUID is the usual choice). A POST without the header
  * costs nothing here.

@@ -31,7 +31,7 @@ import {
 } from "@/lib/dev/test/subscription-updates";
 import { makeRecurringPrice } from "@/lib/dev/test/subscriptions";
 import { makePrice } from "@/lib/dev/test/transactions";
-import { reconcileAttempts } from "@/lib/payments/reconcile";
+import { reconcileAttempts } from "@/lib/services/payments/reconcile";
 import { saveProcessorMethod } from "@/lib/services/payment-methods";
 import { offSessionHooks } from "@/lib/services/payments/off-session";
 

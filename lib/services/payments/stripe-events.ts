@@ -18,7 +18,7 @@
 import type Stripe from "stripe";
 import { query } from "../../db/sql.ts";
 import { attemptById, attemptByProcessorPayment, type PaymentAttempt } from "../../payments/attempts.ts";
-import { MIN_AGE_SECONDS } from "../../payments/reconcile.ts";
+import { MIN_AGE_SECONDS } from "./reconcile.ts";
 import { activeStripe, methodOf, readIntent, type StripeContext } from "../../payments/stripe.ts";
 import type { StripeAppliedEvent } from "../../payments/webhooks.ts";
 import { recordChargeback, reverseChargeback } from "../adjustments.ts";
