@@ -13,11 +13,13 @@ import { CURRENT_VERSION, SUPPORTED_VERSIONS } from "../versions.ts";
 import { type AuditTrail, auditRequest, isAudited } from "./audit.ts";
 import { type AuthContext, authenticate, requirePermission } from "./auth.ts";
 import { decodeUtf8, readBodyBytes } from "./body.ts";
+import { fileResponse, redirectResponse } from "./file-response.ts";
 import { type IdempotencyClaim, startIdempotent } from "./idempotency.ts";
 import { guardInput } from "./input-guard.ts";
 import { ListResult, nextUrl } from "./pagination.ts";
 import { checkRateLimit, rateLimitError, withRateLimitHeaders } from "./rate-limit.ts";
 import { apiErrorResponse, jsonText, toApiError } from "./response.ts";
+import { FileResult, RedirectResult } from "./results.ts";
 
 export { CURRENT_VERSION, SUPPORTED_VERSIONS };
 
@@ -237,6 +239,8 @@ export function route<
         version,
       });
       if (result instanceof Response) return result;
+      if (result instanceof FileResult) return fileResponse(result);
+      if (result instanceof RedirectResult) return redirectResponse(result);
       if (result instanceof ListResult) {
         const pagination = {
           per_page: result.perPage,
