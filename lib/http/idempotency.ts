@@ -32,7 +32,7 @@ import type { AuthContext } from "./auth.ts";
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 export const STALE_AFTER_MS = 5 * 60_000;
-export const REPLAYED_HEADER = "Idempotent-Replayed";
+const REPLAYED_HEADER = "Idempotent-Replayed";
 const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
 
 type Db = Pick<pg.Pool, "query">;

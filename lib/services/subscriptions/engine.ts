@@ -145,7 +145,7 @@ async function collect(client: pg.PoolClient, sub: SubscriptionRow, at: Date): P
       await query("UPDATE subscriptions SET status = 'past_due' WHERE id = $1", [sub.id], client);
       await emitSubscriptionEvents(client, sub.id, ["subscription.updated", "subscription.past_due"]);
     }
-    await scheduleInvoiceCheck(client, sub, at);
+    await scheduleInvoiceCheck(client, sub);
     return;
   }
   const [txn] = await query<{ id: string }>(
