@@ -23,12 +23,12 @@ import { sendTrialEndingEmailJob } from "../events/jobs/send-trial-ending-email.
 import { subscriptionsDueJob } from "../events/jobs/subscriptions-due.ts";
 import { purgeIdempotencyKeys } from "../http/idempotency.ts";
 import { purgeRateLimitCounters } from "../http/rate-limit.ts";
-import { reconcileAttempts } from "../services/payments/reconcile.ts";
 import { sendEventEmails, sendTrialEndingEmail } from "../services/emails/events.ts";
 import { deliverEmails } from "../services/emails/outbox.ts";
 import { deliverNotification } from "../services/notification-delivery.ts";
 import { purgeCheckoutDeclines } from "../services/payments/declines.ts";
 import { markPastDueTransactions } from "../services/payments/past-due.ts";
+import { reconcileAttempts } from "../services/payments/reconcile.ts";
 import { createStripeRefund } from "../services/payments/refunds.ts";
 import { applyStoredStripeEvent } from "../services/payments/stripe-events.ts";
 import { expireReports } from "../services/reports/expire.ts";

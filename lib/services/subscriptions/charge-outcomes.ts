@@ -29,6 +29,7 @@ import { query, storableJson, updateJson } from "../../db/sql.ts";
 import type { PaymentAttempt } from "../../payments/attempts.ts";
 import { type ChargeResult, type OnSettled, offSessionScope, scopedAttempts } from "../payments/off-session.ts";
 import type { ChargeOutcome } from "../payments/saved-charges.ts";
+// biome-ignore lint/suspicious/noImportCycles: billing a period settles its charge here, whose outcome moves the subscription in lifecycle.ts; the subscription moves module of issue 25 item 2 dissolves this cycle.
 import { applyCancel, applyPause, dunningOffsets, markPastDue } from "./lifecycle.ts";
 import { emitSubscriptionEvents, lockSubscription, type SubscriptionRow } from "./store.ts";
 
