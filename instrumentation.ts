@@ -11,7 +11,7 @@ export async function register(): Promise<void> {
   installClientAddressHeader();
   const { config } = await import("./lib/config");
   if (!config.worker.inProcess || !process.env.DATABASE_URL) return;
-  const { startWorker } = await import("./lib/events/worker");
+  const { startWorker } = await import("./lib/worker/worker");
   // On SIGINT/SIGTERM the worker stops taking jobs and hands back what it holds (best effort: Next
   // exits the process too; anything left locked is freed by the other workers' sweep).
   await startWorker({ handleSignals: true });

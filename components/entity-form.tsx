@@ -121,8 +121,6 @@ export function useForm<V extends object>(initial: () => V, { autoFocus = true }
   };
 }
 
-export type FormState = ReturnType<typeof useForm<object>>;
-
 /** The body of a new entity: the form's fields without the empty (null) ones. */
 export function withoutNulls<T extends object>(full: T): Partial<T> {
   return Object.fromEntries(Object.entries(full).filter(([, value]) => value !== null)) as Partial<T>;

@@ -4,10 +4,12 @@
  * so the answer is cached for a year; a changed logo gets a new URL. A request for another
  * version (an old link) still gets the current logo, cached briefly.
  */
-import { logoResponse } from "@/lib/services/account-settings";
+import { fileResponse, notFoundText } from "@/lib/http/file-response";
+import { logoFile } from "@/lib/services/account-settings";
 
 export const dynamic = "force-dynamic";
 
 export async function GET(request: Request): Promise<Response> {
-  return logoResponse(new URL(request.url).searchParams.get("v"));
+  const logo = await logoFile(new URL(request.url).searchParams.get("v"));
+  return logo ? fileResponse(logo) : notFoundText("No logo");
 }

@@ -30,8 +30,6 @@ export const PERMISSION_ENTITIES = [
   "user",
 ] as const;
 
-export type PermissionEntity = (typeof PERMISSION_ENTITIES)[number];
-
 /** Entities that can only be read. */
 const READ_ONLY = new Set<string>(["event", "metrics", "audit_log"]);
 /** Entities that can only be written (nothing to read back). */
@@ -44,8 +42,6 @@ export const PERMISSIONS: readonly string[] = [
     return [`${entity}.read`, `${entity}.write`];
   }),
 ].sort();
-
-export type Permission = string;
 
 const KNOWN = new Set(PERMISSIONS);
 

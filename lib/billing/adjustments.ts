@@ -71,9 +71,7 @@ export type AdjustmentAction = (typeof ALL_ADJUSTMENT_ACTIONS)[number];
  */
 export const AMOUNT_ACTIONS = ["refund", "credit", "chargeback"] as const;
 export const ADJUSTMENT_STATUSES = ["pending_approval", "approved", "rejected", "reversed"] as const;
-export type AdjustmentStatus = (typeof ADJUSTMENT_STATUSES)[number];
 export const ADJUSTMENT_TYPES = ["full", "partial"] as const;
-export type AdjustmentType = (typeof ADJUSTMENT_TYPES)[number];
 export const ADJUSTMENT_ITEM_TYPES = ["full", "partial", "tax", "proration"] as const;
 export type AdjustmentItemType = (typeof ADJUSTMENT_ITEM_TYPES)[number];
 export const ADJUSTMENT_TAX_MODES = ["internal", "external"] as const;
@@ -103,8 +101,6 @@ export interface Split {
   tax: Minor;
   total: Minor;
 }
-
-export const ZERO_SPLIT: Split = { subtotal: 0n, tax: 0n, total: 0n };
 
 export function addSplits(splits: readonly Split[]): Split {
   return {

@@ -83,11 +83,6 @@ export const TRANSACTION_MOVES = {
 } as const satisfies Record<string, Moves<TransactionStatus>>;
 export type TransactionMove = keyof typeof TRANSACTION_MOVES;
 
-/** The statuses `moves` takes rows from. */
-export function movesFrom<S extends string>(moves: Moves<S>): S[] {
-  return moves.map(([from]) => from);
-}
-
 /** Where `moves` takes a row in status `from`, or null when it does not move it. */
 export function moveTo<S extends string>(moves: Moves<S>, from: S): S | null {
   return moves.find(([source]) => source === from)?.[1] ?? null;

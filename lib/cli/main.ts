@@ -242,7 +242,7 @@ async function workerCommand(argv: string[]): Promise<number> {
     // `finally` below stops an embedded server after it.
     process.removeAllListeners("SIGINT");
     process.removeAllListeners("SIGTERM");
-    const { startWorker } = await import("../events/worker.ts");
+    const { startWorker } = await import("../worker/worker.ts");
     const worker = await startWorker({
       connectionString: process.env.DATABASE_URL,
       concurrency: values.concurrency ? Number(values.concurrency) : undefined,

@@ -37,11 +37,6 @@ export function humanize(value: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** `custom_data` as editable text: pretty JSON, or empty for null. */
-export function jsonText(value: unknown): string {
-  return value === null || value === undefined ? "" : JSON.stringify(value, null, 2);
-}
-
 export function pluralize(count: number, one: string, many = `${one}s`): string {
   return `${count} ${count === 1 ? one : many}`;
 }

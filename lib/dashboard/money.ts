@@ -4,14 +4,6 @@
  * decimal string, never through a float.
  */
 import { CURRENCIES, type CurrencyCode, formatMinor, isCurrencyCode, parseMajor } from "../billing/currencies.ts";
-import type { Interval } from "../schemas/price.ts";
-
-export type { Interval };
-
-export interface Money {
-  amount: string;
-  currency_code: string;
-}
 
 const formats = new Map<string, Intl.NumberFormat>();
 

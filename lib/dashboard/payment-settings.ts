@@ -5,11 +5,11 @@
  */
 import { useMutation, useQuery } from "@tanstack/react-query";
 import type { PaymentSettings, PaymentSettingsTest, UpdatePaymentSettingsInput } from "../schemas/payment-settings.ts";
-import type { ProcessorEventSummary, ProcessorWebhooks } from "../schemas/processor-events.ts";
+import type { ProcessorWebhooks } from "../schemas/processor-events.ts";
 import { api } from "./api.ts";
 import { type EntityResponse, useEntity, useSave } from "./hooks.ts";
 
-export type { PaymentSettings, PaymentSettingsTest, ProcessorEventSummary, ProcessorWebhooks };
+export type { PaymentSettings, PaymentSettingsTest, ProcessorWebhooks };
 
 export const paymentSettingsKey = ["payment-settings"] as const;
 

@@ -15,7 +15,7 @@ import {
   type ReportType,
   type ReportUrl,
 } from "../schemas/report.ts";
-import { api, type ListResponse } from "./api.ts";
+import { api } from "./api.ts";
 import { type EntityResponse, enc, NEWEST_FIRST, useList, useSave } from "./hooks.ts";
 
 export type { Report, ReportType };
@@ -46,8 +46,6 @@ export function useCreateReport() {
 export async function fetchReportUrl(id: string): Promise<string> {
   return (await api<EntityResponse<ReportUrl>>(`/reports/${enc(id)}/download-url`)).data.url;
 }
-
-export type ReportList = ListResponse<Report>;
 
 /** The report form: `from`/`to` are UTC days (both included, empty = open); `values`: filter → value ("" = any). */
 export interface ReportForm {

@@ -11,7 +11,7 @@ import {
   type UploadLogoInput,
 } from "../schemas/account-settings.ts";
 import type { TaxRateEntry } from "../schemas/tax-rate.ts";
-import { api, type ListResponse } from "./api.ts";
+import { api } from "./api.ts";
 import { type EntityResponse, enc, useEntity, useList, useSave } from "./hooks.ts";
 
 export type { AccountSettings, TaxRateEntry };
@@ -113,8 +113,6 @@ export function useResetTaxRate() {
     () => [settingsKeys.taxRates],
   );
 }
-
-export type TaxRateList = ListResponse<TaxRateEntry>;
 
 /**
  * A percentage typed by a person ("7.25", "20", "7,25") → the API's decimal fraction ("0.0725",

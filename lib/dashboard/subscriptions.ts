@@ -12,7 +12,6 @@ import {
   type CancelSubscriptionInput,
   type ChargeSubscriptionInput,
   type PauseSubscriptionInput,
-  PRORATION_BILLING_MODES,
   type ProrationBillingMode,
   type ResumeSubscriptionInput,
   SCHEDULED_CHANGE_ACTIONS,
@@ -39,7 +38,7 @@ export type {
   SubscriptionStatus,
   UpdateSubscriptionInput,
 };
-export { PRORATION_BILLING_MODES, SCHEDULED_CHANGE_ACTIONS, SUBSCRIPTION_STATUSES };
+export { SCHEDULED_CHANGE_ACTIONS, SUBSCRIPTION_STATUSES };
 
 export type SubscriptionItem = Subscription["items"][number];
 export type TransactionPreview = NonNullable<Subscription["next_transaction"]>;

@@ -7,7 +7,6 @@ import { canBill, canCancel as canCancelStatus } from "@/lib/billing/transaction
 import type { Discount } from "../schemas/discount.ts";
 import {
   COLLECTION_MODES,
-  type CollectionMode,
   TRANSACTION_STATUSES,
   type Transaction,
   type TransactionStatus,
@@ -28,7 +27,7 @@ import {
 } from "./hooks.ts";
 import { fractionToPercent } from "./settings.ts";
 
-export type { CollectionMode, Transaction, TransactionStatus };
+export type { Transaction, TransactionStatus };
 export { COLLECTION_MODES, TRANSACTION_STATUSES };
 
 /** A transaction with the entities `include` adds (null when the transaction has none). */

@@ -15,7 +15,7 @@ const globalForDb = globalThis as unknown as { __billingDb?: Connection };
 /**
  * Connections a process opens at most (DATABASE_POOL_SIZE, default 10): every database connection
  * of a web or worker process comes from its one pool, graphile-worker's included (it is given this
- * pool: lib/events/worker.ts), so P processes open at most P × DATABASE_POOL_SIZE. README,
+ * pool: lib/worker/worker.ts), so P processes open at most P × DATABASE_POOL_SIZE. README,
  * "Running several processes", has the sizing rule.
  */
 export function poolSize(): number {

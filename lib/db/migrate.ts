@@ -13,7 +13,7 @@ import path from "node:path";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
 import pg from "pg";
-import { quietLogger } from "../events/logger.ts";
+import { quietLogger } from "./queue-logger.ts";
 
 export const PRISMA_DIR = path.resolve(import.meta.dirname, "../../prisma");
 export const MIGRATIONS_DIR = path.join(PRISMA_DIR, "migrations");

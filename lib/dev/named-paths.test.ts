@@ -77,9 +77,7 @@ describe("the repository", () => {
    * the citations were rewritten: each entry fails once its file cites no more (remove it then).
    */
   const HISTORY = /^prisma\/migrations\//;
-  const AWAITING_MERGE = [
-    "app/(dashboard)/subscriptions/[subscription_id]/action-dialogs.tsx",
-  ];
+  const AWAITING_MERGE = ["app/(dashboard)/subscriptions/[subscription_id]/action-dialogs.tsx"];
 
   it("no comment cites a section of the outside reference (reference §N)", () => {
     const citing = checkedFiles(ROOT).filter((file) => {

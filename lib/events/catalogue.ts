@@ -111,8 +111,6 @@ export const EVENT_TYPES: readonly EventType[] = [
 
 const NAMES = new Set(EVENT_TYPES.map((t) => t.name));
 
-export type EventTypeName = string;
-
 export function isEventType(name: string): boolean {
   return NAMES.has(name);
 }

@@ -24,6 +24,12 @@ export interface DeliveryOptions {
   /** Delays before each retry; config.webhooks.retrySchedule by default. */
   schedule?: number[];
   timeoutMs?: number;
+  /**
+   * The email channel: sends an email destination's notification (lib/services/emails, above this
+   * layer, passes it: lib/services/notification-delivery.ts). Without it such a notification fails
+   * its attempt with an error, which the queue retries.
+   */
+  sendEmail?: (notificationId: string, now: Date) => Promise<SendOutcome>;
 }
 
 export type DeliveryResult =
@@ -79,9 +85,10 @@ export async function deliverNotification(
 
   const now = options.now ?? new Date();
   // An email destination's attempt sends its email; its outcome is recorded below as a webhook's is.
+  if (target.type === "email" && !options.sendEmail) throw new Error(`notification ${id}: no email channel given`);
   const outcome =
-    target.type === "email"
-      ? await (await import("../services/emails/notification-emails.ts")).sendNotificationEmail(id, now)
+    target.type === "email" && options.sendEmail
+      ? await options.sendEmail(id, now)
       : await sendSigned(target.destination, target.endpoint_secret_key, target.body, {
           now,
           timeoutMs: options.timeoutMs,

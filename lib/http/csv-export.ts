@@ -199,19 +199,6 @@ function cell(column: Column, row: Row, line: Row | null): string {
   }
 }
 
-/** The header of a list's export (for the documentation, docs/exports.md). */
-export function exportHeader(list: ListHandler, apiPath: string, lineItems = false): string[] {
-  const response = list.declaration?.response;
-  const item = response instanceof PaginatedList ? (response.item as unknown as Zod) : null;
-  if (!item) return [];
-  const linePath = lineItems ? (LINE_ITEMS[apiPath] ?? null) : null;
-  const lineSchema = linePath ? elementAt(item, linePath) : null;
-  const columns: Column[] = [];
-  columnsOf(item, "row", [], null, columns, linePath, new Set());
-  if (lineSchema) columnsOf(lineSchema, "line", [], { from: "row", path: ["currency_code"] }, columns, null);
-  return columns.map((c) => c.name);
-}
-
 interface Page {
   data: Row[];
   next: string | null;

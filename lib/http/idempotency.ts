@@ -19,7 +19,7 @@
  *   later with the same key must be able to succeed.
  * - A request that crashed mid-way (its process died) leaves its key in flight; after
  *   STALE_AFTER_MS the same request may take it again. That is far longer than any request runs.
- * - Expired keys are deleted by the hourly retention job (lib/events/worker.ts).
+ * - Expired keys are deleted by the hourly retention job (lib/worker/tasks.ts).
  *
  * Keys are 1-255 printable ASCII characters (a UUID is the usual choice). A POST without the header
  * costs nothing here.
@@ -32,7 +32,7 @@ import type { AuthContext } from "./auth.ts";
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 export const STALE_AFTER_MS = 5 * 60_000;
-export const REPLAYED_HEADER = "Idempotent-Replayed";
+const REPLAYED_HEADER = "Idempotent-Replayed";
 const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
 
 type Db = Pick<pg.Pool, "query">;

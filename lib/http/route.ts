@@ -9,17 +9,17 @@ import type { z } from "zod";
 import { config } from "../config.ts";
 import { ApiError, fromZodError, notFound } from "../errors.ts";
 import { toJsonText } from "../json.ts";
-import { CURRENT_VERSION, SUPPORTED_VERSIONS } from "../versions.ts";
+import { SUPPORTED_VERSIONS } from "../versions.ts";
 import { type AuditTrail, auditRequest, isAudited } from "./audit.ts";
 import { type AuthContext, authenticate, requirePermission } from "./auth.ts";
 import { decodeUtf8, readBodyBytes } from "./body.ts";
+import { fileResponse, redirectResponse } from "./file-response.ts";
 import { type IdempotencyClaim, startIdempotent } from "./idempotency.ts";
 import { guardInput } from "./input-guard.ts";
 import { ListResult, nextUrl } from "./pagination.ts";
 import { checkRateLimit, rateLimitError, withRateLimitHeaders } from "./rate-limit.ts";
-import { apiErrorResponse, jsonText, toApiError } from "./response.ts";
-
-export { CURRENT_VERSION, SUPPORTED_VERSIONS };
+import { apiErrorResponse, jsonText } from "./response.ts";
+import { FileResult, RedirectResult } from "./results.ts";
 
 type Schema = z.ZodType;
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -96,20 +96,14 @@ export interface RouteContext<P, Q, B> {
   auth: AuthContext;
   request: Request;
   requestId: string;
-  version: number;
 }
 
 type NextContext = { params: Promise<Record<string, string | string[]>> };
 
-export function errorResponse(error: unknown, _request: Request, requestId: string): Response {
-  return apiErrorResponse(error, requestId);
-}
-
-export { toApiError };
-
-function parseVersion(request: Request): number {
+/** Refuses a Service-Version header that names no version of this API (left out: the current one). */
+function checkVersion(request: Request): void {
   const header = request.headers.get("service-version");
-  if (header === null || header.trim() === "") return CURRENT_VERSION;
+  if (header === null || header.trim() === "") return;
   const version = /^\d+$/.test(header.trim()) ? Number(header.trim()) : Number.NaN;
   if (!SUPPORTED_VERSIONS.has(version)) {
     throw new ApiError(
@@ -117,7 +111,6 @@ function parseVersion(request: Request): number {
       `Service-Version ${header} is not a version of this API. Supported: ${[...SUPPORTED_VERSIONS].join(", ")}.`,
     );
   }
-  return version;
 }
 
 /** The request's JSON object body (bad_request when it is not one); shared with lib/http/client-route.ts. */
@@ -169,7 +162,7 @@ export function route<
     const requestId = randomUUID();
     // Rate limits first (lib/http/rate-limit.ts): a refused request costs no authentication.
     const limit = await checkRateLimit(request);
-    if (limit && !limit.decision.allowed) return errorResponse(rateLimitError(limit), request, requestId);
+    if (limit && !limit.decision.allowed) return apiErrorResponse(rateLimitError(limit), requestId);
     // Idempotency-Key (lib/http/idempotency.ts): claimed once the request is known valid.
     const idempotent: { claim?: IdempotencyClaim } = {};
     const audit: AuditTrail = {};
@@ -193,7 +186,7 @@ export function route<
           ? { type: "none", permissions: new Set() }
           : await authenticate(request, !isPublic);
       if (options.permission && !isPublic) requirePermission(auth, options.permission);
-      const version = parseVersion(request);
+      checkVersion(request);
 
       let params: unknown;
       if (options.params) {
@@ -234,9 +227,10 @@ export function route<
         auth,
         request,
         requestId,
-        version,
       });
       if (result instanceof Response) return result;
+      if (result instanceof FileResult) return fileResponse(result);
+      if (result instanceof RedirectResult) return redirectResponse(result);
       if (result instanceof ListResult) {
         const pagination = {
           per_page: result.perPage,
@@ -252,7 +246,7 @@ export function route<
       if (audit.auth) audit.answer = data;
       return jsonText(`{"data":${data},"meta":${meta}}`, options.status ?? 200, requestId);
     } catch (error) {
-      return errorResponse(error, request, requestId);
+      return apiErrorResponse(error, requestId);
     }
   }
 }
@@ -260,9 +254,8 @@ export function route<
 /** For the HTTP methods a path does not support: 405 in the API's error shape. */
 export async function methodNotAllowed(request: Request): Promise<Response> {
   const requestId = randomUUID();
-  return errorResponse(
+  return apiErrorResponse(
     new ApiError("method_not_allowed", `${request.method} is not allowed on this path.`),
-    request,
     requestId,
   );
 }
@@ -270,9 +263,8 @@ export async function methodNotAllowed(request: Request): Promise<Response> {
 /** For paths no endpoint has. */
 export async function routeNotFound(request: Request): Promise<Response> {
   const requestId = randomUUID();
-  return errorResponse(
+  return apiErrorResponse(
     new ApiError("not_found", `No endpoint ${request.method} ${new URL(request.url).pathname}.`),
-    request,
     requestId,
   );
 }

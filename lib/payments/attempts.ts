@@ -126,37 +126,6 @@ export async function noteProcessorPayment(id: string, reference: string, status
   );
 }
 
-/**
- * The open checkout attempt of a transaction at this account (unsettled, for the same amount and
- * currency): the checkout reuses its PaymentIntent, so one transaction has one payment at Stripe
- * however often its page is opened, and a failed 3-D Secure challenge can be followed by another try.
- */
-export async function openCheckoutAttempt(
-  transactionId: string,
-  processorAccount: string,
-  amount: bigint | string,
-  currencyCode: string,
-): Promise<PaymentAttempt | null> {
-  const [row] = await query<PaymentAttempt>(
-    `SELECT ${COLUMNS} FROM payment_attempts
-      WHERE transaction_id = $1 AND processor_account = $2 AND kind IN ('checkout', 'setup') AND settled_at IS NULL
-        AND amount = $3::bigint AND currency_code = $4 AND status <> 'canceled'
-      ORDER BY created_at DESC LIMIT 1`,
-    [transactionId, processorAccount, String(amount), currencyCode],
-  );
-  return row ?? null;
-}
-
-/** Attempts left unsettled for longer than `olderThanSeconds` (the reconciliation job's work), oldest first. */
-export async function unsettledAttempts(olderThanSeconds: number, limit: number): Promise<PaymentAttempt[]> {
-  return query<PaymentAttempt>(
-    `SELECT ${COLUMNS} FROM payment_attempts
-      WHERE settled_at IS NULL AND status <> 'canceled' AND created_at < now() - $1 * interval '1 second'
-      ORDER BY created_at LIMIT $2`,
-    [olderThanSeconds, limit],
-  );
-}
-
 /** A transaction's attempts, newest first, as the dashboard shows them (app/api/transactions/…/payment-attempts). */
 export async function attemptsOfTransaction(transactionId: string): Promise<PaymentAttemptView[]> {
   const [exists] = await query("SELECT 1 FROM transactions WHERE id = $1", [transactionId]);

@@ -39,8 +39,6 @@ import type { CardDetails, PaymentErrorCode, PaymentMethodType } from "../billin
 
 export type { PaymentErrorCode };
 
-export type PaymentProcessorName = "sandbox" | "stripe";
-
 /** The payment method as the processor reports it (never the card number). */
 export interface ProcessorMethod {
   /** The processor's ID of the method (Stripe: pm_…). */

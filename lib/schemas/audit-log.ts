@@ -8,9 +8,6 @@ import { dateTime, listQuery } from "./common.ts";
 export const AUDIT_ACTOR_TYPES = ["user", "api_key"] as const;
 export type AuditActorType = (typeof AUDIT_ACTOR_TYPES)[number];
 
-/** Actions that are not API requests. */
-export const SIGN_IN_ACTIONS = { succeeded: "sign_in", failed: "sign_in_failed" } as const;
-
 export const auditLogEntry = z.object({
   id: z.string(),
   occurred_at: z.string(),

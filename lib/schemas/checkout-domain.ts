@@ -15,7 +15,6 @@ export const CHECKOUT_DOMAIN_STATUSES = [
   "in_review",
   "action_required",
 ] as const;
-export type CheckoutDomainStatus = (typeof CHECKOUT_DOMAIN_STATUSES)[number];
 
 export const PAYMENT_METHOD_VERIFICATION_STATUSES = ["verified", "unverified"] as const;
 

@@ -1,6 +1,6 @@
 /** Zod building blocks shared by every resource's schemas (request and response). */
 import { z } from "zod";
-import { ID_PREFIX, type IdPrefix } from "../id-prefixes.ts";
+import type { IdPrefix } from "../id-prefixes.ts";
 import { isCountryCode, isUnsupportedCountryCode } from "./countries.ts";
 import { orderByParam, perPageParam } from "./list-query.ts";
 
@@ -143,12 +143,6 @@ export const dateTime = z.iso
 export function includeParam<const V extends readonly [string, ...string[]]>(values: V) {
   return csv(z.enum(values, { error: `must be one of ${values.join(", ")}` }));
 }
-
-export function idParam(prefix: IdPrefix) {
-  return entityId(prefix);
-}
-
-export { ID_PREFIX };
 
 /** Hosts where a plain-http return address is accepted: the merchant's own machine while developing. */
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);

@@ -62,7 +62,6 @@ import { startReceiver } from "@/lib/dev/test/receiver";
 import { admin } from "@/lib/dev/test/resource";
 import { makeRecurringPrice, subscribeAtCheckout } from "@/lib/dev/test/subscriptions";
 import { makeBusiness, makeBuyer, makeDiscount, makePrice, makeProduct, makeReady } from "@/lib/dev/test/transactions";
-import { deliverNotification } from "@/lib/events/delivery";
 import { accountSettingsSchema } from "@/lib/schemas/account-settings";
 import { addressSchema } from "@/lib/schemas/address";
 import { adjustmentSchema } from "@/lib/schemas/adjustment";
@@ -106,6 +105,7 @@ import {
   transactionResponseSchema,
   transactionSchema,
 } from "@/lib/schemas/transaction";
+import { deliverNotification } from "@/lib/services/notification-delivery";
 import { payAtCheckout } from "@/lib/services/payments/checkout";
 import { executeSimulationRun } from "@/lib/simulator/runner";
 

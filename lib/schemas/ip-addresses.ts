@@ -7,4 +7,3 @@ import { z } from "zod";
 export const ipAddressesSchema = z.object({
   ipv4_cidrs: z.array(z.string()),
 });
-export type IpAddresses = z.infer<typeof ipAddressesSchema>;

@@ -10,7 +10,6 @@ import { csv, email, entityId, listQuery, successUrl } from "./common.ts";
 import { previewAddress } from "./transaction.ts";
 
 export const PAYMENT_LINK_STATUSES = ["active", "archived"] as const;
-export type PaymentLinkStatus = (typeof PAYMENT_LINK_STATUSES)[number];
 
 /** A payment link as the API answers it. */
 export const paymentLinkSchema = z.object({

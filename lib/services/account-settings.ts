@@ -23,6 +23,7 @@ import { query, sqlTransaction, ts } from "../db/sql.ts";
 import { storableJson } from "../db/storable.ts";
 import { checkLogo, type LogoImage } from "../documents/logo.ts";
 import { ApiError, invalidField } from "../errors.ts";
+import { FileResult } from "../http/results.ts";
 import {
   type AccountSettings,
   DEFAULT_CURRENCY_CODE,
@@ -220,30 +221,20 @@ export async function getLogo(): Promise<(LogoImage & { version: string }) | nul
 }
 
 /**
- * The answer of the public `/logo?v=<version>` route (app/logo/route.ts): the current logo, cached
+ * The file of the public `/logo?v=<version>` route (app/logo/route.ts): the current logo, cached
  * for a year when `requested` is its version (a changed logo gets a new URL), briefly otherwise (an
- * old link still gets the current logo); 404 without one.
+ * old link still gets the current logo); null without one.
  */
-export async function logoResponse(requested: string | null): Promise<Response> {
+export async function logoFile(requested: string | null): Promise<FileResult | null> {
   const logo = await getLogo();
-  if (!logo) {
-    return new Response("No logo", {
-      status: 404,
-      headers: {
-        "content-type": "text/plain; charset=utf-8",
-        "cache-control": "no-store",
-        "x-content-type-options": "nosniff",
-      },
-    });
-  }
-  return new Response(Buffer.from(logo.bytes), {
-    status: 200,
+  if (!logo) return null;
+  return new FileResult({
+    body: logo.bytes,
+    contentType: logo.contentType,
+    size: logo.bytes.byteLength,
+    cacheControl: requested === logo.version ? "public, max-age=31536000, immutable" : "public, max-age=300",
     headers: {
-      "content-type": logo.contentType,
-      "content-length": String(logo.bytes.byteLength),
-      "cache-control": requested === logo.version ? "public, max-age=31536000, immutable" : "public, max-age=300",
       etag: `"${logo.version}"`,
-      "x-content-type-options": "nosniff",
       "content-security-policy": "default-src 'none'; sandbox",
       "cross-origin-resource-policy": "cross-origin",
     },

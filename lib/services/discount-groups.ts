@@ -5,7 +5,6 @@ import {
   type JsonPage,
   listJson,
   Params,
-  query,
   type RawJson,
   sqlTransaction,
   updateJson,
@@ -24,14 +23,6 @@ export async function getDiscountGroup(id: string): Promise<RawJson<DiscountGrou
   const group = await getJson(DISCOUNT_GROUP, "t.id = $1", [id]);
   if (!group) throw notFound(id);
   return group;
-}
-
-/** The IDs among `ids` that name no discount group. */
-export async function missingDiscountGroups(ids: readonly string[]): Promise<string[]> {
-  if (ids.length === 0) return [];
-  const rows = await query<{ id: string }>("SELECT id FROM discount_groups WHERE id = ANY($1)", [ids]);
-  const found = new Set(rows.map((row) => row.id));
-  return ids.filter((id) => !found.has(id));
 }
 
 export function createDiscountGroup(input: CreateDiscountGroupInput): Promise<RawJson<DiscountGroup>> {

@@ -26,6 +26,7 @@ import {
   verifyDocumentLink,
 } from "../documents/signed-links.ts";
 import { ApiError } from "../errors.ts";
+import { FileResult } from "../http/results.ts";
 import type { Disposition, DocumentUrl } from "../schemas/document.ts";
 import { getAccountSettings, getLogo } from "./account-settings.ts";
 import { sessionSecret } from "./settings.ts";
@@ -94,19 +95,12 @@ export async function checkDocumentLink(kind: DocumentKind, id: string, received
   );
 }
 
-/** The PDF as an HTTP response: downloaded (`attachment`) or shown in the browser (`inline`). */
-export function pdfResponse(bytes: Uint8Array, fileName: string, disposition: Disposition): Response {
-  return new Response(Buffer.from(bytes), {
-    status: 200,
-    headers: {
-      "content-type": "application/pdf",
-      "content-length": String(bytes.byteLength),
-      "content-disposition": `${disposition}; filename="${fileName}"`,
-      // A customer's invoice: never kept by shared caches.
-      "cache-control": "private, no-store",
-      "x-content-type-options": "nosniff",
-    },
-  });
+/**
+ * The PDF as a file to answer: downloaded (`attachment`) or shown in the browser (`inline`); a
+ * customer's document, so never kept by shared caches (FileResult's default).
+ */
+export function pdfFile(bytes: Uint8Array, fileName: string, disposition: Disposition): FileResult {
+  return new FileResult({ body: bytes, contentType: "application/pdf", size: bytes.byteLength, disposition, fileName });
 }
 
 function unavailable(reason: string): ApiError {

@@ -26,7 +26,7 @@ import { documentUrl, hostedInvoiceUrlFor, linkKey, merchantDetails } from "./do
 import { getTransaction } from "./transactions/get.ts";
 
 // The link itself lives beside the invoice PDF, which prints it as "Pay online".
-export { hostedInvoicePath, hostedInvoiceUrlFor } from "./documents.ts";
+export { hostedInvoiceUrlFor } from "./documents.ts";
 
 /** GET /transactions/{transaction_id}/invoice-link: the hosted page of a transaction that has an invoice. */
 export async function hostedInvoiceLink(id: string): Promise<{ url: string; expires_at: string }> {

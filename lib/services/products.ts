@@ -1,4 +1,5 @@
-import { PRODUCT, productEntity } from "../db/entities/product.ts";
+import { PRODUCT } from "../db/entities/product.ts";
+import { productEntity } from "../db/entities/product-with-prices.ts";
 import {
   getJson,
   insertJson,

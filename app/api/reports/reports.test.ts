@@ -708,7 +708,7 @@ describe("hostile input", () => {
 
 describe("the worker", () => {
   it("generates a created report in the background, and the report.updated event follows", async () => {
-    const { startWorker } = await import("@/lib/events/worker");
+    const { startWorker } = await import("@/lib/worker/worker");
     const made = (await create({ type: "balance" })).body.data;
     const worker = await startWorker({ concurrency: 2 });
     try {

@@ -31,9 +31,9 @@ import {
 } from "@/lib/dev/test/subscription-updates";
 import { makeRecurringPrice } from "@/lib/dev/test/subscriptions";
 import { makePrice } from "@/lib/dev/test/transactions";
-import { reconcileAttempts } from "@/lib/payments/reconcile";
 import { saveProcessorMethod } from "@/lib/services/payment-methods";
 import { offSessionHooks } from "@/lib/services/payments/off-session";
+import { reconcileAttempts } from "@/lib/services/payments/reconcile";
 
 type Entity = Record<string, any>;
 

@@ -21,13 +21,13 @@ import { call, expectError } from "@/lib/dev/test/api";
 import { events } from "@/lib/dev/test/checks";
 import { admin } from "@/lib/dev/test/resource";
 import { MANUAL_TERMS, makeBuyer, makePrice, makeTransaction, transactions } from "@/lib/dev/test/transactions";
-import { JOBS } from "@/lib/events/jobs/all";
 import { noteProcessorPayment, recordAttempt } from "@/lib/payments/attempts";
 import { activeStripe, idempotencyKey } from "@/lib/payments/stripe";
 import { STRIPE_APPLIED_EVENTS } from "@/lib/payments/webhooks";
 import { saveProcessorMethod } from "@/lib/services/payment-methods";
 import { markPaid } from "@/lib/services/payments/mark-paid";
 import { STRIPE_EVENT_HANDLERS } from "@/lib/services/payments/stripe-events";
+import { WORKER_JOBS as JOBS } from "@/lib/worker/tasks";
 import * as webhook from "./route";
 
 type Entity = Record<string, any>;

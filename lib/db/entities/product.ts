@@ -1,7 +1,5 @@
-import type { ProductWithPrices } from "../../schemas/price.ts";
 import type { Product } from "../../schemas/product.ts";
-import { type EntityTable, includable, ts } from "../sql.ts";
-import { PRICE } from "./price.ts";
+import { type EntityTable, ts } from "../sql.ts";
 
 /** The product's API shape (spec: Product), in the spec's field order. */
 export const PRODUCT: EntityTable<Product> = {
@@ -31,15 +29,3 @@ export const PRODUCT: EntityTable<Product> = {
     updated_at: "t.updated_at",
   },
 };
-
-/**
- * The product with `include=prices`: every price of the product, archived ones too, ordered by ID
- * and not paginated, as the API family includes related entities.
- */
-export const productEntity = includable<Product, ProductWithPrices>(
-  PRODUCT,
-  "prices",
-  () => PRICE,
-  "t.product_id = parent.id",
-  true,
-);

@@ -39,7 +39,8 @@ async function main() {
   const id = process.argv[2];
   const { generateReport } = await import("../../services/reports/generate.ts");
   const { reportDownloadUrl } = await import("../../services/reports/reports.ts");
-  const { reportCsvResponse } = await import("../../services/reports/download.ts");
+  const { reportCsv } = await import("../../services/reports/download.ts");
+  const { fileResponse } = await import("../../http/file-response.ts");
   const { disconnectDb } = await import("../../db/connection.ts");
   const { sessionSecret } = await import("../../services/settings.ts");
   // Modules loaded and the pool (the link key's secret) warm before measuring:
@@ -49,7 +50,7 @@ async function main() {
   const download = await measure(async () => {
     const { url } = await reportDownloadUrl(id);
     const query = Object.fromEntries(new URL(url).searchParams);
-    const response = await reportCsvResponse(id, query);
+    const response = fileResponse(await reportCsv(id, query));
     let bytes = 0;
     let lines = 0;
     const reader = (response.body as ReadableStream<Uint8Array>).getReader();

@@ -14,9 +14,9 @@ import { strictProblems } from "../../schemas/strict.ts";
  * worker and the fan-out, not to test a payload: their events are not checked.
  */
 const BARE_EVENT_FILES = [
-  "lib/events/restart.test.ts",
-  "lib/events/worker.test.ts",
-  "lib/events/worker-connections.test.ts",
+  "lib/worker/restart.test.ts",
+  "lib/worker/worker.test.ts",
+  "lib/worker/worker-connections.test.ts",
 ];
 
 export function checksStoredEvents(testPath: string | undefined): boolean {

@@ -2,7 +2,7 @@
  * A worker process for tests (crash and concurrency tests spawn and kill it): the real worker,
  * without the CLI's generate and migrate steps. Prints "ready <pool id>" once it runs.
  */
-import { startWorker } from "../../events/worker.ts";
+import { startWorker } from "../../worker/worker.ts";
 
 const worker = await startWorker({
   concurrency: Number(process.env.BILLING_WORKER_CONCURRENCY ?? 10),

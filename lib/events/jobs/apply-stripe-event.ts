@@ -11,8 +11,4 @@ export const applyStripeEventJob = defineJob({
   id: "apply_stripe_event",
   payload: z.object({ event_id: z.string() }),
   maxAttempts: 20,
-  async run({ event_id }) {
-    const { applyStoredStripeEvent } = await import("../../services/payments/stripe-events.ts");
-    await applyStoredStripeEvent(event_id);
-  },
 });

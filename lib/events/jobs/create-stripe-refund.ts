@@ -12,8 +12,4 @@ export const createStripeRefundJob = defineJob({
   id: "create_stripe_refund",
   payload: z.object({ adjustment_id: z.string() }),
   maxAttempts: 20,
-  async run({ adjustment_id }) {
-    const { createStripeRefund } = await import("../../services/payments/refunds.ts");
-    await createStripeRefund(adjustment_id);
-  },
 });

@@ -6,8 +6,4 @@ export const deliverEmailsJob = defineJob({
   id: "deliver_emails",
   payload: z.object({ ids: z.array(z.string()) }),
   maxAttempts: 25,
-  async run({ ids }) {
-    const { deliverEmails } = await import("../../services/emails/outbox.ts");
-    await deliverEmails(ids);
-  },
 });

@@ -14,11 +14,6 @@ export const deliverNotificationJob = defineJob({
   // How often the queue itself retries a job that threw (database down, worker bug): these are not
   // delivery failures, which the delivery schedules itself (lib/events/delivery.ts).
   maxAttempts: 25,
-  async run({ id, attempt }) {
-    // Imported when run: delivery.ts queues its next attempts with queueDeliverySql below.
-    const { deliverNotification } = await import("../delivery.ts");
-    await deliverNotification(id, attempt);
-  },
 });
 
 /**

@@ -9,8 +9,4 @@ export const expireReportsJob = defineJob({
   id: "expire_reports",
   payload: z.object({}),
   schedule: "*/10 * * * *",
-  async run() {
-    const { expireReports } = await import("../../services/reports/expire.ts");
-    await expireReports();
-  },
 });

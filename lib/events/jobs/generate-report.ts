@@ -10,10 +10,6 @@ export const generateReportJob = defineJob({
   // A generation is tried this many times (a worker crash or a lost database mid-way); after the
   // last failed try the report is marked `failed`.
   maxAttempts: 3,
-  async run({ id }, helpers) {
-    const { runReportJob } = await import("../../services/reports/generate.ts");
-    await runReportJob(id, helpers.job.attempts, helpers.job.max_attempts);
-  },
 });
 
 /** Queues the generation of report `id` (call inside the transaction that created it). */

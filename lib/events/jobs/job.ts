@@ -1,6 +1,8 @@
 /**
- * A background job, declared once (one file per job in this folder; the worker runs the list in
- * all.ts on graphile-worker, a PostgreSQL job queue):
+ * A background job's declaration (one file per job in this folder, listed in all.ts): what a
+ * service needs to queue it. What the job does is its handler, registered by the worker
+ * (lib/worker/tasks.ts), which sits above the services it calls: a service imports a declaration,
+ * never the code that runs it.
  * - `id`: the queue's task name. SQL queues jobs by this name too (the notifications trigger of the
  *   migrations calls add_job('deliver_notification', ...)) and queued rows keep it: never rename one.
  * - `payload`: the zod schema of its payload, parsed before the handler runs, so a handler gets
@@ -11,7 +13,6 @@
  * Jobs are queued inside the caller's transaction (queueJob), so a job exists exactly when the
  * change that needs it committed.
  */
-import type { JobHelpers, Task } from "graphile-worker";
 import type { z } from "zod";
 import { type Queryable, query, storableJson } from "../../db/sql.ts";
 
@@ -20,27 +21,10 @@ export interface Job<Schema extends z.ZodType> {
   readonly payload: Schema;
   readonly maxAttempts?: number;
   readonly schedule?: string;
-  run(payload: z.output<Schema>, helpers: JobHelpers): Promise<void>;
-  /** The graphile-worker task: parses the payload, then runs the handler. */
-  readonly task: Task;
 }
 
-/** What the worker needs of a job, whatever its payload. */
-export type RunnableJob = Pick<Job<z.ZodType>, "id" | "schedule" | "task">;
-
-export function defineJob<Schema extends z.ZodType>(declaration: {
-  id: string;
-  payload: Schema;
-  maxAttempts?: number;
-  schedule?: string;
-  run(payload: z.output<Schema>, helpers: JobHelpers): Promise<void>;
-}): Job<Schema> {
-  return {
-    ...declaration,
-    task: async (payload, helpers) => {
-      await declaration.run(declaration.payload.parse(payload), helpers);
-    },
-  };
+export function defineJob<Schema extends z.ZodType>(declaration: Job<Schema>): Job<Schema> {
+  return declaration;
 }
 
 /**

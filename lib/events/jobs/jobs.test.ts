@@ -1,9 +1,6 @@
-/** The job declarations: the queue's task names and schedules stay what queued rows and SQL use. */
-import type { JobHelpers } from "graphile-worker";
+/** The job declarations: the queue's task names stay what queued rows and SQL use. */
 import { describe, expect, it } from "vitest";
-import { CRONTAB } from "../worker.ts";
 import { JOBS } from "./all.ts";
-import { runSimulationJob } from "./run-simulation.ts";
 
 describe("background jobs", () => {
   it("keep their task names (queued jobs and the migrations' add_job calls name them)", () => {
@@ -23,20 +20,5 @@ describe("background jobs", () => {
       "create_stripe_refund",
       "reconcile_payments",
     ]);
-  });
-
-  it("build the worker's crontab from their schedules", () => {
-    expect(CRONTAB.split("\n")).toEqual([
-      "17 * * * * purge_notifications",
-      "* * * * * mark_past_due",
-      "* * * * * subscriptions_due",
-      "*/10 * * * * expire_reports",
-      "43 3 * * * purge_audit_log",
-      "* * * * * reconcile_payments",
-    ]);
-  });
-
-  it("parse the payload before the handler runs: a malformed one fails the job", async () => {
-    await expect(runSimulationJob.task({ id: 42 }, {} as JobHelpers)).rejects.toThrow(/id/);
   });
 });

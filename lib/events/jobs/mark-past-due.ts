@@ -6,8 +6,4 @@ export const markPastDueJob = defineJob({
   id: "mark_past_due",
   payload: z.object({}),
   schedule: "* * * * *",
-  async run() {
-    const { markPastDueTransactions } = await import("../../services/payments/past-due.ts");
-    await markPastDueTransactions();
-  },
 });

@@ -6,8 +6,4 @@ export const purgeAuditLogJob = defineJob({
   id: "purge_audit_log",
   payload: z.object({}),
   schedule: "43 3 * * *",
-  async run() {
-    const { purgeAuditLog } = await import("../../services/team/audit-log.ts");
-    await purgeAuditLog();
-  },
 });

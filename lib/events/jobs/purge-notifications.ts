@@ -10,14 +10,4 @@ export const purgeNotificationsJob = defineJob({
   id: "purge_notifications",
   payload: z.object({}),
   schedule: "17 * * * *",
-  async run() {
-    const { purgeNotifications } = await import("../delivery.ts");
-    await purgeNotifications();
-    const { purgeIdempotencyKeys } = await import("../../http/idempotency.ts");
-    const { purgeRateLimitCounters } = await import("../../http/rate-limit.ts");
-    const { purgeCheckoutDeclines } = await import("../../services/payments/declines.ts");
-    await purgeIdempotencyKeys();
-    await purgeRateLimitCounters();
-    await purgeCheckoutDeclines();
-  },
 });

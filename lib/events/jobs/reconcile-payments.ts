@@ -1,6 +1,6 @@
 /**
  * Every minute: payment attempts left in doubt at Stripe (a crash between its answer and our
- * commit, a lost answer) are settled by asking Stripe (lib/payments/reconcile.ts).
+ * commit, a lost answer) are settled by asking Stripe (lib/services/payments/reconcile.ts).
  */
 import { z } from "zod";
 import { defineJob } from "./job.ts";
@@ -9,13 +9,4 @@ export const reconcilePaymentsJob = defineJob({
   id: "reconcile_payments",
   payload: z.object({}),
   schedule: "* * * * *",
-  async run() {
-    const { reconcileAttempts } = await import("../../payments/reconcile.ts");
-    const report = await reconcileAttempts();
-    if (report.settled + report.expired > 0) {
-      console.error(
-        `[payments] reconciliation: ${report.settled} settled, ${report.expired} expired, ${report.open} still open`,
-      );
-    }
-  },
 });

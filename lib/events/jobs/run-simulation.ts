@@ -7,10 +7,6 @@ export const runSimulationJob = defineJob({
   id: "run_simulation",
   /** Send the events of simulation run `id`. */
   payload: z.object({ id: z.string() }),
-  async run({ id }) {
-    const { executeSimulationRun } = await import("../../simulator/runner.ts");
-    await executeSimulationRun(id);
-  },
 });
 
 /** Queues a simulation run (call inside the transaction that created it). */

@@ -5,8 +5,4 @@ import { defineJob } from "./job.ts";
 export const sendEventEmailsJob = defineJob({
   id: "send_event_emails",
   payload: z.object({ event_id: z.string() }),
-  async run({ event_id }) {
-    const { sendEventEmails } = await import("../../services/emails/events.ts");
-    await sendEventEmails(event_id);
-  },
 });

@@ -6,8 +6,4 @@ export const sendTrialEndingEmailJob = defineJob({
   id: "send_trial_ending_email",
   payload: z.object({ event_id: z.string(), subscription_id: z.string(), trial_ends_at: z.string() }),
   maxAttempts: 25,
-  async run(payload) {
-    const { sendTrialEndingEmail } = await import("../../services/emails/events.ts");
-    await sendTrialEndingEmail(payload);
-  },
 });

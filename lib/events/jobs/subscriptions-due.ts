@@ -9,8 +9,4 @@ export const subscriptionsDueJob = defineJob({
   id: "subscriptions_due",
   payload: z.object({}),
   schedule: "* * * * *",
-  async run() {
-    const { processDueSubscriptions } = await import("../../services/subscriptions/engine.ts");
-    await processDueSubscriptions();
-  },
 });

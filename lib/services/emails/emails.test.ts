@@ -14,11 +14,11 @@ import { call, expectError, expectNotFound, testKey } from "@/lib/dev/test/api";
 import { insertDestination } from "@/lib/dev/test/notifications";
 import { mailPart, mailSubject, startSmtpSink } from "@/lib/dev/test/smtp";
 import { MANUAL_TERMS, makeBusiness, makeBuyer, makeReady, transactions } from "@/lib/dev/test/transactions";
-import { startWorker } from "@/lib/events/worker";
 import { newId } from "@/lib/ids";
 import { updateAccountSettings } from "@/lib/services/account-settings";
 import { loadHostedInvoice } from "@/lib/services/hosted-invoices";
 import { payAtCheckout } from "@/lib/services/payments/checkout";
+import { startWorker } from "@/lib/worker/worker";
 import { sendEventEmails } from "./events";
 
 type Entity = Record<string, any>;

@@ -12,9 +12,9 @@ import { query } from "@/lib/db/sql";
 import { call, testKey } from "@/lib/dev/test/api";
 import { insertDestination, makeChange, notificationsOf } from "@/lib/dev/test/notifications";
 import { mailPart, mailSubject, startSmtpSink } from "@/lib/dev/test/smtp";
-import { deliverNotification } from "@/lib/events/delivery";
-import { startWorker } from "@/lib/events/worker";
+import { deliverNotification } from "@/lib/services/notification-delivery";
 import { replayNotification } from "@/lib/services/notifications";
+import { startWorker } from "@/lib/worker/worker";
 
 type Entity = Record<string, any>;
 

@@ -28,10 +28,6 @@ export function rangeDays(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
 }
 
-export function addDays(day: string, days: number): string {
-  return new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
-}
-
 /** The family's `max_lookback_exceeded` for a range longer than METRICS_MAX_DAYS. */
 export function checkLookback(metric: string, from: string, to: string): void {
   if (rangeDays(from, to) > METRICS_MAX_DAYS) {

@@ -17,7 +17,7 @@
  *    subscription's past_due, dunning schedule…) in that same transaction.
  *
  * A crash between 2 and 3 (or a lost answer) leaves the attempt unsettled: the reconciliation job
- * (lib/payments/reconcile.ts) sends the very same request again (same key, same parameters:
+ * (lib/services/payments/reconcile.ts) sends the very same request again (same key, same parameters:
  * `intentParams` reads them all from the attempt's row), Stripe replays its first answer, and the
  * attempt is settled with the same follow-up (rebuilt from `purpose`). A charge never happens twice
  * and is never lost.

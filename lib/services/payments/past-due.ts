@@ -17,7 +17,7 @@ export const INVOICE_DUE_AT = `(t.billed_at + ((t.billing_details->'payment_term
  * arithmetic of PostgreSQL intervals) is at or before `at` to `past_due`, with the events
  * `transaction.updated` and `transaction.past_due`. Rows another worker holds are skipped (it is
  * moving them, or paying them). Returns the IDs moved. Run by the worker's cron
- * (lib/events/worker.ts) and callable directly. Invoices of subscriptions are left to the
+ * (lib/worker/worker.ts) and callable directly. Invoices of subscriptions are left to the
  * subscription engine (lib/services/subscriptions/engine.ts), which moves the subscription with
  * them at the due date on the subscription's own clock.
  */

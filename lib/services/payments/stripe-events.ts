@@ -18,13 +18,13 @@
 import type Stripe from "stripe";
 import { query } from "../../db/sql.ts";
 import { attemptById, attemptByProcessorPayment, type PaymentAttempt } from "../../payments/attempts.ts";
-import { MIN_AGE_SECONDS } from "../../payments/reconcile.ts";
 import { activeStripe, methodOf, readIntent, type StripeContext } from "../../payments/stripe.ts";
 import type { StripeAppliedEvent } from "../../payments/webhooks.ts";
 import { recordChargeback, reverseChargeback } from "../adjustments.ts";
 import { deleteProcessorMethod, updateProcessorMethod } from "../payment-methods.ts";
 import { followUpOf } from "../subscriptions/charge-outcomes.ts";
 import { settleWithRetry } from "./off-session.ts";
+import { MIN_AGE_SECONDS } from "./reconcile.ts";
 import { applyStripeRefund } from "./refunds.ts";
 import { settleAttempt } from "./settle.ts";
 import { settleSetupIntent } from "./settle-setup.ts";

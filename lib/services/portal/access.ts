@@ -18,6 +18,7 @@
 import { config } from "../../config.ts";
 import { query } from "../../db/sql.ts";
 import { ApiError } from "../../errors.ts";
+import { RedirectResult } from "../../http/results.ts";
 import { type TokenClaims, verifyToken } from "./tokens.ts";
 
 export const PORTAL_COOKIE = "billing_portal";
@@ -88,12 +89,12 @@ export async function requirePortalCustomer(request: Request, now = Date.now()):
 /** GET /portal/session?token=…&next=…: the redirect that sets the cookie, or to the page saying why not. */
 export async function openPortalLink(token: string | undefined, next: string | undefined, now = Date.now()) {
   const access = await portalAccess(token, now);
-  const headers = new Headers({ "cache-control": "no-store", "referrer-policy": "no-referrer" });
+  const headers = { "cache-control": "no-store", "referrer-policy": "no-referrer" };
   if (!access.ok || !token) {
-    headers.set("location", `/portal/link?reason=${access.ok ? "missing" : access.reason}`);
-    return new Response(null, { status: 303, headers });
+    return new RedirectResult(`/portal/link?reason=${access.ok ? "missing" : access.reason}`, headers);
   }
-  headers.set("location", portalNext(next));
-  headers.append("set-cookie", portalCookie(token, access.claims.expiresAt, now));
-  return new Response(null, { status: 303, headers });
+  return new RedirectResult(portalNext(next), {
+    ...headers,
+    "set-cookie": portalCookie(token, access.claims.expiresAt, now),
+  });
 }

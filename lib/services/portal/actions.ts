@@ -8,10 +8,11 @@
 import { checkoutUrl } from "../../db/entities/transaction.ts";
 import { query } from "../../db/sql.ts";
 import { notFound } from "../../errors.ts";
+import { type FileResult, RedirectResult } from "../../http/results.ts";
 import type { PortalAddressInput, PortalBusinessInput } from "../../schemas/portal.ts";
 import { updateAddress } from "../addresses.ts";
 import { updateBusiness } from "../businesses.ts";
-import { invoicePdf, pdfResponse } from "../documents.ts";
+import { invoicePdf, pdfFile } from "../documents.ts";
 import { cancelSubscription } from "../subscriptions/cancel.ts";
 import { paymentMethodTransaction } from "../subscriptions/payment-method-transaction.ts";
 import { portalAccess, portalCookieValue } from "./access.ts";
@@ -66,10 +67,13 @@ export function portalUpdateBusiness(customerId: string, businessId: string, inp
  * whose portal session is gone (the cookie expired while the page stayed open) leads to the page
  * that says so, not to an error body.
  */
-export async function portalInvoiceDownload(request: Request, transactionId: string): Promise<Response> {
+export async function portalInvoiceDownload(
+  request: Request,
+  transactionId: string,
+): Promise<FileResult | RedirectResult> {
   const access = await portalAccess(portalCookieValue(request.headers.get("cookie")));
   if (!access.ok) {
-    return new Response(null, { status: 303, headers: { location: `/portal/link?reason=${access.reason}` } });
+    return new RedirectResult(`/portal/link?reason=${access.reason}`);
   }
   const [row] = await query("SELECT 1 FROM transactions WHERE id = $1 AND customer_id = $2", [
     transactionId,
@@ -77,5 +81,5 @@ export async function portalInvoiceDownload(request: Request, transactionId: str
   ]);
   if (!row) throw notFound(transactionId);
   const { bytes, fileName } = await invoicePdf(transactionId);
-  return pdfResponse(bytes, fileName, "attachment");
+  return pdfFile(bytes, fileName, "attachment");
 }

@@ -16,7 +16,6 @@ import type { Address } from "../../schemas/address.ts";
 import type { Business } from "../../schemas/business.ts";
 import type { Subscription } from "../../schemas/subscription.ts";
 import type { Transaction } from "../../schemas/transaction.ts";
-import { getAccountSettings } from "../account-settings.ts";
 import { nextTransaction, recurringDetails, storedRenewalState } from "../subscriptions/preview.ts";
 import { readSubscription } from "../subscriptions/store.ts";
 
@@ -41,11 +40,6 @@ export interface PortalSubscription {
 export interface PortalTransaction {
   transaction: Transaction;
   has_invoice: boolean;
-}
-
-/** The merchant's name as Settings have it. */
-export async function merchantName(): Promise<string> {
-  return (await getAccountSettings()).merchant_name;
 }
 
 export async function portalCustomer(customerId: string): Promise<PortalCustomer> {

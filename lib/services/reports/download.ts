@@ -9,10 +9,11 @@ import { createGunzip } from "node:zlib";
 import { query } from "../../db/sql.ts";
 import type { ReceivedLink } from "../../documents/signed-links.ts";
 import { notFound } from "../../errors.ts";
+import { FileResult } from "../../http/results.ts";
 import { checkDocumentLink } from "../documents.ts";
 import { downloadRefusal, reportState } from "./reports.ts";
 
-export async function reportCsvResponse(id: string, received: ReceivedLink): Promise<Response> {
+export async function reportCsv(id: string, received: ReceivedLink): Promise<FileResult> {
   await checkDocumentLink("report", id, received);
   const refusal = downloadRefusal(id, await reportState(id));
   if (refusal) throw refusal;
@@ -34,14 +35,11 @@ export async function reportCsvResponse(id: string, received: ReceivedLink): Pro
   }
   const gunzip = createGunzip();
   pipeline(Readable.from(chunks()), gunzip, () => {});
-  return new Response(Readable.toWeb(gunzip) as ReadableStream<Uint8Array>, {
-    status: 200,
-    headers: {
-      "content-type": "text/csv; charset=utf-8",
-      "content-length": meta.byte_size,
-      "content-disposition": `attachment; filename="${meta.type}-${id}.csv"`,
-      "cache-control": "private, no-store",
-      "x-content-type-options": "nosniff",
-    },
+  return new FileResult({
+    body: Readable.toWeb(gunzip) as ReadableStream<Uint8Array>,
+    contentType: "text/csv; charset=utf-8",
+    size: meta.byte_size,
+    disposition: "attachment",
+    fileName: `${meta.type}-${id}.csv`,
   });
 }

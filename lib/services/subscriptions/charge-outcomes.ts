@@ -30,6 +30,7 @@ import { type ChargeResult, type OnSettled, offSessionScope, scopedAttempts } fr
 import type { ChargeOutcome } from "../payments/saved-charges.ts";
 import { releaseDiscount } from "../transactions/discounts.ts";
 import { cancelTransactions, markTransactionsPastDue } from "../transactions/moves.ts";
+// biome-ignore lint/suspicious/noImportCycles: billing a period settles its charge here, whose outcome moves the subscription in lifecycle.ts; the subscription moves module of issue 25 item 2 dissolves this cycle.
 import { applyCancel, applyPause, dunningOffsets, markPastDue } from "./lifecycle.ts";
 import { emitSubscriptionEvents, lockSubscription, type SubscriptionRow } from "./store.ts";
 

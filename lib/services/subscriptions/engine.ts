@@ -118,7 +118,7 @@ async function collect(client: pg.PoolClient, sub: SubscriptionRow, at: Date): P
       due.map((row) => row.id),
     );
     if (due.length > 0 && sub.status !== "past_due") await markSubscriptionsPastDue(client, [sub.id]);
-    await scheduleInvoiceCheck(client, sub, at);
+    await scheduleInvoiceCheck(client, sub);
     return;
   }
   const [txn] = await query<{ id: string }>(

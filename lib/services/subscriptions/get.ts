@@ -4,11 +4,12 @@ import { SUBSCRIPTION, subscriptionEntity } from "../../db/entities/subscription
 import { getJson, type JsonPage, listJson, Params, type RawJson } from "../../db/sql.ts";
 import { notFound } from "../../errors.ts";
 import type { ListSubscriptionsQuery, Subscription, SubscriptionInclude } from "../../schemas/subscription.ts";
+import { includePreviews } from "./preview.ts";
 
 /**
  * The subscription; `include` adds the previews (`next_transaction`,
  * `recurring_transaction_details`), computed by the same totals engine that bills
- * (lib/services/subscriptions/preview.ts) — registered there, so this module stays the reader.
+ * (lib/services/subscriptions/preview.ts).
  */
 export async function getSubscription(
   id: string,
@@ -16,19 +17,8 @@ export async function getSubscription(
 ): Promise<RawJson<Subscription>> {
   const json = await getJson(SUBSCRIPTION, "t.id = $1", [id]);
   if (!json) throw notFound(id);
-  if (!include?.length || !includer) return json;
-  return includer(json, include);
-}
-
-type Includer = (
-  json: RawJson<Subscription>,
-  include: readonly SubscriptionInclude[],
-) => Promise<RawJson<Subscription>>;
-let includer: Includer | undefined;
-
-/** Set by the previews module: adds the included previews to a subscription's JSON. */
-export function registerIncluder(fn: Includer): void {
-  includer = fn;
+  if (!include?.length) return json;
+  return includePreviews(json, include);
 }
 
 export function listSubscriptions(q: ListSubscriptionsQuery): Promise<JsonPage> {

@@ -140,7 +140,7 @@ export async function billNow(
     }
     await afterSyncCharge(client, purpose, billed.outcome, billed.transactionId);
   } else if (billed.outcome === "billed") {
-    await scheduleInvoiceCheck(client, sub, options.at);
+    await scheduleInvoiceCheck(client, sub);
   }
   return billed.transactionId;
 }

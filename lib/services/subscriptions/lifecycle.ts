@@ -35,6 +35,7 @@ import { rfc3339 } from "../../timestamps.ts";
 import { INVOICE_DUE_AT } from "../payments/past-due.ts";
 import { cancelTransactions } from "../transactions/moves.ts";
 import { type BillLine, billSubscriptions, periodDiscount } from "./billing.ts";
+// biome-ignore lint/suspicious/noImportCycles: see charge-outcomes.ts (issue 25 item 2 dissolves this cycle).
 import { afterSyncCharge, type ChargePurpose, purposeText } from "./charge-outcomes.ts";
 import {
   markSubscriptionCanceled,
@@ -278,9 +279,9 @@ export async function billPeriods(client: pg.PoolClient, bills: readonly PeriodB
       client,
     );
   }
-  for (const [i, { sub, at }] of bills.entries()) {
+  for (const [i, { sub }] of bills.entries()) {
     const { outcome, transactionId } = billed[i];
-    if (outcome === "billed") await scheduleInvoiceCheck(client, sub, at);
+    if (outcome === "billed") await scheduleInvoiceCheck(client, sub);
     else await afterSyncCharge(client, purposes[i], outcome, transactionId);
   }
   return billed.map((b) => b.transactionId);
@@ -307,11 +308,7 @@ export async function markPastDue(client: pg.PoolClient, subscriptionId: string,
 }
 
 /** A manual subscription's engine looks at its unpaid invoices at their earliest due date. */
-export async function scheduleInvoiceCheck(
-  client: pg.PoolClient,
-  sub: Pick<SubscriptionRow, "id">,
-  _at: Date,
-): Promise<void> {
+export async function scheduleInvoiceCheck(client: pg.PoolClient, sub: Pick<SubscriptionRow, "id">): Promise<void> {
   await query(
     `UPDATE subscriptions s SET next_retry_at = (
         -- To the millisecond, as the engine reads times (a JavaScript Date).

@@ -37,7 +37,6 @@ import { taxContext, transactionDetails } from "../transactions/details.ts";
 import type { DiscountRef } from "../transactions/references.ts";
 import { type BillLine, lineItems, periodDiscount, subscriptionCountry } from "./billing.ts";
 import { renewalPeriod } from "./engine.ts";
-import { registerIncluder } from "./get.ts";
 import { periodLines } from "./lifecycle.ts";
 import { readSubscription, type SubscriptionRow } from "./store.ts";
 
@@ -229,8 +228,8 @@ export function previewShape(
   };
 }
 
-/** GET /subscriptions/{id}?include=…: adds the previews asked for (see get.ts). */
-async function includePreviews(
+/** GET /subscriptions/{id}?include=…: adds the previews asked for (get.ts). */
+export async function includePreviews(
   json: RawJson<Subscription>,
   include: readonly SubscriptionInclude[],
 ): Promise<RawJson<Subscription>> {
@@ -244,5 +243,3 @@ async function includePreviews(
   }
   return new RawJson(toJsonText(entity));
 }
-
-registerIncluder(includePreviews);

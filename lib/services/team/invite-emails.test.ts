@@ -11,9 +11,9 @@ import { query } from "@/lib/db/sql";
 import { call, testKey } from "@/lib/dev/test/api";
 import { mailPart, mailSubject, startSmtpSink } from "@/lib/dev/test/smtp";
 import { staffSession } from "@/lib/dev/test/staff";
-import { startWorker } from "@/lib/events/worker";
 import { updateAccountSettings } from "@/lib/services/account-settings";
 import { deliverEmails } from "@/lib/services/emails/outbox";
+import { startWorker } from "@/lib/worker/worker";
 
 type Entity = Record<string, any>;
 

@@ -6,10 +6,8 @@ import {
   subscriptionSchema,
   updateSubscriptionBody,
 } from "@/lib/schemas/subscription";
-import { getSubscription } from "@/lib/services/subscriptions/get";
-// Registers the previews that `include` adds (next_transaction, recurring_transaction_details).
-import "@/lib/services/subscriptions/preview";
 import { withPortalLinks } from "@/lib/services/portal/management-urls";
+import { getSubscription } from "@/lib/services/subscriptions/get";
 import { updateSubscription } from "@/lib/services/subscriptions/update";
 
 export const GET = route(

@@ -1,7 +1,7 @@
 import { route } from "@/lib/http/route";
 import { adjustmentParams, signedLinkQuery } from "@/lib/schemas/document";
 import { creditNotePdf } from "@/lib/services/credit-notes";
-import { checkDocumentLink, pdfResponse } from "@/lib/services/documents";
+import { checkDocumentLink, pdfFile } from "@/lib/services/documents";
 
 /** A signed credit-note link (from GET /adjustments/{adjustment_id}/credit-note): the signature authenticates it. */
 export const GET = route(
@@ -16,7 +16,7 @@ export const GET = route(
     const id = input.params.adjustment_id;
     const disposition = await checkDocumentLink("credit_note", id, input.query);
     const { bytes, fileName } = await creditNotePdf(id);
-    return pdfResponse(bytes, fileName, disposition);
+    return pdfFile(bytes, fileName, disposition);
   },
 );
 

@@ -1,6 +1,6 @@
 import { route } from "@/lib/http/route";
 import { invoiceDocumentParams, signedLinkQuery } from "@/lib/schemas/document";
-import { checkDocumentLink, invoicePdf, pdfResponse } from "@/lib/services/documents";
+import { checkDocumentLink, invoicePdf, pdfFile } from "@/lib/services/documents";
 
 /** A signed invoice link (from GET /transactions/{transaction_id}/invoice): the signature authenticates it. */
 export const GET = route(
@@ -15,7 +15,7 @@ export const GET = route(
     const id = input.params.transaction_id;
     const disposition = await checkDocumentLink("invoice", id, input.query);
     const { bytes, fileName } = await invoicePdf(id);
-    return pdfResponse(bytes, fileName, disposition);
+    return pdfFile(bytes, fileName, disposition);
   },
 );
 

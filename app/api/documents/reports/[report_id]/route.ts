@@ -1,7 +1,7 @@
 import { route } from "@/lib/http/route";
 import { signedLinkQuery } from "@/lib/schemas/document";
 import { reportParams } from "@/lib/schemas/report";
-import { reportCsvResponse } from "@/lib/services/reports/download";
+import { reportCsv } from "@/lib/services/reports/download";
 
 /** A signed report link (from GET /reports/{report_id}/download-url): the signature authenticates it. */
 export const GET = route(
@@ -12,7 +12,7 @@ export const GET = route(
     params: reportParams,
     query: signedLinkQuery,
   },
-  ({ input }) => reportCsvResponse(input.params.report_id, input.query),
+  ({ input }) => reportCsv(input.params.report_id, input.query),
 );
 
 export {

@@ -1,6 +1,6 @@
 import { route } from "@/lib/http/route";
 import { transactionParams } from "@/lib/schemas/transaction";
-import { pdfResponse } from "@/lib/services/documents";
+import { pdfFile } from "@/lib/services/documents";
 import { invoicePreviewPdf } from "@/lib/services/invoice-preview";
 
 /** An extension of ours: the would-be invoice of a ready manual transaction, stamped DRAFT (no number taken). */
@@ -13,7 +13,7 @@ export const GET = route(
   },
   async ({ input }) => {
     const { bytes, fileName } = await invoicePreviewPdf(input.params.transaction_id);
-    return pdfResponse(bytes, fileName, "inline");
+    return pdfFile(bytes, fileName, "inline");
   },
 );
 

@@ -20,9 +20,11 @@
  *   on the same page). Left to expire otherwise: after a day an attempt is canceled (the checkout
  *   then starts a new one), as is one that never got a pi_ (the page was opened, nothing sent).
  */
-import { query } from "../db/sql.ts";
-import type { PaymentAttempt } from "./attempts.ts";
-import { activeStripe, readIntent, type StripeContext } from "./stripe.ts";
+import { query } from "../../db/sql.ts";
+import type { PaymentAttempt } from "../../payments/attempts.ts";
+import { activeStripe, readIntent, type StripeContext } from "../../payments/stripe.ts";
+import { followUpOf } from "../subscriptions/charge-outcomes.ts";
+import { boundedEach, chargeAttempt, settleWithRetry } from "./off-session.ts";
 
 export const MIN_AGE_SECONDS = 60;
 export const EXPIRE_AFTER_SECONDS = 24 * 60 * 60;
@@ -75,8 +77,6 @@ export async function reconcileAttempts(
   const attempts = await attemptsInDoubt(options.minAgeSeconds ?? MIN_AGE_SECONDS, options.limit ?? BATCH);
   const report: ReconcileReport = { examined: attempts.length, settled: 0, open: 0, expired: 0 };
   if (attempts.length === 0) return report;
-  const { boundedEach, chargeAttempt, settleWithRetry } = await import("../services/payments/off-session.ts");
-  const { followUpOf } = await import("../services/subscriptions/charge-outcomes.ts");
   let ctx: StripeContext | null;
   try {
     ctx = await activeStripe();

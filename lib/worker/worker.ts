@@ -1,6 +1,6 @@
 /**
  * The background worker: graphile-worker (a PostgreSQL job queue) running our jobs (declared in
- * lib/events/jobs/, one file each). It runs inside
+ * lib/events/jobs/, one file each; their handlers in lib/worker/tasks.ts). It runs inside
  * the web process by default (instrumentation.ts) and as its own process with
  * `npm run --silent cli -- worker`; any number of either share one database. The queue locks each
  * job for one worker pool, so a notification is not delivered twice in normal operation.
@@ -21,7 +21,7 @@ import { Logger, makeWorkerUtils, type Runner, run, type TaskList, type WorkerUt
 import type pg from "pg";
 import { config } from "../config.ts";
 import { newPool, pool as processPool } from "../db/connection.ts";
-import { JOBS } from "./jobs/all.ts";
+import { CRONTAB, WORKER_JOBS } from "./tasks.ts";
 
 export interface WorkerHandle {
   /** The worker pool's ID (what it locks jobs with). */
@@ -62,12 +62,7 @@ function workerLogger(): Logger {
 export const MIN_WORKER_POOL_SIZE = 2;
 
 /** Each job's task, by its id. */
-const taskList: TaskList = Object.fromEntries(JOBS.map((job) => [job.id, job.task]));
-
-/** The scheduled jobs (graphile-worker runs each cron item once across all workers). */
-export const CRONTAB = JOBS.filter((job) => job.schedule)
-  .map((job) => `${job.schedule} ${job.id}`)
-  .join("\n");
+const taskList: TaskList = Object.fromEntries(WORKER_JOBS.map((job) => [job.id, job.task]));
 
 /**
  * Unlocks jobs that can no longer finish: those held by pools whose heartbeat is stale (crashed or
@@ -131,7 +126,7 @@ export async function startWorker(options: WorkerOptions = {}): Promise<WorkerHa
   /** Wakes `supervise` when its runner is recycled. */
   let wake: (() => void) | undefined;
   // graphile-worker's runner does not always end when the database restarts under it: it can live on
-  // with its job loop idle (seen in lib/events/restart.test.ts about half the time), and its stop()
+  // with its job loop idle (seen in lib/worker/restart.test.ts about half the time), and its stop()
   // then may never settle either. So a lost connection recycles the runner: it is told to stop, and
   // `supervise` starts a new one once the database answers again, without waiting for the old one
   // to finish stopping (a stuck one holds no job lock for long: the sweep frees what it held).

@@ -1,6 +1,6 @@
 /**
  * DATABASE_POOL_SIZE bounds every connection a worker process opens (lib/db/connection.ts,
- * lib/events/worker.ts): the real `cli worker` command, with 20 deliveries in flight on a pool of 4,
+ * lib/worker/worker.ts): the real `cli worker` command, with 20 deliveries in flight on a pool of 4,
  * never holds more than 4 connections, counted by the server (pg_stat_activity, by the
  * `application_name` the command line gives its connections), from its start (migrations
  * included) to the last delivery.
