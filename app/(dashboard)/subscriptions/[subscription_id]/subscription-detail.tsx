@@ -13,8 +13,9 @@ import { EmptyState } from "@/components/states";
 import { InlineMessage } from "@/components/toast";
 import { api } from "@/lib/dashboard/api";
 import { useDiscount } from "@/lib/dashboard/catalogue";
+import { type Address, type Business, useCustomer } from "@/lib/dashboard/customers";
 import { countryName, formatDate, formatDateTime, humanize } from "@/lib/dashboard/display";
-import { type Address, type Business, enc, useCustomer, useEntity } from "@/lib/dashboard/hooks";
+import { enc, useEntity } from "@/lib/dashboard/hooks";
 import { billingCycleText, currencyName, periodText } from "@/lib/dashboard/money";
 import { partyName, subscriptionTitle } from "@/lib/dashboard/names";
 import { paymentMethodText } from "@/lib/dashboard/payments";
@@ -32,7 +33,7 @@ import {
 import { taxRateText, useTransactions } from "@/lib/dashboard/transactions";
 import { Amount } from "../../transactions/transaction-parts";
 import { SubscriptionStatusBadge } from "../subscription-parts";
-import { ActionDialog, type DialogKind } from "./action-dialogs";
+import { ActionDialog, type DialogKind } from "./dialogs/action-dialog";
 import { TestClock } from "./test-clock";
 import { TIMELINE_SIZE, Timeline } from "./timeline";
 
