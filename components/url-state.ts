@@ -26,14 +26,3 @@ export function useUrlParams() {
   }, []);
   return [params, set] as const;
 }
-
-/** One parameter with its default: the value, and a setter that drops the parameter at the default. */
-export function useUrlParam(key: string, fallback = ""): [string, (value: string) => void] {
-  const [params, set] = useUrlParams();
-  const value = params.get(key) ?? fallback;
-  const setValue = useCallback(
-    (next: string) => set({ [key]: next === fallback ? undefined : next }),
-    [set, key, fallback],
-  );
-  return [value, setValue];
-}
