@@ -2,7 +2,9 @@
 
 import { type ReactNode, useEffect, useId, useRef } from "react";
 import { createPortal } from "react-dom";
+import type { FormErrorState } from "@/lib/dashboard/form";
 import { Button } from "./button";
+import { FormError } from "./form";
 
 const FOCUSABLE =
   'button:not([disabled]), [href], input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
@@ -19,6 +21,8 @@ export interface ConfirmDialogProps {
   pending?: boolean;
   /** What went wrong when the action was refused; the dialog stays open. */
   error?: ReactNode;
+  /** The same from a form of the kit (`useForm`): its message, shown as every form shows it. */
+  formErrors?: FormErrorState | null;
   onConfirm: () => void;
   onCancel: () => void;
   /** Choices that shape the action (a form's controls), between the description and the error. */
@@ -43,6 +47,7 @@ export function ConfirmDialog({
   tone = "danger",
   pending = false,
   error,
+  formErrors,
   onConfirm,
   onCancel,
   children,
@@ -129,6 +134,11 @@ export function ConfirmDialog({
         {error && (
           <div role="alert" className="mt-3 rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
             {error}
+          </div>
+        )}
+        {formErrors && (
+          <div className="mt-3">
+            <FormError message={formErrors.message} other={formErrors.other} requestId={formErrors.requestId} />
           </div>
         )}
         <div className="mt-6 flex justify-end gap-2">

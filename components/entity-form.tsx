@@ -19,6 +19,8 @@ export interface SubmitPlan<B> {
   fields: readonly string[];
   /** Maps the API's field path to the form's. */
   rename?: (field: string) => string;
+  /** The form's message lists the fields in error too (see `formErrors`): a dialog's alert. */
+  listPlaced?: boolean;
   /** Problems the form finds itself (an amount it cannot read, invalid JSON); nothing is sent while any. */
   local?: Record<string, string | null | undefined>;
   /** The API's request schema: a body it refuses is not sent, and its messages sit beside the fields. */
@@ -98,7 +100,9 @@ export function useForm<V extends object>(initial: () => V, { autoFocus = true }
     try {
       await plan.send(plan.body as B);
     } catch (caught) {
-      if (!plan.handle?.(caught)) setErrors(formErrors(caught, plan.fields, plan.rename));
+      if (!plan.handle?.(caught)) {
+        setErrors(formErrors(caught, plan.fields, plan.rename, { listPlaced: plan.listPlaced }));
+      }
     } finally {
       setPending(false);
     }

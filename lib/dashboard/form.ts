@@ -27,6 +27,11 @@ export function formErrors(
   fields: readonly string[],
   /** Maps the API's field path to the form's (when the form sent its rows in another order). */
   rename: (field: string) => string = (field) => field,
+  /**
+   * The message lists every field error, those beside their fields too: a dialog's alert is what a
+   * screen reader announces when the action is refused, so it names every problem.
+   */
+  { listPlaced = false }: { listPlaced?: boolean } = {},
 ): FormErrorState {
   if (!(error instanceof ApiClientError)) {
     const message = error instanceof Error ? error.message : "Something went wrong. Try again.";
@@ -40,17 +45,16 @@ export function formErrors(
     const field = byLength.find(
       (f) => entry.field === f || entry.field.startsWith(`${f}.`) || entry.field.startsWith(`${f}[`),
     );
-    if (!field) {
-      other.push(entry);
-      continue;
-    }
+    if (!field || listPlaced) other.push(entry);
+    if (!field) continue;
     const message =
       entry.field === field ? entry.message : `${entry.field.slice(field.length).replace(/^\./, "")}: ${entry.message}`;
     out[field] ??= message;
   }
   const placed = Object.keys(out).length > 0;
   let message: string | null = error.message;
-  if (error.code === "invalid_field" && other.length === 0 && placed) message = null;
+  if (listPlaced) message = error.message;
+  else if (error.code === "invalid_field" && other.length === 0 && placed) message = null;
   else if (error.code === "invalid_field" && placed) message = "Some fields need attention.";
   return { fields: out, message, other, code: error.code, requestId: error.requestId };
 }

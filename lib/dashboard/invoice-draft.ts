@@ -13,7 +13,7 @@ import {
   type PreviewTransactionInput,
   type TransactionItemInput,
 } from "../schemas/transaction.ts";
-import type { Address, Business, Customer } from "./hooks.ts";
+import type { Address, Business, Customer } from "./customers.ts";
 import { readMoney } from "./money.ts";
 
 export const INVOICE_CURRENCIES = MANUAL_CURRENCIES;

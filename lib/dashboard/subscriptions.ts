@@ -19,6 +19,7 @@ import {
   type Subscription,
   type SubscriptionPreview,
   type SubscriptionStatus,
+  type TestClock,
   type UpdateSubscriptionInput,
 } from "../schemas/subscription.ts";
 import { api, type ListResponse, query } from "./api.ts";
@@ -163,6 +164,11 @@ export function useAdvanceTestClock(sub: Pick<Subscription, "id" | "customer_id"
   );
 }
 
+/** Sandbox only: where the subscription's clock stands (GET /subscriptions/{id}/test-clock). */
+export function useTestClock(id: string) {
+  return useEntity<TestClock>([...subscriptionKeys.detail(id), "test-clock"], path(id, "/test-clock"));
+}
+
 /** PATCH /subscriptions/{id}/preview: what an update would do, without doing it. */
 export async function previewUpdate(id: string, body: UpdateSubscriptionInput): Promise<SubscriptionPreview> {
   return (await api<EntityResponse<SubscriptionPreview>>(path(id, "/preview"), { method: "PATCH", body })).data;
@@ -297,26 +303,4 @@ export function itemUnitPrice(item: SubscriptionItem): { amount: string; currenc
 /** Adds whole days to an instant (the test clock's "Advance N days"). */
 export function addDays(iso: string, days: number): string {
   return new Date(new Date(iso).getTime() + days * 86_400_000).toISOString();
-}
-
-/**
- * Where the subscription's test clock stands, as far as this browser knows: the clock itself is
- * not part of the subscription entity, so the page remembers where it last moved it (and the
- * time an API refusal names), and never goes below the real time.
- */
-export function knownClock(id: string): string {
-  const now = new Date().toISOString();
-  if (typeof window === "undefined") return now;
-  const saved = window.localStorage.getItem(`test-clock:${id}`);
-  return saved && saved > now ? saved : now;
-}
-
-export function rememberClock(id: string, at: string): void {
-  if (typeof window !== "undefined") window.localStorage.setItem(`test-clock:${id}`, new Date(at).toISOString());
-}
-
-/** The clock time in the API's refusal "must be later than the subscription's clock (…)", if any. */
-export function clockFromRefusal(message: string): string | null {
-  const match = /subscription's clock \(([^)]+)\)/.exec(message);
-  return match && !Number.isNaN(Date.parse(match[1])) ? match[1] : null;
 }

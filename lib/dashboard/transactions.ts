@@ -12,19 +12,9 @@ import {
   type TransactionStatus,
 } from "../schemas/transaction.ts";
 import { api } from "./api.ts";
+import { type Address, type Business, type Customer, customerKeys } from "./customers.ts";
 import { humanize } from "./display.ts";
-import {
-  type Address,
-  type Business,
-  type Customer,
-  type EntityResponse,
-  enc,
-  keys,
-  type ListParams,
-  useEntity,
-  useList,
-  useSave,
-} from "./hooks.ts";
+import { type EntityResponse, enc, type ListParams, useEntity, useList, useSave } from "./hooks.ts";
 import { fractionToPercent } from "./settings.ts";
 
 export type { Transaction, TransactionStatus };
@@ -155,7 +145,7 @@ export const PAYMENT_OPTIONS = [
  */
 export function useCustomerMatch(term: string | null) {
   const lookup = term !== null && term !== "" && !isCustomerId(term);
-  const matching = useList<Customer>(keys.customerLists, "/customers", { search: term ?? "", per_page: 50 }, lookup);
+  const matching = useList<Customer>(customerKeys.lists, "/customers", { search: term ?? "", per_page: 50 }, lookup);
   const ids = lookup ? (matching.data?.data.map((c) => c.id) ?? []) : [];
   const searching = lookup && (matching.isLoading || matching.isPlaceholderData);
   return {

@@ -283,3 +283,11 @@ export type ChargeSubscriptionInput = z.infer<typeof chargeSubscriptionBody>;
 /** Sandbox test clock (ours): move the subscription's clock forward to `to`. */
 export const advanceTestClockBody = z.strictObject({ to: dateTime });
 export type AdvanceTestClockInput = z.infer<typeof advanceTestClockBody>;
+
+/** Sandbox test clock (ours): where the subscription's clock stands, for the dashboard to show and move on from. */
+export const testClockSchema = z.object({
+  subscription_id: z.string(),
+  /** The subscription's now: the time its test clock was moved to, or the real time once that is later. */
+  now: z.string(),
+});
+export type TestClock = z.infer<typeof testClockSchema>;

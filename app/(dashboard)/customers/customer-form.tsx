@@ -4,8 +4,8 @@ import { CustomDataField, customData, customDataProblem, customDataValue } from 
 import { changes, EntityForm, type EntityFormProps, useEntityForm, withoutNulls } from "@/components/entity-form";
 import { EntityText } from "@/components/entity-text";
 import { TextField } from "@/components/form";
+import type { Customer } from "@/lib/dashboard/customers";
 import { textOrNull } from "@/lib/dashboard/form";
-import type { Customer } from "@/lib/dashboard/hooks";
 import type { CreateCustomerInput, UpdateCustomerInput } from "@/lib/schemas/customer";
 
 const FIELDS = ["email", "name", "locale", "custom_data"] as const;

@@ -18,7 +18,7 @@ import { PageHeader } from "@/components/page-header";
 import { EmptyState } from "@/components/states";
 import { StatusBadge } from "@/components/status-badge";
 import { useToast } from "@/components/toast";
-import { type Customer, useCreateCustomer, useCustomers } from "@/lib/dashboard/hooks";
+import { type Customer, useCreateCustomer, useCustomers } from "@/lib/dashboard/customers";
 import { Allowed } from "@/lib/dashboard/permissions";
 import { CustomerForm } from "./customer-form";
 

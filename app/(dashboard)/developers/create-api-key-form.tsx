@@ -2,8 +2,8 @@
 
 import { useId } from "react";
 import { TextField } from "@/components/form";
+import { type ApiKey, useCreateApiKey } from "@/lib/dashboard/api-keys";
 import { endOfDayIso, todayInputValue } from "@/lib/dashboard/display";
-import { type ApiKey, useCreateApiKey } from "@/lib/dashboard/hooks";
 import { CredentialForm, useCredentialForm } from "./credential-form";
 import { PermissionPicker } from "./permission-picker";
 

@@ -3,7 +3,7 @@
 import { useEffect, useId, useRef } from "react";
 import { Button } from "@/components/button";
 import { CopyField } from "@/components/copy-button";
-import type { ApiKey } from "@/lib/dashboard/hooks";
+import type { ApiKey } from "@/lib/dashboard/api-keys";
 
 /**
  * The whole key, shown once right after creation. Only the server's hash remains afterwards, so

@@ -96,26 +96,27 @@ import * as r92 from "../subscriptions/[subscription_id]/resume/preview/route";
 import * as r93 from "../subscriptions/[subscription_id]/resume/route";
 import * as r94 from "../subscriptions/[subscription_id]/route";
 import * as r95 from "../subscriptions/[subscription_id]/test-clock/advance/route";
-import * as r96 from "../subscriptions/[subscription_id]/update-payment-method-transaction/route";
-import * as r97 from "../subscriptions/route";
-import * as r98 from "../tax-rates/[country_code]/route";
-import * as r99 from "../tax-rates/route";
-import * as r100 from "../team/invites/[invite_id]/route";
-import * as r101 from "../team/invites/accept/route";
-import * as r102 from "../team/invites/route";
-import * as r103 from "../team/members/[user_id]/route";
-import * as r104 from "../team/members/route";
-import * as r105 from "../transactions/[transaction_id]/charge-saved-method/route";
-import * as r106 from "../transactions/[transaction_id]/checkout-email/route";
-import * as r107 from "../transactions/[transaction_id]/invoice-link/route";
-import * as r108 from "../transactions/[transaction_id]/invoice-preview/route";
-import * as r109 from "../transactions/[transaction_id]/invoice/route";
-import * as r110 from "../transactions/[transaction_id]/mark-paid/route";
-import * as r111 from "../transactions/[transaction_id]/payment-attempts/route";
-import * as r112 from "../transactions/[transaction_id]/revise/route";
-import * as r113 from "../transactions/[transaction_id]/route";
-import * as r114 from "../transactions/preview/route";
-import * as r115 from "../transactions/route";
+import * as r96 from "../subscriptions/[subscription_id]/test-clock/route";
+import * as r97 from "../subscriptions/[subscription_id]/update-payment-method-transaction/route";
+import * as r98 from "../subscriptions/route";
+import * as r99 from "../tax-rates/[country_code]/route";
+import * as r100 from "../tax-rates/route";
+import * as r101 from "../team/invites/[invite_id]/route";
+import * as r102 from "../team/invites/accept/route";
+import * as r103 from "../team/invites/route";
+import * as r104 from "../team/members/[user_id]/route";
+import * as r105 from "../team/members/route";
+import * as r106 from "../transactions/[transaction_id]/charge-saved-method/route";
+import * as r107 from "../transactions/[transaction_id]/checkout-email/route";
+import * as r108 from "../transactions/[transaction_id]/invoice-link/route";
+import * as r109 from "../transactions/[transaction_id]/invoice-preview/route";
+import * as r110 from "../transactions/[transaction_id]/invoice/route";
+import * as r111 from "../transactions/[transaction_id]/mark-paid/route";
+import * as r112 from "../transactions/[transaction_id]/payment-attempts/route";
+import * as r113 from "../transactions/[transaction_id]/revise/route";
+import * as r114 from "../transactions/[transaction_id]/route";
+import * as r115 from "../transactions/preview/route";
+import * as r116 from "../transactions/route";
 
 export const ROUTES = [
   { path: "/account-settings/logo", module: r0 },
@@ -214,24 +215,25 @@ export const ROUTES = [
   { path: "/subscriptions/{subscription_id}/resume", module: r93 },
   { path: "/subscriptions/{subscription_id}", module: r94 },
   { path: "/subscriptions/{subscription_id}/test-clock/advance", module: r95 },
-  { path: "/subscriptions/{subscription_id}/update-payment-method-transaction", module: r96 },
-  { path: "/subscriptions", module: r97 },
-  { path: "/tax-rates/{country_code}", module: r98 },
-  { path: "/tax-rates", module: r99 },
-  { path: "/team/invites/{invite_id}", module: r100 },
-  { path: "/team/invites/accept", module: r101 },
-  { path: "/team/invites", module: r102 },
-  { path: "/team/members/{user_id}", module: r103 },
-  { path: "/team/members", module: r104 },
-  { path: "/transactions/{transaction_id}/charge-saved-method", module: r105 },
-  { path: "/transactions/{transaction_id}/checkout-email", module: r106 },
-  { path: "/transactions/{transaction_id}/invoice-link", module: r107 },
-  { path: "/transactions/{transaction_id}/invoice-preview", module: r108 },
-  { path: "/transactions/{transaction_id}/invoice", module: r109 },
-  { path: "/transactions/{transaction_id}/mark-paid", module: r110 },
-  { path: "/transactions/{transaction_id}/payment-attempts", module: r111 },
-  { path: "/transactions/{transaction_id}/revise", module: r112 },
-  { path: "/transactions/{transaction_id}", module: r113 },
-  { path: "/transactions/preview", module: r114 },
-  { path: "/transactions", module: r115 },
+  { path: "/subscriptions/{subscription_id}/test-clock", module: r96 },
+  { path: "/subscriptions/{subscription_id}/update-payment-method-transaction", module: r97 },
+  { path: "/subscriptions", module: r98 },
+  { path: "/tax-rates/{country_code}", module: r99 },
+  { path: "/tax-rates", module: r100 },
+  { path: "/team/invites/{invite_id}", module: r101 },
+  { path: "/team/invites/accept", module: r102 },
+  { path: "/team/invites", module: r103 },
+  { path: "/team/members/{user_id}", module: r104 },
+  { path: "/team/members", module: r105 },
+  { path: "/transactions/{transaction_id}/charge-saved-method", module: r106 },
+  { path: "/transactions/{transaction_id}/checkout-email", module: r107 },
+  { path: "/transactions/{transaction_id}/invoice-link", module: r108 },
+  { path: "/transactions/{transaction_id}/invoice-preview", module: r109 },
+  { path: "/transactions/{transaction_id}/invoice", module: r110 },
+  { path: "/transactions/{transaction_id}/mark-paid", module: r111 },
+  { path: "/transactions/{transaction_id}/payment-attempts", module: r112 },
+  { path: "/transactions/{transaction_id}/revise", module: r113 },
+  { path: "/transactions/{transaction_id}", module: r114 },
+  { path: "/transactions/preview", module: r115 },
+  { path: "/transactions", module: r116 },
 ];

@@ -22,10 +22,9 @@
  */
 import type pg from "pg";
 import { periodAt } from "../../billing/subscription-dates.ts";
-import { config } from "../../config.ts";
 import { pool } from "../../db/connection.ts";
 import { query, sqlTransaction, storableJson } from "../../db/sql.ts";
-import { ApiError, invalidField } from "../../errors.ts";
+import { invalidField } from "../../errors.ts";
 import { savedCard } from "../payment-methods.ts";
 import { INVOICE_DUE_AT } from "../payments/past-due.ts";
 import { chargeSavedCard } from "../payments/saved-charges.ts";
@@ -35,6 +34,7 @@ import { afterSyncCharge, billingScope, purposeText } from "./charge-outcomes.ts
 import { applyCancel, applyPause, applyResume, billPeriods, scheduleInvoiceCheck } from "./lifecycle.ts";
 import { markSubscriptionsPastDue, renewSubscriptions } from "./moves.ts";
 import { lockSubscription, ROW_COLUMNS, readSubscription, type SubscriptionRow } from "./store.ts";
+import { requireSandboxClock } from "./test-clock.ts";
 
 /** The subscription's row, locked; with `skipLocked`, null when another worker holds it. */
 async function lockDue(client: pg.PoolClient, id: string, skipLocked: boolean): Promise<SubscriptionRow | null> {
@@ -320,12 +320,7 @@ async function retryDeadlock<T>(fn: () => Promise<T>): Promise<T> {
  * trial-ending reminder email included). Only forward; other subscriptions are not touched.
  */
 export async function advanceClock(id: string, to: Date): Promise<void> {
-  if (config.environment !== "sandbox") {
-    throw new ApiError(
-      "sandbox_only",
-      "The test clock exists only in the sandbox: live subscriptions follow real time.",
-    );
-  }
+  requireSandboxClock();
   const sub = await readSubscription(pool(), id);
   const now = subscriptionNow(sub);
   if (to.getTime() <= now.getTime()) {

@@ -4,8 +4,8 @@ import { CountrySelectField } from "@/components/country-select";
 import { changes, EntityForm, type EntityFormProps, useEntityForm, withoutNulls } from "@/components/entity-form";
 import { TextField } from "@/components/form";
 import { AddressFields } from "@/components/party-fields";
+import type { Address } from "@/lib/dashboard/customers";
 import { textOrNull } from "@/lib/dashboard/form";
-import type { Address } from "@/lib/dashboard/hooks";
 import type { CreateAddressInput, UpdateAddressInput } from "@/lib/schemas/address";
 import { type CountryCode, POSTAL_CODE_REQUIRED } from "@/lib/schemas/countries";
 

@@ -3,8 +3,8 @@
 import { ChildEntitySection } from "@/components/child-entity-section";
 import type { Column } from "@/components/data-table";
 import { StatusBadge } from "@/components/status-badge";
+import { type Address, useAddresses, useCreateAddress, useUpdateAddress } from "@/lib/dashboard/customers";
 import { countryName } from "@/lib/dashboard/display";
-import { type Address, useAddresses, useCreateAddress, useUpdateAddress } from "@/lib/dashboard/hooks";
 import { AddressForm } from "./address-form";
 
 /** How an address is named in buttons and dialogs. */

@@ -4,8 +4,8 @@ import { Button } from "@/components/button";
 import { changes, EntityForm, type EntityFormProps, useEntityForm, withoutNulls } from "@/components/entity-form";
 import { controlClasses, Field } from "@/components/form";
 import { BusinessFields } from "@/components/party-fields";
+import type { Business } from "@/lib/dashboard/customers";
 import { textOrNull } from "@/lib/dashboard/form";
-import type { Business } from "@/lib/dashboard/hooks";
 import type { BusinessContact, CreateBusinessInput, UpdateBusinessInput } from "@/lib/schemas/business";
 
 /** The API allows at most this many contacts (lib/schemas/business.ts MAX_CONTACTS). */

@@ -3,8 +3,8 @@
 import { ChildEntitySection } from "@/components/child-entity-section";
 import type { Column } from "@/components/data-table";
 import { StatusBadge } from "@/components/status-badge";
+import { type Business, useBusinesses, useCreateBusiness, useUpdateBusiness } from "@/lib/dashboard/customers";
 import { pluralize } from "@/lib/dashboard/display";
-import { type Business, useBusinesses, useCreateBusiness, useUpdateBusiness } from "@/lib/dashboard/hooks";
 import { BusinessForm } from "./business-form";
 
 const dash = <span className="text-slate-500">—</span>;

@@ -19,7 +19,7 @@ import { lineItems, type PriceLine, PriceLines } from "@/components/price-lines"
 import { useToast } from "@/components/toast";
 import { ApiClientError, api } from "@/lib/dashboard/api";
 import { useDiscounts } from "@/lib/dashboard/catalogue";
-import { useAddresses } from "@/lib/dashboard/hooks";
+import { useAddresses } from "@/lib/dashboard/customers";
 import { formatMoney } from "@/lib/dashboard/money";
 import { subscriptionKeys, usePaymentMethods } from "@/lib/dashboard/subscriptions";
 import { transactionKeys } from "@/lib/dashboard/transactions";

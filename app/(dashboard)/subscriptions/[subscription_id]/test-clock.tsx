@@ -3,37 +3,21 @@
 import Link from "next/link";
 import { useState } from "react";
 import { Button } from "@/components/button";
+import { FormError } from "@/components/form";
 import { Section } from "@/components/page-header";
-import { ApiClientError, api, type ListResponse, query } from "@/lib/dashboard/api";
+import { api, type ListResponse, query } from "@/lib/dashboard/api";
 import { formatDateTime, humanize, pluralize } from "@/lib/dashboard/display";
-import {
-  addDays,
-  clockFromRefusal,
-  knownClock,
-  rememberClock,
-  type Subscription,
-  useAdvanceTestClock,
-} from "@/lib/dashboard/subscriptions";
+import { formErrors } from "@/lib/dashboard/form";
+import { addDays, type Subscription, useAdvanceTestClock, useTestClock } from "@/lib/dashboard/subscriptions";
 import type { TransactionWithIncludes } from "@/lib/dashboard/transactions";
 import { Amount, TransactionStatusBadge, transactionPath } from "../../transactions/transaction-parts";
 import { SubscriptionStatusBadge } from "../subscription-parts";
-import { ApiErrorText } from "./action-dialogs";
 
 interface Outcome {
   to: string;
   before: Subscription;
   after: Subscription;
   transactions: TransactionWithIncludes[];
-}
-
-/** The clock time an API refusal of `to` names ("must be later than the subscription's clock (…)"). */
-function refusalClock(error: unknown): string | null {
-  if (!(error instanceof ApiClientError)) return null;
-  for (const entry of error.errors) {
-    const at = clockFromRefusal(entry.message);
-    if (at) return at;
-  }
-  return null;
 }
 
 async function subscriptionTransactions(id: string): Promise<TransactionWithIncludes[]> {
@@ -51,7 +35,10 @@ async function subscriptionTransactions(id: string): Promise<TransactionWithIncl
 export function TestClock({ sub }: { sub: Subscription }) {
   const advance = useAdvanceTestClock(sub);
   const [days, setDays] = useState("1");
-  const [clock, setClock] = useState(() => knownClock(sub.id));
+  // The clock is not part of the subscription: the API says where it stands (sandbox only).
+  const testClock = useTestClock(sub.id);
+  const clock = testClock.data?.now ?? null;
+  const clockReady = clock !== null && !testClock.isFetching;
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   // The next thing due: a renewal, or a scheduled change with no renewal before it.
   const nextRenewal = sub.next_billed_at;
@@ -65,22 +52,15 @@ export function TestClock({ sub }: { sub: Subscription }) {
     try {
       const known = new Set((await subscriptionTransactions(sub.id)).map((t) => t.id));
       const after = await advance.mutateAsync(to);
-      rememberClock(sub.id, to);
-      setClock(knownClock(sub.id));
       const transactions = (await subscriptionTransactions(sub.id)).filter((t) => !known.has(t.id));
       setOutcome({ to, before, after, transactions });
-    } catch (error) {
-      // The clock is further than this browser knew: remember where it is for the next try.
-      const found = refusalClock(error);
-      if (found) {
-        rememberClock(sub.id, found);
-        setClock(knownClock(sub.id));
-      }
+    } catch {
+      // Refused (shown below): the clock may stand elsewhere than this page last read.
+      await testClock.refetch();
     }
   }
 
-  const refusal = advance.error;
-  const clockNamed = refusalClock(refusal);
+  const refusal = advance.error ? formErrors(advance.error, [], undefined, { listPlaced: true }) : null;
 
   return (
     <Section
@@ -88,7 +68,7 @@ export function TestClock({ sub }: { sub: Subscription }) {
       description="Sandbox only: move this subscription's time forward to see its renewals, scheduled changes and dunning happen. Other subscriptions are not affected; the clock never goes back."
     >
       <p className="text-sm text-slate-700">
-        Clock at <time dateTime={clock}>{formatDateTime(clock)}</time>
+        Clock at {clock ? <time dateTime={clock}>{formatDateTime(clock)}</time> : "…"}
         {nextRenewal && (
           <>
             {" "}
@@ -130,8 +110,8 @@ export function TestClock({ sub }: { sub: Subscription }) {
           </div>
           <Button
             variant="secondary"
-            disabled={!validDays || advance.isPending}
-            onClick={() => run(addDays(clock, Number(days)))}
+            disabled={!validDays || !clockReady || advance.isPending}
+            onClick={() => clock && run(addDays(clock, Number(days)))}
           >
             Advance {validDays ? pluralize(Number(days), "day") : "days"}
           </Button>
@@ -139,11 +119,8 @@ export function TestClock({ sub }: { sub: Subscription }) {
       </div>
 
       {refusal && (
-        <div role="alert" className="mt-3 rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
-          <ApiErrorText error={refusal} />
-          {clockNamed && (
-            <p className="mt-1">The clock is now known to be at {formatDateTime(clockNamed)}: try again.</p>
-          )}
+        <div className="mt-3">
+          <FormError message={refusal.message} other={refusal.other} requestId={refusal.requestId} />
         </div>
       )}
 

@@ -3,7 +3,6 @@
 import { useState } from "react";
 import { Button } from "@/components/button";
 import { LoadingBlock } from "@/components/states";
-import { countryName } from "@/lib/dashboard/display";
 import {
   type Address,
   type Business,
@@ -12,7 +11,8 @@ import {
   useBusinesses,
   useCreateAddress,
   useCreateBusiness,
-} from "@/lib/dashboard/hooks";
+} from "@/lib/dashboard/customers";
+import { countryName } from "@/lib/dashboard/display";
 import { Allowed } from "@/lib/dashboard/permissions";
 import { AddressForm } from "../../customers/[customer_id]/address-form";
 import { BusinessForm } from "../../customers/[customer_id]/business-form";

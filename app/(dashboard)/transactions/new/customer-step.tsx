@@ -7,8 +7,9 @@ import { TextField } from "@/components/form";
 import { SearchInput } from "@/components/search-input";
 import { LoadingBlock } from "@/components/states";
 import { api } from "@/lib/dashboard/api";
+import { type Customer, customerKeys, useCreateCustomer } from "@/lib/dashboard/customers";
 import { formErrors } from "@/lib/dashboard/form";
-import { type Customer, type EntityResponse, enc, keys, useCreateCustomer, useList } from "@/lib/dashboard/hooks";
+import { type EntityResponse, enc, useList } from "@/lib/dashboard/hooks";
 import { Allowed } from "@/lib/dashboard/permissions";
 import { ChoiceList } from "./step-frame";
 
@@ -111,7 +112,7 @@ export function CustomerStep({
 }) {
   const [term, setTerm] = useState("");
   const [adding, setAdding] = useState(false);
-  const results = useList<Customer>(keys.customerLists, "/customers", { search: term, per_page: 10 }, term !== "");
+  const results = useList<Customer>(customerKeys.lists, "/customers", { search: term, per_page: 10 }, term !== "");
   const found = results.data?.data ?? [];
   const choices = customer && !found.some((c) => c.id === customer.id) ? [customer, ...found] : found;
 

@@ -1,7 +1,7 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { useDebounced } from "@/components/debounce";
 import { ApiClientError, api } from "@/lib/dashboard/api";
 import type { EntityResponse } from "@/lib/dashboard/hooks";
 import { fieldErrorText, type InvoiceDraft, previewBody } from "@/lib/dashboard/invoice-draft";
@@ -11,15 +11,6 @@ import { Amount } from "../transaction-parts";
 
 /** How long typing must pause before the totals are asked for again. */
 const DEBOUNCE_MS = 400;
-
-function useDebounced<T>(value: T, delay: number): T {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setDebounced(value), delay);
-    return () => clearTimeout(timer);
-  }, [value, delay]);
-  return debounced;
-}
 
 interface Preview {
   currency_code: string;
