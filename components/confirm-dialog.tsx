@@ -74,9 +74,9 @@ export function ConfirmDialog({
       }
       if (event.key !== "Tab" || !panel.current) return;
       const items = Array.from(panel.current.querySelectorAll<HTMLElement>(FOCUSABLE));
-      if (items.length === 0) return;
       const first = items[0];
-      const last = items[items.length - 1];
+      const last = items.at(-1);
+      if (!first || !last) return;
       const inside = panel.current.contains(document.activeElement);
       if (event.shiftKey && (document.activeElement === first || !inside)) {
         event.preventDefault();

@@ -25,8 +25,8 @@ export interface TableOrder {
 
 function parseOrder(value: string): { field: string; descending: boolean } {
   // Nested fields too (prices: `unit_price.amount[DESC]`).
-  const match = /^([a-z_.]+)\[(ASC|DESC)\]$/.exec(value);
-  return match ? { field: match[1], descending: match[2] === "DESC" } : { field: value, descending: false };
+  const [, field, direction] = /^([a-z_.]+)\[(ASC|DESC)\]$/.exec(value) ?? [];
+  return field ? { field, descending: direction === "DESC" } : { field: value, descending: false };
 }
 
 function SortHeader({

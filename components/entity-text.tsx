@@ -21,7 +21,7 @@ export function EntityText({ text }: { text: string }) {
   const parts: ReactNode[] = [];
   let last = 0;
   for (const match of text.matchAll(ENTITY_ID)) {
-    const page = ENTITY_PAGES[match[1]];
+    const page = match[1] === undefined ? undefined : ENTITY_PAGES[match[1]];
     if (!page || match.index === undefined) continue;
     parts.push(text.slice(last, match.index));
     parts.push(

@@ -136,5 +136,10 @@ export function PriceLines({
 
 /** The lines as the API's items; quantities that are not whole numbers are sent as typed, for the API to name. */
 export function lineItems(lines: PriceLine[]): { price_id: string; quantity: number }[] {
-  return lines.map((line) => ({ price_id: line.price.id, quantity: Number(line.quantity.trim() || Number.NaN) }));
+  return lines.map((line) => ({ price_id: line.price.id, quantity: lineQuantity(line) }));
+}
+
+/** A line's quantity as the API's item takes it (NaN when the field is empty). */
+export function lineQuantity(line: PriceLine): number {
+  return Number(line.quantity.trim() || Number.NaN);
 }

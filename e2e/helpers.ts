@@ -192,7 +192,7 @@ export async function createBuyer(page: Page, emailPrefix: string, name = "Grace
     postal_code: "10001",
     country_code: "US",
   });
-  return { productName, priceId: price.id, customerId: customer.id, addressId: address.id, email };
+  return { productName, priceId: price!.id, customerId: customer.id, addressId: address.id, email };
 }
 
 export interface SentEmail {

@@ -286,8 +286,8 @@ export class Problems {
 
   throwIfAny(): void {
     if (this.invalid.length > 0) throw invalidFields(this.invalid);
-    if (this.archived.length > 0) {
-      const first = this.archived[0];
+    const [first] = this.archived;
+    if (first) {
       throw new ApiError("entity_archived", `${first.field} ${first.message}`, { errors: this.archived });
     }
   }
@@ -412,7 +412,8 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
 function keyOf(detail: unknown): [string, string] | null {
   const match =
     typeof detail === "string" ? /^Key \((.+?)\)=\((.*)\) (?:is not present|is still referenced)/.exec(detail) : null;
-  return match ? [match[1], match[2]] : null;
+  const [, column, value] = match ?? [];
+  return column !== undefined && value !== undefined ? [column, value] : null;
 }
 
 /** "customer" for `ctm_…`, else "entity". */

@@ -34,7 +34,7 @@ describe("newId", () => {
     const sorted = [...ids].sort();
     expect(sorted).toEqual(ids);
     // Strictly increasing, so no two are equal and byte order is creation order.
-    for (let i = 1; i < ids.length; i++) expect(ids[i] > ids[i - 1]).toBe(true);
+    for (let i = 1; i < ids.length; i++) expect(ids[i]! > ids[i - 1]!).toBe(true);
   });
 
   it("stays monotonic when the clock goes backwards", async () => {
@@ -79,7 +79,7 @@ describe("unguessable IDs (public links rest on them)", () => {
     const now = Date.now() + 30_000_000;
     const bodies = Array.from({ length: 10_000 }, () => ulid(now));
     // Order holds within the process: strictly increasing, the time part never going back.
-    for (let i = 1; i < bodies.length; i++) expect(bodies[i] > bodies[i - 1]).toBe(true);
+    for (let i = 1; i < bodies.length; i++) expect(bodies[i]! > bodies[i - 1]!).toBe(true);
     const bits = bodies.map(randomBits);
     expect(new Set(bits).size).toBe(bits.length);
     // Neighbours differ in about half of the 75 random bits (a counter would differ in 1-3).
@@ -87,10 +87,10 @@ describe("unguessable IDs (public links rest on them)", () => {
     let fewest = 75;
     const differences = new Set<bigint>();
     for (let i = 1; i < bits.length; i++) {
-      const distance = popcount(bits[i] ^ bits[i - 1]);
+      const distance = popcount(bits[i]! ^ bits[i - 1]!);
       total += distance;
       fewest = Math.min(fewest, distance);
-      differences.add(bits[i] - bits[i - 1]);
+      differences.add(bits[i]! - bits[i - 1]!);
     }
     expect(fewest).toBeGreaterThanOrEqual(10); // below 10 of 75: p ≈ 1e-11 per pair
     expect(total / (bits.length - 1)).toBeGreaterThan(36);
@@ -112,9 +112,9 @@ describe("unguessable IDs (public links rest on them)", () => {
     for (const body of bodies.slice(0, 32)) expect(idTime(`txn_${body}`).getTime()).toBe(now);
     expect(bodies.slice(0, 32).map((b) => b[10])).toEqual([...ALPHABET]);
     expect(idTime(`txn_${bodies[32]}`).getTime()).toBe(now + 1);
-    expect(bodies[32][10]).toBe("0");
+    expect(bodies[32]![10]).toBe("0");
     // A later real millisecond continues from the borrowed one.
-    expect(ulid(now + 1) > bodies[32]).toBe(true);
+    expect(ulid(now + 1) > bodies[32]!).toBe(true);
     const later = ulid(now + 5);
     expect(idTime(`txn_${later}`).getTime()).toBe(now + 5);
     expect(later[10]).toBe("0");

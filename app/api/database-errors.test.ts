@@ -76,7 +76,7 @@ describe("23503 foreign_key_violation", () => {
       ["DROP FUNCTION test_delete_new_destination() CASCADE"],
     );
     const res = await sims.update(created.body.data.id, { notification_setting_id: second.id, name: "Moved" });
-    expect(expectFieldError(res, "notification_setting_id").errors?.[0].message).toBe(
+    expect(expectFieldError(res, "notification_setting_id").errors?.[0]?.message).toBe(
       `no notification setting has the ID ${second.id}`,
     );
     const [row] = await query<{ notification_setting_id: string; name: string }>(
@@ -143,7 +143,7 @@ describe("23505 unique_violation", () => {
     const [invite] = await query<{ accepted_at: Date | null }>("SELECT accepted_at FROM user_invites WHERE id = $1", [
       invited.body.data.id,
     ]);
-    expect(invite.accepted_at).toBeNull();
+    expect(invite!.accepted_at).toBeNull();
   });
 
   it("of any other unique constraint: 409 conflict, for a create and an update", async () => {

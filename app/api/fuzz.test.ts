@@ -89,7 +89,7 @@ async function discoverRoutes(): Promise<Route[]> {
     for (const method of METHODS) {
       if (typeof module[method] === "function") handlers[method] = module[method] as Handler;
     }
-    const params = [...template.matchAll(/\[(?:\.\.\.)?([^\]]+)\]/g)].map((m) => m[1]);
+    const params = [...template.matchAll(/\[(?:\.\.\.)?([^\]]+)\]/g)].map((m) => m[1]!);
     routes.push({ template, params, handlers });
   }
   return routes;
@@ -373,10 +373,10 @@ async function fixtures(): Promise<void> {
     transaction_id: ready.id,
     adjustment_id: adjustment.id,
     notification_setting_id: setting.id,
-    notification_id: notification.id,
+    notification_id: notification!.id,
     simulation_id: simulation.id,
     simulation_run_id: run.id,
-    simulation_event_id: simulationEvent.id,
+    simulation_event_id: simulationEvent!.id,
     api_key_id: apiKey.id,
     client_token_id: clientToken.id,
     country_code: "DE",
@@ -765,7 +765,7 @@ const CONCURRENCY = 8;
 async function runAll(queue: Send[]): Promise<void> {
   let next = 0;
   const worker = async () => {
-    while (next < queue.length) await send(queue[next++]);
+    while (next < queue.length) await send(queue[next++]!);
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
 }
@@ -828,7 +828,7 @@ function paths(value: unknown, prefix: (string | number)[] = []): (string | numb
 function replaced(value: unknown, at: (string | number)[], by: unknown): unknown {
   if (at.length === 0) return by;
   const copy: any = Array.isArray(value) ? [...value] : { ...(value as object) };
-  copy[at[0]] = replaced(copy[at[0]], at.slice(1), by);
+  copy[at[0]!] = replaced(copy[at[0]!], at.slice(1), by);
   return copy;
 }
 
@@ -836,8 +836,8 @@ function removed(value: unknown, at: (string | number)[]): unknown {
   const copy: any = Array.isArray(value) ? [...value] : { ...(value as object) };
   if (at.length === 1) {
     if (Array.isArray(copy)) copy.splice(at[0] as number, 1);
-    else delete copy[at[0]];
-  } else copy[at[0]] = removed(copy[at[0]], at.slice(1));
+    else delete copy[at[0]!];
+  } else copy[at[0]!] = removed(copy[at[0]!], at.slice(1));
   return copy;
 }
 

@@ -57,9 +57,10 @@ export async function recurringTerms(transactionId: string): Promise<RecurringTe
     };
   }
   const recurring = t.items.filter((item) => item.price.billing_cycle);
-  if (recurring.length === 0) return null;
+  const [first] = recurring;
+  if (!first) return null;
   const recurringPrices = new Set(recurring.map((item) => item.price_id));
-  const trial = (recurring[0].price.trial_period as Period | null) ?? null;
+  const trial = (first.price.trial_period as Period | null) ?? null;
   let amount = 0n;
   if (trial) {
     const on = pool();
@@ -79,7 +80,7 @@ export async function recurringTerms(transactionId: string): Promise<RecurringTe
   }
   return {
     amount: amount.toString(),
-    cycle: recurring[0].price.billing_cycle as Period,
+    cycle: first.price.billing_cycle as Period,
     trial,
     next_at: null,
     kind: "purchase",

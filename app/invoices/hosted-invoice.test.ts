@@ -107,7 +107,7 @@ describe("the hosted invoice page", () => {
     const other = await makeBilled();
     const token = tokenOf((await link(billed.id)).body.data.url);
     const [id, expires, signature] = [billed.id, token.split("-")[1], token.split("-")[2]];
-    const flipped = `${signature.slice(0, -1)}${signature.endsWith("0") ? "1" : "0"}`;
+    const flipped = `${signature!.slice(0, -1)}${signature!.endsWith("0") ? "1" : "0"}`;
     for (const bad of [
       `${id}-${expires}-${flipped}`,
       `${other.id}-${expires}-${signature}`,

@@ -77,7 +77,7 @@ describe("approved checkout domains on /js-api", () => {
     const opened = await send(checkout.POST, "checkout", token, open, "https://SHOP.example.com");
     expect(opened.status, JSON.stringify(opened.body)).toBe(201);
 
-    const [{ n: before }] = await query<{ n: number }>("SELECT count(*)::int AS n FROM transactions");
+    const { n: before } = (await query<{ n: number }>("SELECT count(*)::int AS n FROM transactions"))[0]!;
     for (const origin of [
       "https://evil.example",
       "https://www.shop.example.com",
@@ -99,7 +99,7 @@ describe("approved checkout domains on /js-api", () => {
     }
     const missing = expectError(await send(pricing.POST, "pricing-preview", token, preview, null), 403, "forbidden");
     expect(missing.detail).toContain("Origin");
-    const [{ n: after }] = await query<{ n: number }>("SELECT count(*)::int AS n FROM transactions");
+    const { n: after } = (await query<{ n: number }>("SELECT count(*)::int AS n FROM transactions"))[0]!;
     expect(after).toBe(before);
 
     // Deleting the last domain opens the library to every page again, at once.

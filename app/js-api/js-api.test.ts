@@ -276,7 +276,7 @@ describe("POST /js-api/checkout", () => {
       "SELECT checkout_success_url FROM transactions WHERE id = $1",
       [res.body.data.transaction_id],
     );
-    expect(row.checkout_success_url).toBe("https://shop.example.com/thanks");
+    expect(row!.checkout_success_url).toBe("https://shop.example.com/thanks");
     expect((await send(checkout.POST, "checkout", { token, body: body("http://localhost:8080/ok") })).status).toBe(201);
     for (const bad of ["http://shop.example.com/thanks", "javascript:alert(1)", "not a url", 5]) {
       expectFieldError(await send(checkout.POST, "checkout", { token, body: body(bad) }), "success_url");
@@ -307,7 +307,7 @@ describe("POST /js-api/checkout", () => {
     const [customer] = await query<{ id: string; email: string }>("SELECT id, email FROM customers WHERE id = $1", [
       txn.customer_id,
     ]);
-    expect(customer.email).toBe(email);
+    expect(customer!.email).toBe(email);
 
     // The same buyer again: the same customer and address, a new transaction.
     const again = await send(checkout.POST, "checkout", {
@@ -360,7 +360,7 @@ describe("POST /js-api/checkout", () => {
         await query<{ n: number }>(
           "SELECT (SELECT count(*) FROM customers) + (SELECT count(*) FROM transactions) + (SELECT count(*) FROM addresses) AS n",
         )
-      )[0].n;
+      )[0]!.n;
     const before = await count();
     const post = (body: unknown) => send(checkout.POST, "checkout", { token, body });
     const email = "nobody-yet@example.com";

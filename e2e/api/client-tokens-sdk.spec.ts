@@ -39,10 +39,10 @@ test("the Node SDK creates, reads, lists, updates and revokes client-side tokens
   const collection = paddle.clientTokens.list({ perPage: 1, orderBy: "id[DESC]" });
   const first = await collection.next();
   expect(first).toHaveLength(1);
-  expect(first[0].id).toBe(plain.id);
+  expect(first[0]!.id).toBe(plain.id);
   expect(collection.hasMore).toBe(true);
   const second = await collection.next();
-  expect(second[0].id).toBe(created.id);
+  expect(second[0]!.id).toBe(created.id);
 
   // The token works at the library's endpoint.
   const product = await paddle.products.create({ name: `Token plan ${Date.now()}`, taxCategory: "standard" });

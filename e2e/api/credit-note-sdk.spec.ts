@@ -14,7 +14,7 @@ test("the Node SDK gets an approved credit's credit note PDF link, which serves 
     action: "credit",
     transactionId: transaction.id,
     reason: "Two seats were never used",
-    items: [{ itemId: billed.details?.lineItems[0].id ?? "missing", type: "partial", amount: "5000" }],
+    items: [{ itemId: billed.details?.lineItems[0]?.id ?? "missing", type: "partial", amount: "5000" }],
   });
   expect(credit.status).toBe("approved");
 

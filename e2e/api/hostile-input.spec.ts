@@ -177,7 +177,7 @@ test.describe("next-auth's routes refuse junk with a 4xx", () => {
     expect(typeof csrfToken).toBe("string");
     // Over http, the cookies are not Secure and carry no __Secure- prefix.
     const cookies = (csrf.headers["set-cookie"] ?? []).map((c) => c.split(";")[0]);
-    expect(cookies.some((c) => c.startsWith("next-auth.csrf-token="))).toBe(true);
+    expect(cookies.some((c) => c!.startsWith("next-auth.csrf-token="))).toBe(true);
     expect((csrf.headers["set-cookie"] ?? []).join("\n")).not.toMatch(/Secure/);
     expect((await raw("GET", "/api/auth/providers")).json().credentials.type).toBe("credentials");
     expect((await raw("GET", "/api/auth/session")).status).toBe(200);

@@ -70,26 +70,26 @@ test("the Node SDK reads every metric, as our API answers it", async () => {
 test("the SDK sees a subscription bought at checkout, and its checkout, in today's metrics", async () => {
   const paddle = sdk();
   const range = { from: today(), to: tomorrow() };
-  const mrrBefore = BigInt((await paddle.metrics.getMonthlyRecurringRevenue(range)).timeseries[0].amount);
-  const activeBefore = (await paddle.metrics.getActiveSubscribers(range)).timeseries[0].count;
+  const mrrBefore = BigInt((await paddle.metrics.getMonthlyRecurringRevenue(range)).timeseries[0]!.amount);
+  const activeBefore = (await paddle.metrics.getActiveSubscribers(range)).timeseries[0]!.count;
   const checkoutsBefore = (await paddle.metrics.getCheckoutConversion(range)).timeseries[0];
 
   const { subscriptionId } = await subscribeAtCheckout(paddle, { quantity: 2 });
 
   const mrr = await paddle.metrics.getMonthlyRecurringRevenue(range);
   expect(mrr.currencyCode).toBe("USD");
-  expect(BigInt(mrr.timeseries[0].amount) - mrrBefore).toBe(6000n);
-  expect((await paddle.metrics.getActiveSubscribers(range)).timeseries[0].count - activeBefore).toBe(1);
+  expect(BigInt(mrr.timeseries[0]!.amount) - mrrBefore).toBe(6000n);
+  expect((await paddle.metrics.getActiveSubscribers(range)).timeseries[0]!.count - activeBefore).toBe(1);
   const change = await paddle.metrics.getMonthlyRecurringRevenueChange(range);
-  expect(BigInt(change.timeseries[0].amount)).toBeGreaterThanOrEqual(6000n);
+  expect(BigInt(change.timeseries[0]!.amount)).toBeGreaterThanOrEqual(6000n);
   const checkouts = (await paddle.metrics.getCheckoutConversion(range)).timeseries[0];
-  expect(checkouts.count - checkoutsBefore.count).toBe(1);
-  expect(checkouts.completedCount - checkoutsBefore.completedCount).toBe(1);
+  expect(checkouts!.count - checkoutsBefore!.count).toBe(1);
+  expect(checkouts!.completedCount - checkoutsBefore!.completedCount).toBe(1);
 
   // Canceled now: churned today.
   await paddle.subscriptions.cancel(subscriptionId, { effectiveFrom: "immediately" });
-  expect(BigInt((await paddle.metrics.getMonthlyRecurringRevenue(range)).timeseries[0].amount)).toBe(mrrBefore);
-  expect((await paddle.metrics.getActiveSubscribers(range)).timeseries[0].count).toBe(activeBefore);
+  expect(BigInt((await paddle.metrics.getMonthlyRecurringRevenue(range)).timeseries[0]!.amount)).toBe(mrrBefore);
+  expect((await paddle.metrics.getActiveSubscribers(range)).timeseries[0]!.count).toBe(activeBefore);
 });
 
 test("the SDK reports the API's errors for a bad range and a key without metrics.read", async () => {

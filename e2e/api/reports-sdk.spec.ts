@@ -63,7 +63,7 @@ test("the Node SDK creates, gets, lists and downloads a report", async () => {
   expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
   const text = await response.text();
   const [header, ...rows] = text.split("\r\n").filter(Boolean);
-  expect(header.split(",").slice(0, 3)).toEqual(["product_id", "product_name", "product_description"]);
+  expect(header!.split(",").slice(0, 3)).toEqual(["product_id", "product_name", "product_description"]);
   const row = rows.find((r) => r.startsWith(`${product.id},`));
   expect(row).toBeDefined();
   // The formula is neutralised with a leading quote; the amount stays a number.

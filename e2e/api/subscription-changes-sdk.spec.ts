@@ -28,20 +28,20 @@ test("the Node SDK previews and applies changes and one-time charges, and gets t
     prorationBillingMode: "prorated_immediately" as const,
   };
   const preview = await paddle.subscriptions.previewUpdate(subscriptionId, change);
-  expect(preview.items[0].quantity).toBe(3);
-  expect(preview.immediateTransaction?.details.lineItems[0].quantity).toBe(2);
+  expect(preview.items[0]!.quantity).toBe(3);
+  expect(preview.immediateTransaction?.details.lineItems[0]?.quantity).toBe(2);
   expect(preview.updateSummary?.result.action).toBe("charge");
   expect(preview.nextTransaction?.details.totals.total).toBe("9000");
   expect(preview.recurringTransactionDetails?.totals.total).toBe("9000");
 
   const updated = await paddle.subscriptions.update(subscriptionId, change);
-  expect(updated.items[0].quantity).toBe(3);
+  expect(updated.items[0]!.quantity).toBe(3);
   const billed = await paddle.transactions
     .list({ subscriptionId: [subscriptionId], origin: ["subscription_update"] })
     .next();
   expect(billed).toHaveLength(1);
-  expect(billed[0].status).toBe("completed");
-  expect(billed[0].details?.totals?.total).toBe(preview.immediateTransaction?.details.totals.total);
+  expect(billed[0]!.status).toBe("completed");
+  expect(billed[0]!.details?.totals?.total).toBe(preview.immediateTransaction?.details.totals.total);
 
   const oneTime = await paddle.prices.create({
     productId: product.id,

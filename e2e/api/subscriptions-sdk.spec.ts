@@ -14,8 +14,8 @@ test("the Node SDK lists and reads subscriptions, payment methods and credit bal
   expect(subscription.customerId).toBe(customer.id);
   expect(subscription.collectionMode).toBe("automatic");
   expect(subscription.billingCycle).toEqual({ interval: "month", frequency: 1 });
-  expect(subscription.items[0].quantity).toBe(2);
-  expect(subscription.items[0].price.id).toBe(price.id);
+  expect(subscription.items[0]!.quantity).toBe(2);
+  expect(subscription.items[0]!.price.id).toBe(price.id);
   expect(subscription.currentBillingPeriod?.endsAt).toBe(subscription.nextBilledAt);
   expect(subscription.managementUrls?.cancel).toContain(subscriptionId);
 
@@ -24,10 +24,10 @@ test("the Node SDK lists and reads subscriptions, payment methods and credit bal
 
   const methods = await paddle.paymentMethods.list(customer.id).next();
   expect(methods).toHaveLength(1);
-  expect(methods[0].card?.last4).toBe("4242");
-  expect(methods[0].origin).toBe("subscription");
-  const method = await paddle.paymentMethods.get(customer.id, methods[0].id);
-  expect(method.id).toBe(methods[0].id);
+  expect(methods[0]!.card?.last4).toBe("4242");
+  expect(methods[0]!.origin).toBe("subscription");
+  const method = await paddle.paymentMethods.get(customer.id, methods[0]!.id);
+  expect(method.id).toBe(methods[0]!.id);
 
   expect(await paddle.customers.getCreditBalance(customer.id)).toEqual([]);
 });

@@ -26,7 +26,7 @@ async function priceOf(page: Page, name: string, amount: string): Promise<string
     { description: "One-off", amount, currency_code: "USD" },
   ]);
   const [price] = await apiCall<{ id: string }[]>(page, "GET", `/api/prices?product_id=${productId}`);
-  return price.id;
+  return price!.id;
 }
 
 /** A completed transaction for a buyer in the UK (20% VAT): $49.50 + $20.00, $83.40 with tax. */

@@ -148,8 +148,8 @@ async function howToPayAndResend(page: Page, browser: Browser): Promise<void> {
 
   // The invoice email went to the customer and to the business's billing contact, by name.
   const [toContact] = await sentEmails(invoice.contactEmail);
-  expect(toContact.subject).toContain(`Invoice ${invoice.invoiceNumber}`);
-  expect(toContact.text).toContain("Hello Ana Accounts,");
+  expect(toContact!.subject).toContain(`Invoice ${invoice.invoiceNumber}`);
+  expect(toContact!.text).toContain("Hello Ana Accounts,");
   await sentEmails(invoice.customerEmail);
 
   // Resend, from the email's page.
@@ -158,7 +158,7 @@ async function howToPayAndResend(page: Page, browser: Browser): Promise<void> {
     "GET",
     `/api/emails?to=${encodeURIComponent(invoice.contactEmail)}`,
   );
-  await page.goto(`/emails/${logged.id}`);
+  await page.goto(`/emails/${logged!.id}`);
   await page.getByRole("button", { name: "Resend" }).click();
   const confirm = page.getByRole("dialog", { name: "Send this email again?" });
   await expect(confirm).toContainText(invoice.contactEmail);
@@ -166,9 +166,9 @@ async function howToPayAndResend(page: Page, browser: Browser): Promise<void> {
   await shot(page, "books-email-resend-dialog");
   await confirm.getByRole("button", { name: "Resend email" }).click();
   await expect(page.getByText(`Email sent again to ${invoice.contactEmail}.`)).toBeVisible();
-  await page.waitForURL((u) => /^\/emails\/eml_[a-z0-9]{26}$/.test(u.pathname) && !u.pathname.endsWith(logged.id));
+  await page.waitForURL((u) => /^\/emails\/eml_[a-z0-9]{26}$/.test(u.pathname) && !u.pathname.endsWith(logged!.id));
   const received = await sentEmails(invoice.contactEmail, 2);
-  expect(received.filter((mail) => mail.subject === toContact.subject)).toHaveLength(2);
+  expect(received.filter((mail) => mail.subject === toContact!.subject)).toHaveLength(2);
   // The email's HTML is shown in a sandboxed frame, which axe-core cannot enter: the page around it is checked.
   await fourShots(page, "email", { excludeFrames: true });
 }
@@ -187,7 +187,7 @@ test("the audit log and Home's activity say what happened in business words", as
     transaction_id: invoice.id,
     reason: "Training day canceled",
     type: "partial",
-    items: [{ item_id: paid.details.line_items[0].id, type: "partial", amount: "5000" }],
+    items: [{ item_id: paid.details.line_items[0]!.id, type: "partial", amount: "5000" }],
   });
 
   await page.goto("/audit-log");
@@ -237,26 +237,26 @@ test("an export opened as CSV has flat columns, decimal amounts and a row per li
       .trim()
       .split("\r\n")
       .map((line) => line.split(","));
-    return lines.map((cells) => Object.fromEntries(header.map((name, i) => [name, cells[i]])));
+    return lines.map((cells) => Object.fromEntries(header!.map((name, i) => [name, cells[i]])));
   };
 
   const whole = await read("Export CSV");
   expect(whole.name).toMatch(/^transactions-\d{4}-\d{2}-\d{2}\.csv$/);
   const [row] = rows(whole.csv);
-  expect(row.invoice_number).toBe(invoice.invoiceNumber);
-  expect(row["details.totals.grand_total"]).toBe("9900");
-  expect(row["details.totals.grand_total_decimal"]).toBe("99.00");
-  expect(row["business.name"]).toBe(invoice.businessName);
-  expect(row["items.count"]).toBe("1");
+  expect(row!.invoice_number).toBe(invoice.invoiceNumber);
+  expect(row!["details.totals.grand_total"]).toBe("9900");
+  expect(row!["details.totals.grand_total_decimal"]).toBe("99.00");
+  expect(row!["business.name"]).toBe(invoice.businessName);
+  expect(row!["items.count"]).toBe("1");
   expect(whole.csv).not.toMatch(/(^|,)"?[[{]/m);
 
   const lines = await read("Export line items");
   expect(lines.name).toMatch(/^transactions-\d{4}-\d{2}-\d{2}-line-items\.csv$/);
   const [line] = rows(lines.csv);
-  expect(line.id).toBe(invoice.id);
-  expect(line["line.quantity"]).toBe("2");
-  expect(line["line.unit_totals.subtotal_decimal"]).toBe("49.50");
-  expect(line["line.totals.total_decimal"]).toBe("99.00");
+  expect(line!.id).toBe(invoice.id);
+  expect(line!["line.quantity"]).toBe("2");
+  expect(line!["line.unit_totals.subtotal_decimal"]).toBe("49.50");
+  expect(line!["line.totals.total_decimal"]).toBe("99.00");
 });
 
 test("Home and Metrics count the days of the account's time zone", async ({ page }) => {
@@ -280,7 +280,7 @@ test("Home and Metrics count the days of the account's time zone", async ({ page
       "GET",
       `/api/metrics/revenue?from=${today}&to=${next}&time_zone=${encodeURIComponent(zone)}`,
     );
-    const amount = formatMinor(metric.timeseries[0].amount, "USD");
+    const amount = formatMinor(metric.timeseries[0]!.amount, "USD");
     await expect(page.getByRole("region", { name: "Revenue today" })).toContainText(
       `$${amount.replace(/\B(?=(\d{3})+(?!\d))/g, ",")}`,
     );

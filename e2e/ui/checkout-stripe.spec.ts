@@ -92,7 +92,7 @@ async function createTransaction(recurring = false): Promise<Txn> {
     country_code: "US",
   });
   const txn = await apiCall<Txn>(admin, "POST", "/api/transactions", {
-    items: [{ price_id: price.id, quantity: 1 }],
+    items: [{ price_id: price!.id, quantity: 1 }],
     customer_id: customer.id,
     address_id: address.id,
   });

@@ -26,7 +26,7 @@ async function createTransaction(page: Page, extra: Record<string, unknown> = {}
     country_code: "US",
   });
   const txn = await apiCall<Txn>(page, "POST", "/api/transactions", {
-    items: [{ price_id: price.id, quantity: 1 }],
+    items: [{ price_id: price!.id, quantity: 1 }],
     customer_id: customer.id,
     address_id: address.id,
     ...extra,

@@ -276,8 +276,8 @@ test("Email portal link: a confirmation names the recipient, a toast confirms, a
 
   // The customer's mailbox (the suite's loopback SMTP server): the link opens their portal.
   const [mail] = await sentEmails(email);
-  const link = /Open billing portal: (http:\/\/\S+\/portal\/overview\?token=\S+)/.exec(mail.text ?? "")?.[1];
-  expect(link, mail.text ?? "").toBeDefined();
+  const link = /Open billing portal: (http:\/\/\S+\/portal\/overview\?token=\S+)/.exec(mail!.text ?? "")?.[1];
+  expect(link, mail!.text ?? "").toBeDefined();
   const customer = await browser.newPage();
   await customer.goto(link as string);
   await expect(customer).toHaveURL(/\/portal\/overview$/);
@@ -291,8 +291,8 @@ test("Email portal link: a confirmation names the recipient, a toast confirms, a
     `/api/emails?to=${encodeURIComponent(email)}`,
   );
   expect(emails.map((e) => [e.template, e.entity_id])).toEqual([["portal_link", customerId]]);
-  const one = await apiCall<{ text: string }>(page, "GET", `/api/emails/${emails[0].id}`);
+  const one = await apiCall<{ text: string }>(page, "GET", `/api/emails/${emails[0]!.id}`);
   expect(one.text).toMatch(/Open billing portal: http:\/\/[^/]+\/portal\/overview\?token=/);
-  await page.goto(`/emails/${emails[0].id}`);
+  await page.goto(`/emails/${emails[0]!.id}`);
   await expect(page.getByRole("main")).toContainText("Manage your billing with");
 });

@@ -32,7 +32,7 @@ async function invoices(page: Page, count: number): Promise<{ email: string; cus
 
 test("Ctrl-K finds a transaction by its invoice number and opens it", async ({ page }) => {
   const { txns } = await invoices(page, 1);
-  const invoiceNumber = txns[0].invoice_number as string;
+  const invoiceNumber = txns[0]!.invoice_number as string;
   expect(invoiceNumber).toBeTruthy();
 
   await page.goto("/customers");
@@ -44,7 +44,7 @@ test("Ctrl-K finds a transaction by its invoice number and opens it", async ({ p
   await expect(option).toBeVisible();
   await shot(page, "global-search-invoice-number");
   await search.press("Enter");
-  await expect(page).toHaveURL(new RegExp(`/transactions/${txns[0].id}$`));
+  await expect(page).toHaveURL(new RegExp(`/transactions/${txns[0]!.id}$`));
 
   // An email finds the customer; nothing found says so.
   await page
@@ -94,11 +94,11 @@ test("the transactions list keeps its filters in the address, sorts, and exports
 
   // Newest first by default; the Created header turns it around.
   const firstRow = () => table.getByRole("row").nth(1);
-  await expect(firstRow()).toContainText(txns[2].invoice_number as string);
+  await expect(firstRow()).toContainText(txns[2]!.invoice_number as string);
   await table.getByRole("button", { name: /Created/ }).click();
   await expect(page).toHaveURL(/order_by=id%5BASC%5D/);
   await expect(table.getByRole("columnheader", { name: /Created/ })).toHaveAttribute("aria-sort", "ascending");
-  await expect(firstRow()).toContainText(txns[0].invoice_number as string);
+  await expect(firstRow()).toContainText(txns[0]!.invoice_number as string);
   await shot(page, "transactions-filtered-sorted");
 
   // Export: every row of the filtered list, with a header.
@@ -109,7 +109,7 @@ test("the transactions list keeps its filters in the address, sorts, and exports
   const csv = readFileSync((await download.path()) as string, "utf8");
   const lines = csv.trim().split("\r\n");
   expect(lines).toHaveLength(4);
-  const header = lines[0].split(",");
+  const header = lines[0]!.split(",");
   expect(header.slice(0, 2)).toEqual(["id", "status"]);
   expect(header).toContain("customer.email");
   expect(header).toContain("details.totals.grand_total");
@@ -141,7 +141,7 @@ test("a customer's page: lifetime spend, amount due on open invoices, and an act
   await expect(overview).toContainText("Nothing yet"); // no completed transaction: no spend
   const activity = overview.getByRole("list", { name: "Customer activity" });
   await expect(
-    activity.getByRole("link", { name: `Invoice ${txns[0].invoice_number} issued for $99.00` }),
+    activity.getByRole("link", { name: `Invoice ${txns[0]!.invoice_number} issued for $99.00` }),
   ).toBeVisible();
   await expect(activity).toContainText("Became a customer");
   const table = page.getByRole("table", { name: "Transactions" });

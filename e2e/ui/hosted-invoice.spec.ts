@@ -145,10 +145,10 @@ test("the invoice-issued email goes out through SMTP with the hosted page's link
   // What the customer's mailbox got (the suite's loopback SMTP server): the subject, and a link
   // that opens the invoice, without any session, in a fresh browser.
   const [mail] = await sentEmails(txn.email);
-  expect(mail.subject).toContain(`Invoice ${invoiceNumber} from`);
-  const link = /View and pay invoice: (http:\/\/localhost:\d+\/invoices\/\S+)/.exec(mail.text ?? "")?.[1];
-  expect(link, mail.text ?? "").toBeDefined();
-  expect(mail.html).toContain(`href="${link}"`);
+  expect(mail!.subject).toContain(`Invoice ${invoiceNumber} from`);
+  const link = /View and pay invoice: (http:\/\/localhost:\d+\/invoices\/\S+)/.exec(mail!.text ?? "")?.[1];
+  expect(link, mail!.text ?? "").toBeDefined();
+  expect(mail!.html).toContain(`href="${link}"`);
   const customer = await browser.newPage();
   await customer.goto(link as string);
   await expect(customer.getByRole("heading", { level: 1 })).toContainText(invoiceNumber);

@@ -26,7 +26,7 @@ async function customer(page: Page, withCard: boolean): Promise<{ id: string; em
     ]);
     const [price] = await apiCall<{ id: string }[]>(page, "GET", `/api/prices?product_id=${productId}`);
     const txn = await apiCall<{ id: string }>(page, "POST", "/api/transactions", {
-      items: [{ price_id: price.id, quantity: 1 }],
+      items: [{ price_id: price!.id, quantity: 1 }],
       customer_id: created.id,
       address_id: address.id,
     });
@@ -108,9 +108,9 @@ test("email a checkout link with a trial and a discount; the customer pays it; t
   await expect(page.getByText(`Checkout link emailed to ${buyer.email}.`)).toBeVisible();
 
   const [mail] = await sentEmails(buyer.email);
-  expect(mail.subject).toContain("Start your subscription");
-  const link = /https?:\/\/\S+\/checkout\?_ptxn=(txn_[a-z0-9]{26})/.exec(mail.text ?? "");
-  expect(link, mail.text ?? "").not.toBeNull();
+  expect(mail!.subject).toContain("Start your subscription");
+  const link = /https?:\/\/\S+\/checkout\?_ptxn=(txn_[a-z0-9]{26})/.exec(mail!.text ?? "");
+  expect(link, mail!.text ?? "").not.toBeNull();
 
   // The merchant's transaction page: checkout first, not "Issue invoice".
   await page.goto(`/transactions/${link?.[1]}`);

@@ -269,7 +269,7 @@ test("the simulator sends a customer.created event to a destination and shows th
   await expect(event).toContainText('"event_type": "customer.created"');
   await expect(event).toContainText('"received": true');
   expect(receiver.of("customer.created")).toHaveLength(1);
-  expect(receiver.received[0].headers["service-signature"]).toMatch(/^ts=\d+;h1=[0-9a-f]{64}$/);
+  expect(receiver.received[0]!.headers["service-signature"]).toMatch(/^ts=\d+;h1=[0-9a-f]{64}$/);
   await shot(page, "notifications-simulator-run");
 
   // Kept, to run again.
@@ -307,7 +307,7 @@ test("a destination's Send test event opens the simulator on it; a failed delive
   const email = uniqueEmail("flaky");
   await apiCall(page, "POST", "/api/customers", { email });
   await expect.poll(() => receiver.of("customer.created").length, { timeout: 30_000 }).toBe(2);
-  const notificationId = receiver.of("customer.created")[1].json!.notification_id!;
+  const notificationId = receiver.of("customer.created")[1]!.json!.notification_id!;
   await page.goto(`/notifications/log/${notificationId}`);
   await expect(page.getByRole("main").getByText("needs retry", { exact: true })).toBeVisible({ timeout: 20_000 });
   await expect(page.getByRole("table", { name: "Attempts" }).getByRole("row").nth(1)).toContainText("503");
@@ -546,7 +546,7 @@ test("an email destination's notifications are in the log like a webhook's: deli
     expect(emails.map((e) => [e.template, e.entity_id, e.status])).toEqual([["notification", customer.id, "sent"]]);
     // And the mailbox got it: the event in its subject.
     const [mail] = await sentEmails(address);
-    expect(mail.subject).toContain(`customer.updated ${customer.id}`);
+    expect(mail!.subject).toContain(`customer.updated ${customer.id}`);
   } finally {
     await apiCall(page, "PATCH", `/api/notification-settings/${destinationId}`, { active: false });
   }

@@ -138,7 +138,7 @@ test("a subscription bought through a single-use link: Manage subscription opens
   ]);
   const [price] = await apiCall<{ id: string }[]>(page, "GET", `/api/prices?product_id=${productId}`);
   const link = await apiCall<{ url: string }>(page, "POST", "/api/payment-links", {
-    items: [{ price_id: price.id, quantity: 1 }],
+    items: [{ price_id: price!.id, quantity: 1 }],
     reusable: false,
   });
   const buyer = await (await browser.newContext()).newPage();

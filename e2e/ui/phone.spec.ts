@@ -150,7 +150,7 @@ test("the Team page with an invitation pending, and the invitation page, at 390 
     ["invite-bad", `/invite/${"A".repeat(43)}`],
   ]) {
     await invitee.setViewportSize(PHONE);
-    await open(invitee, path);
+    await open(invitee, path!);
     expect.soft(await sidewaysOverflow(invitee), `${path} at 390 px`).toEqual({ page: 0, main: 0 });
     await screenshot(invitee, `phone-${name}`);
     await invitee.setViewportSize({ width: 1280, height: 900 });

@@ -98,7 +98,7 @@ test("a past-due customer updates the card in the portal, downloads an invoice a
   // A portal session through the official SDK, in the family's shape.
   const session = await paddle.customerPortalSessions.create(customer.id, [subscriptionId]);
   expect(session.id).toMatch(/^cpls_/);
-  expect(session.urls.subscriptions[0].id).toBe(subscriptionId);
+  expect(session.urls.subscriptions[0]!.id).toBe(subscriptionId);
   expect(session.urls.general.overview).toContain("/portal/overview?token=pga_");
 
   // The overview: the token leaves the address bar; the failed payment and what to do.
@@ -215,7 +215,7 @@ test("expired, tampered and plain links each get a 4xx page that says what to do
   await expect(page.getByRole("heading", { level: 1, name: "This link is not valid" })).toBeVisible();
   await expect(page.getByRole("main")).toContainText("exactly as it was sent");
   // Cut short, and garbage.
-  for (const token of [session.urls.general.overview.split("token=")[1].slice(0, 30), "garbage%00%F0%9F%92%A9"]) {
+  for (const token of [session.urls.general.overview.split("token=")[1]!.slice(0, 30), "garbage%00%F0%9F%92%A9"]) {
     const refused = await page.goto(`/portal/overview?token=${token}`);
     expect(refused?.status(), token).toBe(403);
     await expect(page.getByRole("heading", { level: 1, name: "This link is not valid" })).toBeVisible();

@@ -34,7 +34,7 @@ test.beforeAll(async () => {
         }),
       ],
     );
-    transactionId = rows[0].id;
+    transactionId = rows[0]!.id;
   } finally {
     await client.end();
   }
@@ -77,7 +77,7 @@ test("an owner creates a transactions report, waits for it and downloads the CSV
   expect(file.suggestedFilename()).toMatch(/^transactions-rep_[a-z0-9]{26}\.csv$/);
   const csv = readFileSync((await file.path()) ?? "", "utf8");
   const lines = csv.split("\r\n");
-  expect(lines[0].startsWith("id,status,invoice_id,invoice_number,customer_id,customer_name,customer_email,")).toBe(
+  expect(lines[0]!.startsWith("id,status,invoice_id,invoice_number,customer_id,customer_name,customer_email,")).toBe(
     true,
   );
   const line = lines.find((l) => l.startsWith(`${transactionId},`));

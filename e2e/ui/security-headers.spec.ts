@@ -30,7 +30,7 @@ test("sign-in, dashboard pages and the hosted checkout run with no CSP violation
     ["/developers", "Developers"],
     ["/settings", "Settings"],
   ]) {
-    await page.goto(path);
+    await page.goto(path!);
     await expect(page.getByRole("heading", { level: 1, name: heading })).toBeVisible();
   }
   // Client-side navigation (RSC fetches) too.
@@ -49,7 +49,7 @@ test("sign-in, dashboard pages and the hosted checkout run with no CSP violation
     country_code: "US",
   });
   const txn = await apiCall<{ checkout: { url: string } }>(page, "POST", "/api/transactions", {
-    items: [{ price_id: price.id, quantity: 1 }],
+    items: [{ price_id: price!.id, quantity: 1 }],
     customer_id: customer.id,
     address_id: address.id,
   });
@@ -97,7 +97,7 @@ test("only the checkout's policy opens Stripe.js's origin, for scripts, connecti
 
   const checkout = await policies("/checkout?_ptxn=txn_01hv8x0000000000000000000a");
   expect(checkout).toHaveLength(1);
-  const open = directives(checkout[0].value);
+  const open = directives(checkout[0]!.value);
   for (const name of ["script-src", "connect-src", "frame-src"])
     expect(open[name], name).toContain(STRIPE_STAND_IN_URL);
   expect(open["frame-ancestors"]).toEqual(["'none'"]);
@@ -106,7 +106,7 @@ test("only the checkout's policy opens Stripe.js's origin, for scripts, connecti
   for (const path of ["/sign-in", "/portal/overview", "/invoices/nope", "/checkouts"]) {
     const strict = await policies(path);
     expect(strict, path).toHaveLength(1);
-    expect(strict[0].value, path).not.toContain(STRIPE_STAND_IN_URL);
-    expect(directives(strict[0].value)["connect-src"], path).toEqual(["'self'"]);
+    expect(strict[0]!.value, path).not.toContain(STRIPE_STAND_IN_URL);
+    expect(directives(strict[0]!.value)["connect-src"], path).toEqual(["'self'"]);
   }
 });

@@ -184,7 +184,7 @@ test("first run: upload a logo (seen on Settings and at checkout), set currency 
   await page.getByRole("button", { name: "Continue" }).click();
   await expect(page.getByRole("combobox", { name: "Currency", exact: true })).toHaveValue("EUR");
   const txn = await apiCall<{ id: string }>(page, "POST", "/api/transactions", {
-    items: [{ price_id: price.id, quantity: 1 }],
+    items: [{ price_id: price!.id, quantity: 1 }],
     customer_id: customer.id,
     address_id: address.id,
   });
@@ -196,7 +196,7 @@ test("first run: upload a logo (seen on Settings and at checkout), set currency 
 
   // An issued invoice: its hosted page shows the logo, its dates are Auckland days; so is the PDF.
   const manual = await apiCall<{ id: string }>(page, "POST", "/api/transactions", {
-    items: [{ price_id: price.id, quantity: 1 }],
+    items: [{ price_id: price!.id, quantity: 1 }],
     customer_id: customer.id,
     address_id: address.id,
     collection_mode: "manual",

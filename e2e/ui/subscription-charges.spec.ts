@@ -48,7 +48,7 @@ async function lastTransaction(page: Page, subscriptionId: string): Promise<Txn>
     "GET",
     `/api/transactions?subscription_id=${subscriptionId}&order_by=id[DESC]&per_page=1`,
   );
-  return list[0];
+  return list[0]!;
 }
 
 async function advance(page: Page, subscriptionId: string, to: Date): Promise<void> {

@@ -93,9 +93,9 @@ test("an owner invites a teammate, who joins with the link in a fresh browser", 
   // the link; the Emails log keeps a copy that names the role and the business but hides the
   // one-time token (anyone who reads the log could otherwise join).
   const [mail] = await sentEmails(email);
-  const mailed = /(http:\/\/\S+\/invite\/[A-Za-z0-9_-]{43})/.exec(mail.text ?? "")?.[1];
+  const mailed = /(http:\/\/\S+\/invite\/[A-Za-z0-9_-]{43})/.exec(mail!.text ?? "")?.[1];
   expect(mailed).toBe(link);
-  expect(mail.html).toContain(`href="${link}"`);
+  expect(mail!.html).toContain(`href="${link}"`);
   const token = link.split("/invite/")[1];
   const emails = await apiCall<{ id: string; template: string; subject: string }[]>(
     page,
@@ -103,12 +103,12 @@ test("an owner invites a teammate, who joins with the link in a fresh browser", 
     `/api/emails?to=${encodeURIComponent(email)}`,
   );
   expect(emails.map((e) => e.template)).toEqual(["team_invite"]);
-  expect(emails[0].subject).toMatch(/invited you to the .+ billing dashboard$/);
-  const sent = await apiCall<{ text: string; html: string }>(page, "GET", `/api/emails/${emails[0].id}`);
+  expect(emails[0]!.subject).toMatch(/invited you to the .+ billing dashboard$/);
+  const sent = await apiCall<{ text: string; html: string }>(page, "GET", `/api/emails/${emails[0]!.id}`);
   expect(sent.text).toContain("as a developer");
   expect(sent.text).toContain("/invite/[link hidden: shown once to the inviter]");
   expect(sent.text + sent.html).not.toContain(token);
-  await page.goto(`/emails/${emails[0].id}`);
+  await page.goto(`/emails/${emails[0]!.id}`);
   await expect(page.getByRole("main")).toContainText("Team invitation");
   await screenshot(page, "team-invite-email");
 

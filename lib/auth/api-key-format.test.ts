@@ -7,8 +7,8 @@ const OTHER = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 /** The key with the character at `index` replaced by a different character of the same class. */
 function changeAt(key: string, index: number): string {
   const ch = key[index];
-  const pool = /[a-z0-9]/.test(ch) && index < 43 ? "0123456789abcdefghjkmnpqrstvwxyz" : OTHER;
-  const replacement = pool[(pool.indexOf(ch) + 1) % pool.length];
+  const pool = /[a-z0-9]/.test(ch!) && index < 43 ? "0123456789abcdefghjkmnpqrstvwxyz" : OTHER;
+  const replacement = pool[(pool.indexOf(ch!) + 1) % pool.length];
   return key.slice(0, index) + replacement + key.slice(index + 1);
 }
 

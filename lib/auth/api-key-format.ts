@@ -16,7 +16,7 @@ export const API_KEY_LENGTH = 69;
 
 function base62(bytes: Buffer, length: number): string {
   let out = "";
-  for (let i = 0; out.length < length; i++) out += BASE62[bytes[i % bytes.length] % 62];
+  for (let i = 0; out.length < length; i++) out += BASE62.charAt(bytes.readUInt8(i % bytes.length) % 62);
   return out;
 }
 

@@ -18,7 +18,7 @@ export async function hashPassword(password: string): Promise<string> {
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const [scheme, n, r, p, salt, hash] = stored.split("$");
-  if (scheme !== "scrypt" || !hash) return false;
+  if (scheme !== "scrypt" || salt === undefined || !hash) return false;
   const expected = Buffer.from(hash, "base64");
   const actual = await scrypt(password, Buffer.from(salt, "base64"), {
     N: Number(n),

@@ -24,7 +24,7 @@ function fieldOf(fn: () => unknown): string {
   try {
     fn();
   } catch (error) {
-    if (isInvalidField(error)) return `${error.errors[0].field}: ${error.errors[0].message}`;
+    if (isInvalidField(error)) return `${error.errors[0]!.field}: ${error.errors[0]!.message}`;
     throw error;
   }
   throw new Error("no invalid_field error");
@@ -132,7 +132,7 @@ describe("adjusted totals", () => {
     });
     const payout = payoutTotals(details.totals, { percent: "5", fixed: 50n });
     const totals = { ...details.totals, fee: payout.fee, earnings: payout.earnings };
-    const l = { id: "txnitm_1", taxRate: details.line_items[0].tax_rate, total: 1080n, tax: 180n };
+    const l = { id: "txnitm_1", taxRate: details.line_items[0]!.tax_rate, total: 1080n, tax: 180n };
     const amounts = adjustmentAmounts([charged(l)], { total: 1080n, fee: BigInt(payout.fee), adjustedBefore: 0n });
     const adjusted = adjustedTotals(totals, amounts);
     expect(adjusted).toMatchObject({

@@ -31,8 +31,8 @@ describe("amounts", () => {
     try {
       parseAmount("1.5", "discount.amount");
     } catch (error) {
-      expect((error as ApiError).errors?.[0].field).toBe("discount.amount");
-      expect((error as ApiError).errors?.[0].message).toMatch(/whole number/);
+      expect((error as ApiError).errors?.[0]?.field).toBe("discount.amount");
+      expect((error as ApiError).errors?.[0]?.message).toMatch(/whole number/);
     }
   });
 
@@ -144,7 +144,7 @@ describe("allocate (largest remainder)", () => {
           const total = sum(weights);
           expect(sum(parts)).toBe(amount);
           parts.forEach((part, i) => {
-            const error = part * total - amount * weights[i]; // (part − exact share) × total
+            const error = part * total - amount * weights[i]!; // (part − exact share) × total
             expect((error < 0n ? -error : error) < total).toBe(true);
             if (weights[i] === 0n) expect(part).toBe(0n);
           });

@@ -154,7 +154,7 @@ export function allocate(amount: Minor, weights: readonly bigint[]): Minor[] {
     .sort((a, b) => (a.remainder === b.remainder ? a.index - b.index : a.remainder > b.remainder ? -1 : 1));
   for (const { index } of byRemainder) {
     if (left === 0n) break;
-    parts[index] += 1n;
+    parts[index] = (parts[index] ?? 0n) + 1n;
     left -= 1n;
   }
   return parts;

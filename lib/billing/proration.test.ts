@@ -169,7 +169,7 @@ describe("itemChangeLines", () => {
       try {
         run();
       } catch (error) {
-        if (isInvalidField(error)) return error.errors[0].field;
+        if (isInvalidField(error)) return error.errors[0]!.field;
         throw error;
       }
       return null;

@@ -65,7 +65,7 @@ describe("tax rate table", () => {
     try {
       taxRateFor("DE", { DE: "2" });
     } catch (error) {
-      expect((error as ApiError).errors?.[0].field).toBe("tax_rates.DE");
+      expect((error as ApiError).errors?.[0]?.field).toBe("tax_rates.DE");
     }
     expect(taxRateFor("DE", { DE: "1" }).rate).toBe("1");
   });

@@ -111,7 +111,7 @@ describe("prorated and credit lines: examples", () => {
     });
     // 1/3 → 0.33333: 300000 × 0.33333 = 99999 (the exact third would give 100000).
     expect(third.line_items[0]).toMatchObject({ totals: amounts(99999, 0, 0, 99999), proration: { rate: "0.33333" } });
-    expect(third.line_items[0].proration?.billing_period).toBeNull();
+    expect(third.line_items[0]!.proration?.billing_period).toBeNull();
   });
 
   it("a percentage discount applies to credit lines; flat and flat_per_seat do not", () => {
@@ -177,7 +177,7 @@ describe("prorated and credit lines: examples", () => {
       expect.unreachable();
     } catch (error) {
       expect(error).toBeInstanceOf(ApiError);
-      expect((error as ApiError).errors?.[0].field).toBe("items[0].proration");
+      expect((error as ApiError).errors?.[0]?.field).toBe("items[0].proration");
     }
   });
 });
@@ -198,7 +198,7 @@ const priceTable = fc
     ),
   )
   .map(
-    (rows) => new Map(rows.map((row, i) => [PRICE_IDS[i], price(PRICE_IDS[i], row.amount.toString(), row.taxMode)])),
+    (rows) => new Map(rows.map((row, i) => [PRICE_IDS[i]!, price(PRICE_IDS[i]!, row.amount.toString(), row.taxMode)])),
   );
 
 const subscriptionItems = fc
@@ -329,7 +329,7 @@ describe("prorated and credit lines: properties", () => {
             const t = line.totals;
             expect(BigInt(t.subtotal) - BigInt(t.discount) + BigInt(t.tax)).toBe(BigInt(t.total));
             // A credit line is never positive, a charge never negative (the prices are not negative).
-            if (lines[i].credit) expect(BigInt(t.total) <= 0n && line.quantity < 0).toBe(true);
+            if (lines[i]!.credit) expect(BigInt(t.total) <= 0n && line.quantity < 0).toBe(true);
             else expect(BigInt(t.total) >= 0n && line.quantity > 0).toBe(true);
           });
           const credit = BigInt(result.totals.credit);

@@ -61,7 +61,7 @@ function billingError(run: () => unknown): FieldError {
   try {
     run();
   } catch (error) {
-    if (isInvalidField(error) && error.errors.length === 1) return error.errors[0];
+    if (isInvalidField(error) && error.errors.length === 1) return error.errors[0]!;
     throw error;
   }
   throw new Error("expected an invalid_field error");
@@ -101,28 +101,28 @@ describe("computeTotals: hand-computed examples", () => {
       ],
     });
     const three = usd([item(p, 3)]);
-    expect(three.line_items[0].totals).toEqual(amounts(3000, 0, 600, 3600));
-    expect(three.line_items[0].unit_totals).toEqual(amounts(1000, 0, 200, 1200));
+    expect(three.line_items[0]!.totals).toEqual(amounts(3000, 0, 600, 3600));
+    expect(three.line_items[0]!.unit_totals).toEqual(amounts(1000, 0, 200, 1200));
   });
 
   it("tax-inclusive, 20% VAT: 1200 including tax is 1000 + 200", () => {
     const result = usd([item(price("1200", "internal"))]);
-    expect(result.line_items[0].totals).toEqual(amounts(1000, 0, 200, 1200));
+    expect(result.line_items[0]!.totals).toEqual(amounts(1000, 0, 200, 1200));
     expect(result.totals.total).toBe("1200");
     // 3 × 9.99 incl. 20%: tax 2997/6 = 499.5 → 500, net 2497; one unit 832 + 167 = 999.
     const odd = usd([item(price("999", "internal"), 3)]);
-    expect(odd.line_items[0].totals).toEqual(amounts(2497, 0, 500, 2997));
-    expect(odd.line_items[0].unit_totals).toEqual(amounts(832, 0, 167, 999));
+    expect(odd.line_items[0]!.totals).toEqual(amounts(2497, 0, 500, 2997));
+    expect(odd.line_items[0]!.unit_totals).toEqual(amounts(832, 0, 167, 999));
   });
 
   it("JPY (no minor unit) rounds to the yen, halves up", () => {
     const jpy = (items: TotalsItem[]) => computeTotals({ currency_code: "JPY", country_code: "JP", items });
     // ¥105 + 10% = ¥10.5 of tax → ¥11.
-    expect(jpy([item(price("105", "external", { currency: "JPY" }))]).line_items[0].totals).toEqual(
+    expect(jpy([item(price("105", "external", { currency: "JPY" }))]).line_items[0]!.totals).toEqual(
       amounts(105, 0, 11, 116),
     );
     // ¥1,234 including 10%: tax 1234/11 = 112.18 → ¥112, net ¥1,122.
-    expect(jpy([item(price("1234", "internal", { currency: "JPY" }))]).line_items[0].totals).toEqual(
+    expect(jpy([item(price("1234", "internal", { currency: "JPY" }))]).line_items[0]!.totals).toEqual(
       amounts(1122, 0, 112, 1234),
     );
     const both = jpy([
@@ -143,7 +143,7 @@ describe("computeTotals: hand-computed examples", () => {
       amounts(2000, 501, 300, 1799), // tax on 1499 = 299.8 → 300
       amounts(1000, 250, 150, 900),
     ]);
-    expect(result.line_items[2].unit_totals).toEqual(amounts(500, 125, 75, 450));
+    expect(result.line_items[2]!.unit_totals).toEqual(amounts(500, 125, 75, 450));
     expect(result.totals).toMatchObject({ subtotal: "4000", discount: "1001", tax: "600", total: "3599" });
   });
 
@@ -173,13 +173,13 @@ describe("computeTotals: hand-computed examples", () => {
     const result = usd([item(price("1200", "internal"), 3)], {
       discount: { type: "flat_per_seat", amount: "120", currency_code: "USD", restrict_to: null },
     });
-    expect(result.line_items[0].totals).toEqual(amounts(3000, 300, 540, 3240));
-    expect(result.line_items[0].unit_totals).toEqual(amounts(1000, 100, 180, 1080));
+    expect(result.line_items[0]!.totals).toEqual(amounts(3000, 300, 540, 3240));
+    expect(result.line_items[0]!.unit_totals).toEqual(amounts(1000, 100, 180, 1080));
     // The same $1.20 on a tax-exclusive $10.00 price is $1.20 off the net, and tax follows.
     const external = usd([item(price("1000", "external"))], {
       discount: { type: "flat_per_seat", amount: "120", currency_code: "USD", restrict_to: null },
     });
-    expect(external.line_items[0].totals).toEqual(amounts(1000, 120, 176, 1056));
+    expect(external.line_items[0]!.totals).toEqual(amounts(1000, 120, 176, 1056));
   });
 
   it("a flat discount on an internal price and the same percentage agree", () => {
@@ -189,8 +189,8 @@ describe("computeTotals: hand-computed examples", () => {
     const percent = usd([item(price("1200", "internal"))], {
       discount: { type: "percentage", amount: "10", currency_code: null, restrict_to: null },
     });
-    expect(flat.line_items[0].totals).toEqual(amounts(1000, 100, 180, 1080));
-    expect(percent.line_items[0].totals).toEqual(flat.line_items[0].totals);
+    expect(flat.line_items[0]!.totals).toEqual(amounts(1000, 100, 180, 1080));
+    expect(percent.line_items[0]!.totals).toEqual(flat.line_items[0]!.totals);
   });
 
   it("unit price override by the address's country, in the transaction's currency", () => {
@@ -202,14 +202,14 @@ describe("computeTotals: hand-computed examples", () => {
       ],
     });
     const eur = (country: string) => computeTotals({ currency_code: "EUR", country_code: country, items: [item(p)] });
-    expect(eur("DE").line_items[0].totals).toEqual(amounts(900, 0, 171, 1071));
-    expect(eur("de").line_items[0].totals).toEqual(amounts(900, 0, 171, 1071));
-    expect(eur("AT").line_items[0].totals).toEqual(amounts(900, 0, 180, 1080));
-    expect(eur("FR").line_items[0].totals).toEqual(amounts(1000, 0, 200, 1200));
+    expect(eur("DE").line_items[0]!.totals).toEqual(amounts(900, 0, 171, 1071));
+    expect(eur("de").line_items[0]!.totals).toEqual(amounts(900, 0, 171, 1071));
+    expect(eur("AT").line_items[0]!.totals).toEqual(amounts(900, 0, 180, 1080));
+    expect(eur("FR").line_items[0]!.totals).toEqual(amounts(1000, 0, 200, 1200));
     // The Swiss override is in CHF: an EUR transaction to a Swiss address takes the EUR price.
-    expect(eur("CH").line_items[0].totals).toEqual(amounts(1000, 0, 81, 1081));
+    expect(eur("CH").line_items[0]!.totals).toEqual(amounts(1000, 0, 81, 1081));
     const chf = (country: string) => computeTotals({ currency_code: "CHF", country_code: country, items: [item(p)] });
-    expect(chf("CH").line_items[0].totals).toEqual(amounts(950, 0, 77, 1027)); // 76.95 → 77
+    expect(chf("CH").line_items[0]!.totals).toEqual(amounts(950, 0, 77, 1027)); // 76.95 → 77
     const error = billingError(() => chf("DE"));
     expect(error.field).toBe("items[0].price.unit_price.currency_code");
     expect(error.message).toMatch(/EUR.*CHF/);
@@ -217,8 +217,8 @@ describe("computeTotals: hand-computed examples", () => {
 
   it("account_setting takes the account's tax mode (external by default)", () => {
     const p = price("1200", "account_setting");
-    expect(usd([item(p)], { account_tax_mode: "internal" }).line_items[0].totals).toEqual(amounts(1000, 0, 200, 1200));
-    expect(usd([item(p)]).line_items[0].totals).toEqual(amounts(1200, 0, 240, 1440));
+    expect(usd([item(p)], { account_tax_mode: "internal" }).line_items[0]!.totals).toEqual(amounts(1000, 0, 200, 1200));
+    expect(usd([item(p)]).line_items[0]!.totals).toEqual(amounts(1200, 0, 240, 1440));
   });
 
   it("uses the merchant's tax rates and charges no tax without an address", () => {
@@ -237,11 +237,11 @@ describe("computeTotals: hand-computed examples", () => {
     const flat = usd([item(price("1000"))], {
       discount: { type: "flat", amount: "5000", currency_code: "USD", restrict_to: null },
     });
-    expect(flat.line_items[0].totals).toEqual(amounts(1000, 1000, 0, 0));
+    expect(flat.line_items[0]!.totals).toEqual(amounts(1000, 1000, 0, 0));
     const seats = usd([item(price("1200", "internal"), 2)], {
       discount: { type: "flat_per_seat", amount: "5000", currency_code: "USD", restrict_to: null },
     });
-    expect(seats.line_items[0].totals).toEqual(amounts(2000, 2000, 0, 0));
+    expect(seats.line_items[0]!.totals).toEqual(amounts(2000, 2000, 0, 0));
     const full = usd([item(price("999", "internal"), 7)], {
       discount: { type: "percentage", amount: "100", currency_code: null, restrict_to: null },
     });
@@ -293,7 +293,7 @@ describe("computeTotals: hand-computed examples", () => {
 
   it("a credit line (negative amount) is never discounted, and a negative total goes to the balance", () => {
     const credit = usd([item(price("-1000"))], { credit_balance: 300n });
-    expect(credit.line_items[0].totals).toEqual(amounts(-1000, 0, -200, -1200));
+    expect(credit.line_items[0]!.totals).toEqual(amounts(-1000, 0, -200, -1200));
     expect(credit.totals).toMatchObject({ total: "-1200", credit: "0", credit_to_balance: "1200", grand_total: "0" });
     const mixed = usd([item(price("2000")), item(price("-1000"))], {
       discount: { type: "flat", amount: "500", currency_code: "USD", restrict_to: null },
@@ -459,12 +459,12 @@ const RUNS = { numRuns: 400 };
 function eligible(basket: Basket, i: number): boolean {
   const restrictTo = basket.discount?.restrictTo;
   if (!basket.discount) return false;
-  if (basket.lines[i].amount === 0n) return false;
-  return !restrictTo?.length || restrictTo.includes(`pri_${i}`) || restrictTo.includes(basket.lines[i].product);
+  if (basket.lines[i]!.amount === 0n) return false;
+  return !restrictTo?.length || restrictTo.includes(`pri_${i}`) || restrictTo.includes(basket.lines[i]!.product);
 }
 
 function modeOf(basket: Basket, i: number): "external" | "internal" {
-  const mode = basket.lines[i].taxMode;
+  const mode = basket.lines[i]!.taxMode;
   if (mode === "location")
     return basket.country && TAX_INCLUSIVE_COUNTRIES.has(basket.country) ? "internal" : "external";
   return mode === "account_setting" ? basket.accountTaxMode : mode;
@@ -536,7 +536,7 @@ describe("computeTotals: properties over random baskets", () => {
       fc.property(basketArbitrary, (basket) => {
         const details = computeTotals(basketInput(basket));
         details.line_items.forEach((line, i) => {
-          const { amount, quantity } = basket.lines[i];
+          const { amount, quantity } = basket.lines[i]!;
           const gross = amount * BigInt(quantity);
           const t = exact(line.totals);
           const rate = parseDecimal(line.tax_rate);
@@ -568,17 +568,17 @@ describe("computeTotals: properties over random baskets", () => {
           // What the discount took off each line's price as written: net for external, gross for internal.
           const applied = details.line_items.map((line, i) => {
             const t = exact(line.totals);
-            const gross = basket.lines[i].amount * BigInt(basket.lines[i].quantity);
+            const gross = basket.lines[i]!.amount * BigInt(basket.lines[i]!.quantity);
             return modeOf(basket, i) === "external" ? t.discount : gross - t.total;
           });
-          const grossOf = (i: number) => basket.lines[i].amount * BigInt(basket.lines[i].quantity);
+          const grossOf = (i: number) => basket.lines[i]!.amount * BigInt(basket.lines[i]!.quantity);
           basket.lines.forEach((line, i) => {
             if (!eligible(basket, i)) {
               expect(applied[i]).toBe(0n);
             } else if (discount.type === "percentage") {
               const p = parseDecimal(discount.amount);
               const exactOff = ratio(grossOf(i) * p.numerator, p.denominator * 100n);
-              expect(2n * abs(applied[i] * exactOff.denominator - exactOff.numerator) <= exactOff.denominator).toBe(
+              expect(2n * abs(applied[i]! * exactOff.denominator - exactOff.numerator) <= exactOff.denominator).toBe(
                 true,
               );
             } else if (discount.type === "flat_per_seat") {
@@ -615,8 +615,8 @@ describe("computeTotals: properties over random baskets", () => {
             }).line_items[0];
           const external = run(net, "external");
           const internal = run(grossPrice, "internal");
-          expect(internal.totals).toEqual(external.totals);
-          expect(internal.unit_totals).toEqual(external.unit_totals);
+          expect(internal!.totals).toEqual(external!.totals);
+          expect(internal!.unit_totals).toEqual(external!.unit_totals);
         },
       ),
       RUNS,
@@ -639,24 +639,24 @@ describe("tax_mode location: inclusive where consumer prices include tax, exclus
 
   it("in Germany the price includes 19% VAT: 1190 = 1000 + 190", () => {
     const line = eur("DE").line_items[0];
-    expect(line.totals).toEqual(amounts(1000, 0, 190, 1190));
-    expect(line.tax_rate).toBe("0.19");
+    expect(line!.totals).toEqual(amounts(1000, 0, 190, 1190));
+    expect(line!.tax_rate).toBe("0.19");
   });
 
   it("in the United States tax is added on top (with a rate set for US): 1190 + 10%", () => {
     const line = eur("US", { tax_rates: { US: "0.1" } }).line_items[0];
-    expect(line.totals).toEqual(amounts(1190, 0, 119, 1309));
+    expect(line!.totals).toEqual(amounts(1190, 0, 119, 1309));
   });
 
   it("in Canada (exclusive) and without a country it is exclusive too; lowercase country codes work", () => {
-    expect(eur("CA", { tax_rates: { CA: "0.05" } }).line_items[0].totals).toEqual(amounts(1190, 0, 60, 1250));
-    expect(eur(null).line_items[0].totals).toEqual(amounts(1190, 0, 0, 1190));
-    expect(eur("de").line_items[0].totals).toEqual(amounts(1000, 0, 190, 1190));
+    expect(eur("CA", { tax_rates: { CA: "0.05" } }).line_items[0]!.totals).toEqual(amounts(1190, 0, 60, 1250));
+    expect(eur(null).line_items[0]!.totals).toEqual(amounts(1190, 0, 0, 1190));
+    expect(eur("de").line_items[0]!.totals).toEqual(amounts(1000, 0, 190, 1190));
   });
 
   it("does not follow the account's tax mode (only account_setting does)", () => {
-    expect(eur("DE", { account_tax_mode: "external" }).line_items[0].totals).toEqual(amounts(1000, 0, 190, 1190));
-    expect(eur("US", { account_tax_mode: "internal", tax_rates: { US: "0.1" } }).line_items[0].totals).toEqual(
+    expect(eur("DE", { account_tax_mode: "external" }).line_items[0]!.totals).toEqual(amounts(1000, 0, 190, 1190));
+    expect(eur("US", { account_tax_mode: "internal", tax_rates: { US: "0.1" } }).line_items[0]!.totals).toEqual(
       amounts(1190, 0, 119, 1309),
     );
   });

@@ -238,15 +238,20 @@ export function computeTotals(input: TotalsInput): TotalsDetails {
   const lines = input.items.map((item, index) => resolveLine(item, index, input, rate));
   const discounts = priceTermDiscounts(lines, input.discount ?? null, input.currency_code);
 
-  const lineAmounts = lines.map((line, i) => lineTotals(line.mode, line.amount, discounts[i], line.rate.ratio));
-  const lineItems: LineItemDetails[] = lines.map((line, i) => {
+  // discounts has one amount per line (none: 0).
+  const priced = lines.map((line, i) => ({
+    line,
+    amounts: lineTotals(line.mode, line.amount, discounts[i] ?? 0n, line.rate.ratio),
+  }));
+  const lineAmounts = priced.map(({ amounts }) => amounts);
+  const lineItems: LineItemDetails[] = priced.map(({ line, amounts }) => {
     const details: LineItemDetails = {
       price_id: line.priceId,
       quantity: line.credit ? -line.quantity : line.quantity,
       tax_rate: line.rate.rate,
       // A credit line's unit totals are its totals over its (negative) quantity: positive.
-      unit_totals: wire(unitTotals(line.credit ? negate(lineAmounts[i]) : lineAmounts[i], BigInt(line.quantity))),
-      totals: wire(lineAmounts[i]),
+      unit_totals: wire(unitTotals(line.credit ? negate(amounts) : amounts, BigInt(line.quantity))),
+      totals: wire(amounts),
     };
     if (line.proration) {
       details.proration = { rate: formatDecimal(line.proration), billing_period: line.prorationPeriod };
@@ -255,9 +260,9 @@ export function computeTotals(input: TotalsInput): TotalsDetails {
   });
 
   const byRate = new Map<string, Amounts[]>();
-  lines.forEach((line, i) => {
-    byRate.set(line.rate.rate, [...(byRate.get(line.rate.rate) ?? []), lineAmounts[i]]);
-  });
+  for (const { line, amounts } of priced) {
+    byRate.set(line.rate.rate, [...(byRate.get(line.rate.rate) ?? []), amounts]);
+  }
   const taxRatesUsed = [...byRate].map(([taxRate, amounts]) => ({ tax_rate: taxRate, totals: wire(addUp(amounts)) }));
 
   return {

@@ -85,8 +85,10 @@ export function completeLock(lock: Lock): string[] {
     }
   }
   // npm's order: the project first, then the locations sorted.
-  const sorted = Object.keys(lock.packages).sort((a, b) => (a === "" ? -1 : b === "" ? 1 : a.localeCompare(b, "en")));
-  lock.packages = Object.fromEntries(sorted.map((key) => [key, lock.packages[key]]));
+  const sorted = Object.entries(lock.packages).sort(([a], [b]) =>
+    a === "" ? -1 : b === "" ? 1 : a.localeCompare(b, "en"),
+  );
+  lock.packages = Object.fromEntries(sorted);
   return added;
 }
 

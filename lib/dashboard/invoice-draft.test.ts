@@ -55,9 +55,9 @@ describe("itemBodies", () => {
       }),
     );
     expect(items).toEqual([]);
-    expect(Object.keys(problems.a)).toEqual(["quantity"]);
-    expect(Object.keys(problems.b).sort()).toEqual(["amount", "name"]);
-    expect(Object.keys(problems.c)).toEqual(["amount"]);
+    expect(Object.keys(problems.a!)).toEqual(["quantity"]);
+    expect(Object.keys(problems.b!).sort()).toEqual(["amount", "name"]);
+    expect(Object.keys(problems.c!)).toEqual(["amount"]);
   });
 });
 

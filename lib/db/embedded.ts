@@ -155,7 +155,7 @@ function serverUser(): ServerUser | undefined {
 function firstLine(error: unknown): string {
   const e = error as { stderr?: Buffer | string; message?: string };
   const text = (e.stderr ? String(e.stderr) : "") || e.message || String(error);
-  return text.trim().split("\n")[0];
+  return text.trim().split("\n")[0] ?? "";
 }
 
 /** Whether `user` can search (or run) `p`: `test -x` run as that user, as the server will run. */

@@ -141,6 +141,44 @@ export async function query<R extends pg.QueryResultRow = Record<string, unknown
   return result.rows;
 }
 
+/**
+ * The statement's one row, or undefined when it returns none: for a lookup a caller can miss (an
+ * unknown ID, a row another request just deleted), which the caller turns into its not-found error.
+ */
+export async function queryOne<R extends pg.QueryResultRow = Record<string, unknown>>(
+  text: string,
+  values: unknown[] = [],
+  on: Queryable = pool(),
+): Promise<R | undefined> {
+  const rows = await query<R>(text, values, on);
+  return rows[0];
+}
+
+/**
+ * The statement's one row, for statements whose SQL guarantees exactly one (INSERT … RETURNING of
+ * one row, an aggregate without GROUP BY, `SELECT now()`). Any other count is a bug in our code,
+ * not in the request: it throws a plain Error (logged, answered as 500 internal_error) that names
+ * the statement by its first words.
+ */
+export async function queryExactlyOne<R extends pg.QueryResultRow = Record<string, unknown>>(
+  text: string,
+  values: unknown[] = [],
+  on: Queryable = pool(),
+): Promise<R> {
+  const rows = await query<R>(text, values, on);
+  const [row] = rows;
+  if (rows.length !== 1 || row === undefined) {
+    throw new Error(`expected exactly one row, got ${rows.length}: ${statementStart(text)}`);
+  }
+  return row;
+}
+
+/** The first words of a statement, enough to find it in the code: "INSERT INTO invoices (…". */
+function statementStart(text: string): string {
+  const words = text.trim().split(/\s+/).slice(0, 6).join(" ");
+  return words.length > 60 ? `${words.slice(0, 60)}…` : `${words} …`;
+}
+
 /** Runs `fn` in one database transaction on one connection. */
 export async function sqlTransaction<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool().connect();
@@ -196,12 +234,12 @@ export async function getJson<T>(
   values: unknown[],
   on?: Queryable,
 ): Promise<RawJson<T> | null> {
-  const rows = await query<{ j: string }>(
+  const row = await queryOne<{ j: string }>(
     `SELECT ${jsonObject(entity)}::text AS j FROM ${entity.table} t WHERE ${where}`,
     values,
     on,
   );
-  return rows[0] ? new RawJson(rows[0].j) : null;
+  return row ? new RawJson(row.j) : null;
 }
 
 export interface JsonPage {
@@ -295,7 +333,7 @@ export async function listJson(
           FROM (SELECT t.*, (${key}) AS sort_key FROM ${entity.table} t
                 WHERE ${[filter, ...keyset].join(" AND ")}
                 ORDER BY (${key}) ${dir}, t.id ${dir} LIMIT ${limit}) p) t`;
-  const [row] = await query<{ data: string; has_more: boolean; last_id: string | null; total: number | null }>(
+  const row = await queryExactlyOne<{ data: string; has_more: boolean; last_id: string | null; total: number | null }>(
     sql,
     params.values,
   );
@@ -358,7 +396,7 @@ export async function insertJson<T>(
   const sql = `WITH t AS (INSERT INTO ${entity.table} (${names.join(", ")}) VALUES (${values.join(", ")}) RETURNING *),
     o AS (SELECT t.id, ${jsonObject(entity)} AS j FROM t)${eventCte(eventType, params)}
     SELECT o.j::text AS j FROM o`;
-  const [row] = await query<{ j: string }>(sql, params.values, on);
+  const row = await queryExactlyOne<{ j: string }>(sql, params.values, on);
   forgetTotals(entity.table);
   return new RawJson(row.j);
 }
@@ -383,9 +421,9 @@ export async function updateJson<T>(
   const sql = `WITH t AS (UPDATE ${entity.table} t SET ${sets.join(", ")} WHERE ${where.sql} RETURNING t.*),
     o AS (SELECT t.id, ${jsonObject(entity)} AS j FROM t)${eventCte(eventType, params)}
     SELECT o.j::text AS j FROM o`;
-  const rows = await query<{ j: string }>(sql, params.values, on);
+  const row = await queryOne<{ j: string }>(sql, params.values, on);
   forgetTotals(entity.table);
-  return rows[0] ? new RawJson(rows[0].j) : null;
+  return row ? new RawJson(row.j) : null;
 }
 
 /**
@@ -416,7 +454,8 @@ function eventsOfRowsCte(entityIds: readonly string[], eventType: EventTypes, pa
 
 /** The column names of `rows` (the first row's; every row must have the same). */
 function rowColumns(rows: readonly Columns[]): string[] {
-  const names = Object.keys(rows[0]).filter((name) => rows[0][name] !== undefined);
+  const [first = {}] = rows;
+  const names = Object.keys(first).filter((name) => first[name] !== undefined);
   for (const row of rows) {
     const own = Object.keys(row).filter((name) => row[name] !== undefined);
     if (own.length !== names.length || own.some((name, i) => name !== names[i])) {

@@ -47,11 +47,11 @@ describe("in PostgreSQL", () => {
       storableJson(hostile),
     ]);
     const clean = { name: "\ufffd", "\ufffd": ["ab"], ok: "😀" };
-    expect(row.j).toEqual(clean);
-    expect(row.b).toEqual(clean);
+    expect(row!.j).toEqual(clean);
+    expect(row!.b).toEqual(clean);
     const params = new Params();
     const [viaParams] = await query<{ b: unknown }>(`SELECT ${params.add(jsonb(hostile))} AS b`, params.values);
-    expect(viaParams.b).toEqual(clean);
+    expect(viaParams!.b).toEqual(clean);
   });
 
   it("text parameters with NUL or unpaired surrogates (a remote server's answer) are stored cleaned", async () => {
@@ -59,8 +59,8 @@ describe("in PostgreSQL", () => {
       "a\u0000b\udc00",
       ["ok", "x\u0000", "\ud800"],
     ]);
-    expect(row.t).toBe("ab\ufffd");
-    expect(row.a).toEqual(["ok", "x", "\ufffd"]);
+    expect(row!.t).toBe("ab\ufffd");
+    expect(row!.a).toEqual(["ok", "x", "\ufffd"]);
   });
 });
 

@@ -23,7 +23,7 @@ describe("hosted invoice links", () => {
       token.replace(/.$/, (c) => (c === "a" ? "b" : "a")),
       `${other}-2000-${signature}`,
       `${ID}-2001-${signature}`,
-      `${ID}-2000-${signature.toUpperCase()}`,
+      `${ID}-2000-${signature!.toUpperCase()}`,
       `${ID}-2000-${signature}-`,
       ID,
       "",

@@ -39,11 +39,13 @@ export type HostedInvoiceCheck =
 
 /** Checks a received token (anything: it comes from the URL) at `nowSeconds`. Signature first, in constant time. */
 export function verifyHostedInvoiceToken(token: unknown, key: Buffer | string, nowSeconds: number): HostedInvoiceCheck {
-  const match = typeof token === "string" ? TOKEN.exec(token) : null;
-  if (!match) return { ok: false, reason: "invalid" };
-  const link = { transactionId: match[1], expires: Number(match[2]) };
+  const [, transactionId, expires, tokenSignature] = (typeof token === "string" ? TOKEN.exec(token) : null) ?? [];
+  if (transactionId === undefined || expires === undefined || tokenSignature === undefined) {
+    return { ok: false, reason: "invalid" };
+  }
+  const link = { transactionId, expires: Number(expires) };
   const expected = Buffer.from(signature(link, key), "hex");
-  if (!timingSafeEqual(expected, Buffer.from(match[3], "hex"))) return { ok: false, reason: "invalid" };
+  if (!timingSafeEqual(expected, Buffer.from(tokenSignature, "hex"))) return { ok: false, reason: "invalid" };
   if (link.expires <= nowSeconds) return { ok: false, reason: "expired", transactionId: link.transactionId };
   return { ok: true, link };
 }

@@ -390,15 +390,22 @@ const LINE_HEIGHT = 12;
 /** A table of `rows` across the page; long tables continue on new pages under a repeated header. */
 export function drawTable<R>(w: DocumentWriter, columns: Column<R>[], rows: readonly R[]): void {
   const fixed = columns.slice(1).reduce((total, c) => total + (c.width ?? 70), 0);
-  const widths = [CONTENT_WIDTH - fixed, ...columns.slice(1).map((c) => c.width ?? 70)];
-  const lefts = widths.map((_, i) => MARGIN.left + widths.slice(0, i).reduce((a, b) => a + b, 0));
-  const textX = (i: number) => (columns[i].align === "right" ? lefts[i] + widths[i] - 6 : lefts[i] + 6);
+  // Each column with its width and the x of its text, left to right.
+  let left = MARGIN.left;
+  const placed = columns.map((column, i) => {
+    const width = i === 0 ? CONTENT_WIDTH - fixed : (column.width ?? 70);
+    const x = column.align === "right" ? left + width - 6 : left + 6;
+    left += width;
+    return { column, width, x };
+  });
+  const [lead, ...others] = placed;
+  if (!lead) throw new Error("drawTable needs at least one column");
 
   const header = () => {
     w.rect(MARGIN.left, w.y, CONTENT_WIDTH, 20, { fill: COLORS.band });
-    columns.forEach((column, i) => {
-      w.text(column.header, textX(i), w.y + 13.5, { size: 8.5, bold: true, color: COLORS.muted, align: column.align });
-    });
+    for (const { column, x } of placed) {
+      w.text(column.header, x, w.y + 13.5, { size: 8.5, bold: true, color: COLORS.muted, align: column.align });
+    }
     w.y += 20;
   };
   w.ensureSpace(20 + 2 * LINE_HEIGHT + 2 * ROW_PADDING);
@@ -406,23 +413,23 @@ export function drawTable<R>(w: DocumentWriter, columns: Column<R>[], rows: read
   const previous = w.onNewPage;
   w.onNewPage = header;
   for (const row of rows) {
-    const first = w.wrap(columns[0].cell(row), widths[0] - 12, { size: 9.5 });
-    const detailText = columns[0].detail?.(row);
-    const detail = detailText ? w.wrap(detailText, widths[0] - 12, { size: 8 }) : [];
+    const first = w.wrap(lead.column.cell(row), lead.width - 12, { size: 9.5 });
+    const detailText = lead.column.detail?.(row);
+    const detail = detailText ? w.wrap(detailText, lead.width - 12, { size: 8 }) : [];
     const height = ROW_PADDING * 2 + first.length * LINE_HEIGHT + detail.length * 10;
     w.ensureSpace(height);
     let y = w.y + ROW_PADDING + 9;
     for (const line of first) {
-      w.text(line, textX(0), y, { size: 9.5 });
+      w.text(line, lead.x, y, { size: 9.5 });
       y += LINE_HEIGHT;
     }
     for (const line of detail) {
-      w.text(line, textX(0), y - 1, { size: 8, color: COLORS.muted });
+      w.text(line, lead.x, y - 1, { size: 8, color: COLORS.muted });
       y += 10;
     }
-    columns.slice(1).forEach((column, j) => {
-      w.text(column.cell(row), textX(j + 1), w.y + ROW_PADDING + 9, { size: 9.5, align: column.align });
-    });
+    for (const { column, x } of others) {
+      w.text(column.cell(row), x, w.y + ROW_PADDING + 9, { size: 9.5, align: column.align });
+    }
     w.y += height;
     w.line(MARGIN.left, w.y, CONTENT_RIGHT, w.y);
   }

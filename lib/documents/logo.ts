@@ -29,7 +29,7 @@ function pngSize(b: Uint8Array): { width: number; height: number } | null {
   if (b.length < 33 || !PNG_SIGNATURE.every((byte, i) => b[i] === byte)) return null;
   // The first chunk must be IHDR (length 13): width and height are big-endian 32-bit.
   const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
-  if (view.getUint32(8) !== 13 || String.fromCharCode(b[12], b[13], b[14], b[15]) !== "IHDR") return null;
+  if (view.getUint32(8) !== 13 || String.fromCharCode(...b.subarray(12, 16)) !== "IHDR") return null;
   return { width: view.getUint32(16), height: view.getUint32(20) };
 }
 
@@ -38,10 +38,11 @@ const SOF = new Set([0xc0, 0xc1, 0xc2, 0xc3, 0xc5, 0xc6, 0xc7, 0xc9, 0xca, 0xcb,
 
 function jpegSize(b: Uint8Array): { width: number; height: number } | null {
   if (b.length < 4 || b[0] !== 0xff || b[1] !== 0xd8 || b[2] !== 0xff) return null;
+  const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
   let i = 2;
   while (i + 3 < b.length) {
     if (b[i] !== 0xff) return null;
-    const marker = b[i + 1];
+    const marker = view.getUint8(i + 1);
     if (marker === 0xff) {
       i++; // fill byte
       continue;
@@ -51,11 +52,11 @@ function jpegSize(b: Uint8Array): { width: number; height: number } | null {
       i += 2;
       continue;
     }
-    const length = (b[i + 2] << 8) | b[i + 3];
+    const length = view.getUint16(i + 2);
     if (length < 2) return null;
     if (SOF.has(marker)) {
       if (i + 8 >= b.length) return null;
-      return { height: (b[i + 5] << 8) | b[i + 6], width: (b[i + 7] << 8) | b[i + 8] };
+      return { height: view.getUint16(i + 5), width: view.getUint16(i + 7) };
     }
     i += 2 + length;
   }

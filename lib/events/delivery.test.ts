@@ -43,29 +43,29 @@ async function logsOf(id: string) {
 describe("delivery", () => {
   it("posts the payload, signed with the destination's secret, and marks it delivered", async () => {
     const { destination, notification } = await oneNotification();
-    expect(notification.status).toBe("not_attempted");
-    expect(await deliveryJobs(notification.id)).toHaveLength(1);
+    expect(notification!.status).toBe("not_attempted");
+    expect(await deliveryJobs(notification!.id)).toHaveLength(1);
 
-    const result = await deliverNotification(notification.id, 1);
+    const result = await deliverNotification(notification!.id, 1);
     expect(result.done).toBe("delivered");
     const [request] = await receiver.waitFor(1);
-    expect(request.headers["content-type"]).toBe("application/json");
-    expect(verifySignature(destination.secret, request.body, request.headers["service-signature"] as string)).toBe(
+    expect(request!.headers["content-type"]).toBe("application/json");
+    expect(verifySignature(destination.secret, request!.body, request!.headers["service-signature"] as string)).toBe(
       true,
     );
-    expect(verifySignature("wrong-secret", request.body, request.headers["service-signature"] as string)).toBe(false);
-    const body = JSON.parse(request.body);
+    expect(verifySignature("wrong-secret", request!.body, request!.headers["service-signature"] as string)).toBe(false);
+    const body = JSON.parse(request!.body);
     expect(Object.keys(body)).toEqual(["event_id", "event_type", "occurred_at", "notification_id", "data"]);
-    expect(body.notification_id).toBe(notification.id);
+    expect(body.notification_id).toBe(notification!.id);
     expect(body.event_type).toBe("customer.created");
     expect(body.data.id).toMatch(/^ctm_/);
 
     const [after] = await notificationsOf(destination.id);
-    expect(after.status).toBe("delivered");
-    expect(after.times_attempted).toBe(1);
-    expect(after.delivered_at).not.toBeNull();
-    expect(after.retry_at).toBeNull();
-    expect(await logsOf(notification.id)).toEqual([{ response_code: 200, error: null, response_body: "ok" }]);
+    expect(after!.status).toBe("delivered");
+    expect(after!.times_attempted).toBe(1);
+    expect(after!.delivered_at).not.toBeNull();
+    expect(after!.retry_at).toBeNull();
+    expect(await logsOf(notification!.id)).toEqual([{ response_code: 200, error: null, response_body: "ok" }]);
   });
 
   it("a 500 schedules a retry at the schedule's delay (with jitter); the retry then delivers", async () => {
@@ -73,25 +73,25 @@ describe("delivery", () => {
     receiver.respond((nth) => (nth === 0 ? { status: 500, body: "boom" } : { status: 204 }));
     const t0 = new Date("2030-01-01T00:00:00Z");
 
-    const first = await deliverNotification(notification.id, 1, { now: t0, schedule: SCHEDULE, random: () => 0.5 });
+    const first = await deliverNotification(notification!.id, 1, { now: t0, schedule: SCHEDULE, random: () => 0.5 });
     expect(first.done).toBe("needs_retry");
     let [row] = await notificationsOf(destination.id);
-    expect(row.status).toBe("needs_retry");
-    expect(row.retry_at?.toISOString()).toBe("2030-01-01T00:01:00.000Z");
-    const jobs = await deliveryJobs(notification.id);
-    expect(jobs.at(-1)?.payload).toEqual({ id: notification.id, attempt: 2 });
+    expect(row!.status).toBe("needs_retry");
+    expect(row!.retry_at?.toISOString()).toBe("2030-01-01T00:01:00.000Z");
+    const jobs = await deliveryJobs(notification!.id);
+    expect(jobs.at(-1)?.payload).toEqual({ id: notification!.id, attempt: 2 });
     expect(jobs.at(-1)?.run_at.toISOString()).toBe("2030-01-01T00:01:00.000Z");
 
-    const t1 = row.retry_at as Date;
-    const second = await deliverNotification(notification.id, 2, { now: t1, schedule: SCHEDULE });
+    const t1 = row!.retry_at as Date;
+    const second = await deliverNotification(notification!.id, 2, { now: t1, schedule: SCHEDULE });
     expect(second.done).toBe("delivered");
     [row] = await notificationsOf(destination.id);
-    expect(row.status).toBe("delivered");
-    expect(row.times_attempted).toBe(2);
-    expect(row.last_attempt_at?.toISOString()).toBe(t1.toISOString());
-    const logs = await logsOf(notification.id);
+    expect(row!.status).toBe("delivered");
+    expect(row!.times_attempted).toBe(2);
+    expect(row!.last_attempt_at?.toISOString()).toBe(t1.toISOString());
+    const logs = await logsOf(notification!.id);
     expect(logs.map((l) => l.response_code)).toEqual([500, 204]);
-    expect(logs[0].response_body).toBe("boom");
+    expect(logs[0]!.response_body).toBe("boom");
   });
 
   it("follows the whole schedule under a moving clock, then fails", async () => {
@@ -100,25 +100,25 @@ describe("delivery", () => {
     let now = new Date("2030-01-01T00:00:00Z");
     const start = now.getTime();
     for (let attempt = 1; attempt <= SCHEDULE.length + 1; attempt++) {
-      const result = await deliverNotification(notification.id, attempt, { now, schedule: SCHEDULE });
+      const result = await deliverNotification(notification!.id, attempt, { now, schedule: SCHEDULE });
       if (attempt <= SCHEDULE.length) {
         expect(result.done).toBe("needs_retry");
         const [row] = await notificationsOf(destination.id);
-        const delay = (row.retry_at as Date).getTime() - now.getTime();
-        expect(delay).toBeGreaterThanOrEqual(SCHEDULE[attempt - 1] * (1 - JITTER));
-        expect(delay).toBeLessThanOrEqual(SCHEDULE[attempt - 1] * (1 + JITTER));
-        now = row.retry_at as Date;
+        const delay = (row!.retry_at as Date).getTime() - now.getTime();
+        expect(delay).toBeGreaterThanOrEqual(SCHEDULE[attempt - 1]! * (1 - JITTER));
+        expect(delay).toBeLessThanOrEqual(SCHEDULE[attempt - 1]! * (1 + JITTER));
+        now = row!.retry_at as Date;
       } else {
         expect(result.done).toBe("failed");
       }
     }
     const [row] = await notificationsOf(destination.id);
-    expect(row.status).toBe("failed");
-    expect(row.times_attempted).toBe(4);
-    expect(row.retry_at).toBeNull();
+    expect(row!.status).toBe("failed");
+    expect(row!.times_attempted).toBe(4);
+    expect(row!.retry_at).toBeNull();
     expect(now.getTime() - start).toBeLessThanOrEqual(SCHEDULE.reduce((a, b) => a + b, 0) * (1 + JITTER));
     expect(receiver.received).toHaveLength(4);
-    expect(await logsOf(notification.id)).toHaveLength(4);
+    expect(await logsOf(notification!.id)).toHaveLength(4);
   });
 
   it("live schedule: a destination down for an hour still gets the notification once it is back", async () => {
@@ -134,7 +134,7 @@ describe("delivery", () => {
     receiver.respond(() => (now.getTime() < backAt ? { status: 502 } : { status: 200 }));
     let attempt = 1;
     for (; attempt <= schedule.length + 1; attempt++) {
-      const result = await deliverNotification(notification.id, attempt, { now, schedule });
+      const result = await deliverNotification(notification!.id, attempt, { now, schedule });
       if (result.done !== "needs_retry") {
         expect(result.done).toBe("delivered");
         break;
@@ -142,7 +142,7 @@ describe("delivery", () => {
       now = result.retryAt as Date;
     }
     const [row] = await notificationsOf(destination.id);
-    expect(row.status).toBe("delivered");
+    expect(row!.status).toBe("delivered");
     expect(now.getTime()).toBeGreaterThanOrEqual(backAt);
     // The first attempt after the outage delivers it: within one (jittered) retry interval.
     expect(now.getTime() - backAt).toBeLessThan(80 * 60_000 * (1 + JITTER));
@@ -152,11 +152,11 @@ describe("delivery", () => {
   it("a destination that does not answer in time is a failed attempt with a timeout error", async () => {
     const { notification } = await oneNotification();
     receiver.respond(() => "hang");
-    const result = await deliverNotification(notification.id, 1, { timeoutMs: 300, schedule: SCHEDULE });
+    const result = await deliverNotification(notification!.id, 1, { timeoutMs: 300, schedule: SCHEDULE });
     expect(result.done).toBe("needs_retry");
-    const [log] = await logsOf(notification.id);
-    expect(log.response_code).toBeNull();
-    expect(log.error).toMatch(/Timed out after 300 ms/);
+    const [log] = await logsOf(notification!.id);
+    expect(log!.response_code).toBeNull();
+    expect(log!.error).toMatch(/Timed out after 300 ms/);
   });
 
   it("a refused connection is a failed attempt with the network error", async () => {
@@ -164,11 +164,11 @@ describe("delivery", () => {
     const url = closed.url;
     await closed.close();
     const { notification } = await oneNotification(url);
-    const result = await deliverNotification(notification.id, 1, { schedule: SCHEDULE });
+    const result = await deliverNotification(notification!.id, 1, { schedule: SCHEDULE });
     expect(result.done).toBe("needs_retry");
-    const [log] = await logsOf(notification.id);
-    expect(log.response_code).toBeNull();
-    expect(log.error).toMatch(/ECONNREFUSED/);
+    const [log] = await logsOf(notification!.id);
+    expect(log!.response_code).toBeNull();
+    expect(log!.error).toMatch(/ECONNREFUSED/);
   });
 
   it("stores any answer: NUL bytes, and a character cut in half at the length limit (issue #13)", async () => {
@@ -176,16 +176,16 @@ describe("delivery", () => {
     // The body is kept to its first 10,000 UTF-16 units: the 10,000th is the first half of an emoji.
     const cut = `${"x".repeat(9_999)}😀 and more`;
     receiver.respond((nth) => ({ status: nth === 0 ? 500 : 200, body: nth === 0 ? "bad\u0000gateway" : cut }));
-    expect((await deliverNotification(notification.id, 1, { schedule: SCHEDULE })).done).toBe("needs_retry");
-    expect((await deliverNotification(notification.id, 2, { schedule: SCHEDULE })).done).toBe("delivered");
-    const logs = await logsOf(notification.id);
+    expect((await deliverNotification(notification!.id, 1, { schedule: SCHEDULE })).done).toBe("needs_retry");
+    expect((await deliverNotification(notification!.id, 2, { schedule: SCHEDULE })).done).toBe("delivered");
+    const logs = await logsOf(notification!.id);
     expect(logs.map((log) => log.response_body)).toEqual(["badgateway", `${"x".repeat(9_999)}\ufffd`]);
   });
 
   it("a job for an attempt already made, or for a final notification, does nothing", async () => {
     const { notification } = await oneNotification();
-    expect((await deliverNotification(notification.id, 1)).done).toBe("delivered");
-    expect(await deliverNotification(notification.id, 1)).toEqual({ done: "skipped", reason: "final" });
+    expect((await deliverNotification(notification!.id, 1)).done).toBe("delivered");
+    expect(await deliverNotification(notification!.id, 1)).toEqual({ done: "skipped", reason: "final" });
     expect(await deliverNotification("ntf_00000000000000000000000000", 1)).toEqual({
       done: "skipped",
       reason: "missing",
@@ -198,8 +198,8 @@ describe("delivery", () => {
     await makeChange();
     await query("UPDATE notification_settings SET active = false WHERE id = $1", [destination.id]);
     const [notification] = await notificationsOf(destination.id);
-    expect(await deliverNotification(notification.id, 1)).toEqual({ done: "skipped", reason: "inactive" });
-    expect((await notificationsOf(destination.id))[0].status).toBe("not_attempted");
+    expect(await deliverNotification(notification!.id, 1)).toEqual({ done: "skipped", reason: "inactive" });
+    expect((await notificationsOf(destination.id))[0]!.status).toBe("not_attempted");
     expect(receiver.received).toHaveLength(0);
   });
 
@@ -219,14 +219,14 @@ describe("delivery", () => {
 
   it("purges notifications older than 90 days with their logs", async () => {
     const { destination, notification } = await oneNotification();
-    await deliverNotification(notification.id, 1);
-    await query("UPDATE notifications SET created_at = now() - interval '91 days' WHERE id = $1", [notification.id]);
+    await deliverNotification(notification!.id, 1);
+    await query("UPDATE notifications SET created_at = now() - interval '91 days' WHERE id = $1", [notification!.id]);
     await makeChange();
     expect(await purgeNotifications()).toBe(1);
     const left = await notificationsOf(destination.id);
     expect(left).toHaveLength(1);
-    expect(left[0].id).not.toBe(notification.id);
-    expect(await logsOf(notification.id)).toHaveLength(0);
+    expect(left[0]!.id).not.toBe(notification!.id);
+    expect(await logsOf(notification!.id)).toHaveLength(0);
   });
 });
 
@@ -274,7 +274,7 @@ describe("DNS pinning: the request goes to the address that was checked", () => 
     setHostResolver(async (host) => {
       lookups.push(host);
       const answer = answers[Math.min(lookups.length, answers.length) - 1];
-      return answer.map((address): LookupAddress => ({ address, family: address.includes(":") ? 6 : 4 }));
+      return answer!.map((address): LookupAddress => ({ address, family: address.includes(":") ? 6 : 4 }));
     });
   }
 
@@ -291,10 +291,10 @@ describe("DNS pinning: the request goes to the address that was checked", () => 
     // The sandbox allows loopback: the first answer is the receiver, any later one a dead address.
     rebinding(["127.0.0.1"], ["10.255.255.1"]);
     const { notification } = await oneNotification(hostUrl("rebind.test"));
-    const result = await deliverNotification(notification.id, 1, { timeoutMs: 2_000 });
+    const result = await deliverNotification(notification!.id, 1, { timeoutMs: 2_000 });
     expect(result.done).toBe("delivered");
     const [request] = await receiver.waitFor(1);
-    expect(request.headers.host).toBe(`rebind.test:${new URL(receiver.url).port}`);
+    expect(request!.headers.host).toBe(`rebind.test:${new URL(receiver.url).port}`);
     expect(lookups).toEqual(["rebind.test"]);
   });
 
@@ -325,10 +325,10 @@ describe("DNS pinning: the request goes to the address that was checked", () => 
     // Saved while it answered a public address; by delivery time it answers loopback.
     rebinding(["127.0.0.1"]);
     const { notification } = await oneNotification(hostUrl("rebind.test"));
-    const result = await deliverNotification(notification.id, 1, { schedule: SCHEDULE });
+    const result = await deliverNotification(notification!.id, 1, { schedule: SCHEDULE });
     expect(result.done).toBe("needs_retry");
-    const [log] = await logsOf(notification.id);
-    expect(log.error).toContain("not a public address");
+    const [log] = await logsOf(notification!.id);
+    expect(log!.error).toContain("not a public address");
     expect(receiver.received).toHaveLength(0);
   });
 

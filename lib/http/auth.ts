@@ -123,9 +123,9 @@ const ANONYMOUS: AuthContext = { type: "none", permissions: new Set() };
 export async function authenticate(request: Request, required: boolean): Promise<AuthContext> {
   const header = request.headers.get("authorization");
   if (header !== null) {
-    const match = BEARER.exec(header);
-    if (!match) throw invalidToken("Authorization header must be `Bearer <API key>`.");
-    return authenticateKey(match[1]);
+    const key = BEARER.exec(header)?.[1];
+    if (key === undefined) throw invalidToken("Authorization header must be `Bearer <API key>`.");
+    return authenticateKey(key);
   }
   const cookie = sessionCookie(request);
   if (cookie) return authenticateSession(cookie, request);
@@ -140,7 +140,7 @@ export async function authenticate(request: Request, required: boolean): Promise
 export function requirePermission(auth: AuthContext, permission: string): void {
   if (auth.permissions.has(permission)) return;
   if (auth.type === "session") {
-    const [entity, access] = permission.split(".");
+    const [entity = permission, access] = permission.split(".");
     const verb = access === "write" ? "change" : "see";
     throw new ApiError(
       "forbidden",

@@ -34,7 +34,8 @@ export async function readBodyBytes(request: Request, limit: number): Promise<Ui
     }
     chunks.push(value);
   }
-  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
+  const [only] = chunks;
+  return chunks.length === 1 && only ? only : Buffer.concat(chunks, size);
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });

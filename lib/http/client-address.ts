@@ -83,9 +83,8 @@ export function clientAddress(headers: HeaderBag): string {
     .split(",")
     .map((part) => part.trim())
     .filter(Boolean);
-  if (hops > 0 && forwarded.length > 0) {
-    return normalizeAddress(forwarded[Math.max(0, forwarded.length - hops)]);
-  }
+  const hop = forwarded[Math.max(0, forwarded.length - hops)];
+  if (hops > 0 && hop !== undefined) return normalizeAddress(hop);
   const socket = header(headers, CLIENT_ADDRESS_HEADER);
   if (socket) return normalizeAddress(socket);
   // Not served by a server this process started (a custom server): Next's own X-Forwarded-For,

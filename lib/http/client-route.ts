@@ -44,8 +44,8 @@ export async function authenticateClientToken(request: Request): Promise<string>
   if (header === null) {
     throw invalidClientToken("Client-side token is missing. Send `Authorization: Bearer <client-side token>`.");
   }
-  const match = BEARER.exec(header);
-  const found = match ? await findActiveClientToken(match[1]) : null;
+  const token = BEARER.exec(header)?.[1];
+  const found = token === undefined ? null : await findActiveClientToken(token);
   if (!found) throw invalidClientToken("Invalid, revoked or expired client-side token.");
   return found.id;
 }

@@ -15,7 +15,7 @@ import { DEPTH_MESSAGE, SURROGATE_MESSAGE } from "./input-guard.ts";
 
 async function count(table: string, where = "TRUE", values: unknown[] = []): Promise<number> {
   const [row] = await query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE ${where}`, values);
-  return row.n;
+  return row!.n;
 }
 
 describe("unpaired UTF-16 surrogates", () => {
@@ -42,7 +42,7 @@ describe("unpaired UTF-16 surrogates", () => {
       key: await admin(),
       body: { name: "Plan \udc00", tax_category: "standard" },
     });
-    expect(expectFieldError(res, "name").errors?.[0].message).toBe(SURROGATE_MESSAGE);
+    expect(expectFieldError(res, "name").errors?.[0]?.message).toBe(SURROGATE_MESSAGE);
     expect(await count("products")).toBe(0);
   });
 

@@ -31,7 +31,7 @@ function createCustomer(key: string, idempotencyKey: string | null, body: unknow
 
 async function customerCount(email: string): Promise<number> {
   const [row] = await query<{ n: number }>("SELECT count(*)::int AS n FROM customers WHERE email = $1", [email]);
-  return row.n;
+  return row!.n;
 }
 
 describe("Idempotency-Key", () => {
@@ -133,7 +133,7 @@ describe("Idempotency-Key", () => {
     // Once done, the key answers with the replay.
     const after = await createCustomer(key, idem, { email, name: "Race" });
     expect(after.headers.get("idempotent-replayed")).toBe("true");
-    expect(after.body).toEqual(executed[0].body);
+    expect(after.body).toEqual(executed[0]!.body);
   });
 
   it("a key in flight is refused; a crashed one (in flight for minutes) is retaken by the same request", async () => {
@@ -165,7 +165,7 @@ describe("Idempotency-Key", () => {
       "SELECT round(extract(epoch FROM expires_at - created_at) / 3600)::int AS hours FROM idempotency_keys WHERE key = $1",
       [idem],
     );
-    expect(row.hours).toBe(24);
+    expect(row!.hours).toBe(24);
     await query("UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE key = $1", [idem]);
     const other = `expire-other-${unique()}@example.com`;
     expect((await createCustomer(key, idem, { email: other })).status).toBe(201);
@@ -202,14 +202,14 @@ describe("Idempotency-Key", () => {
       "SELECT jsonb_array_length(payments::jsonb)::int AS n FROM transactions WHERE id = $1",
       [t.id],
     );
-    expect(row.n).toBe(1);
+    expect(row!.n).toBe(1);
   });
 
   it("validated: 1 to 255 printable ASCII characters; ignored on other methods", async () => {
     const key = await testKey();
     const email = `valid-${unique()}@example.com`;
     const long = expectFieldError(await createCustomer(key, "k".repeat(256), { email }), "Idempotency-Key");
-    expect(long.errors?.[0].message).toContain("255");
+    expect(long.errors?.[0]?.message).toContain("255");
     expectFieldError(await createCustomer(key, "caf\u00e9", { email }), "Idempotency-Key");
     expectFieldError(await createCustomer(key, "", { email }), "Idempotency-Key");
     expect(await customerCount(email)).toBe(0);
@@ -225,6 +225,6 @@ describe("Idempotency-Key", () => {
     const before = await query<{ n: number }>("SELECT count(*)::int AS n FROM idempotency_keys");
     expect((await createCustomer(await testKey(), null, { email: `none-${unique()}@example.com` })).status).toBe(201);
     const after = await query<{ n: number }>("SELECT count(*)::int AS n FROM idempotency_keys");
-    expect(after[0].n).toBe(before[0].n);
+    expect(after[0]!.n).toBe(before[0]!.n);
   });
 });

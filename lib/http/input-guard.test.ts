@@ -12,7 +12,7 @@ function problem(value: unknown): { field: string; message: string } | null {
     const e = error as ApiError;
     expect(e.code).toBe("invalid_field");
     expect(e.errors).toHaveLength(1);
-    return e.errors![0];
+    return e.errors![0]!;
   }
 }
 

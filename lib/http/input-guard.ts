@@ -96,8 +96,11 @@ function report(value: unknown): never {
         const problem = typeof key === "string" ? textProblem(key) : null;
         if (problem) throw invalidField(fieldPath(pathOf({ key, parent: at })), problem);
       }
-      for (let i = entries.length - 1; i >= 0; i--)
-        stack.push([entries[i][1], { key: entries[i][0], parent: at }, depth + 1]);
+      // Pushed last to first, so the first is checked first.
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const entry = entries[i];
+        if (entry) stack.push([entry[1], { key: entry[0], parent: at }, depth + 1]);
+      }
     }
   }
   throw new Error("guardInput: a problem was found that the report walk did not find");

@@ -35,7 +35,7 @@ const ACTIONS: Record<string, readonly string[]> = {
 /** Where next-auth answers a GET with a page (or a redirect to one) rather than JSON. */
 const PAGE_ACTIONS = new Set(["signin", "signout", "error", "verify-request"]);
 
-const CALLBACK_COOKIES = ["next-auth.callback-url", "__Secure-next-auth.callback-url"];
+const CALLBACK_COOKIES = ["next-auth.callback-url", "__Secure-next-auth.callback-url"] as const;
 
 /**
  * A callback URL next-auth can use: a path on this site or an absolute http(s) URL (next-auth's

@@ -37,58 +37,58 @@ describe("the OpenAPI document", () => {
         expect(handler.declaration?.response, `${method} ${path}: response`).toBeTruthy();
         const op = document.paths[path]?.[method.toLowerCase()];
         expect(op, `${method} ${path} in the document`).toBeDefined();
-        expect(op.summary).toBe(handler.declaration?.summary);
-        expect(op["x-permission"]).toBe(handler.declaration?.permission);
+        expect(op!.summary).toBe(handler.declaration?.summary);
+        expect(op!["x-permission"]).toBe(handler.declaration?.permission);
       }
     }
   });
 
   it("describes permissions, parameters, bodies, the envelope and the errors; every $ref resolves", () => {
-    const get = document.paths["/customers/{customer_id}"].get;
-    expect(get.security).toEqual([{ bearerAuth: [] }]);
-    expect(get["x-permission"]).toBe("customer.read");
-    expect(get.parameters[0]).toMatchObject({ name: "customer_id", in: "path", required: true });
-    expect(get.responses["200"].content["application/json"].schema).toMatchObject({
+    const get = document.paths["/customers/{customer_id}"]!.get;
+    expect(get!.security).toEqual([{ bearerAuth: [] }]);
+    expect(get!["x-permission"]).toBe("customer.read");
+    expect(get!.parameters[0]).toMatchObject({ name: "customer_id", in: "path", required: true });
+    expect(get!.responses["200"].content["application/json"].schema).toMatchObject({
       properties: { data: { $ref: "#/components/schemas/Customer" }, meta: { $ref: "#/components/schemas/Meta" } },
     });
-    expect(get.responses["404"]).toEqual({ $ref: "#/components/responses/NotFound" });
-    const list = document.paths["/customers"].get;
-    expect(list.responses["200"].content["application/json"].schema.properties).toMatchObject({
+    expect(get!.responses["404"]).toEqual({ $ref: "#/components/responses/NotFound" });
+    const list = document.paths["/customers"]!.get;
+    expect(list!.responses["200"].content["application/json"].schema.properties).toMatchObject({
       data: { type: "array", items: { $ref: "#/components/schemas/Customer" } },
       meta: { $ref: "#/components/schemas/PaginatedMeta" },
     });
-    expect(list.parameters.map((p: { name: string }) => p.name)).toEqual(
+    expect(list!.parameters.map((p: { name: string }) => p.name)).toEqual(
       expect.arrayContaining(["after", "per_page", "order_by", "email", "status"]),
     );
-    const create = document.paths["/customers"].post;
-    expect(create.requestBody.content["application/json"].schema).toEqual({
+    const create = document.paths["/customers"]!.post;
+    expect(create!.requestBody.content["application/json"].schema).toEqual({
       $ref: "#/components/schemas/CreateCustomerBody",
     });
-    expect(Object.keys(create.responses)).toContain("201");
-    expect(document.paths["/event-types"].get.security).toEqual([]);
+    expect(Object.keys(create!.responses)).toContain("201");
+    expect(document.paths["/event-types"]!.get!.security).toEqual([]);
     expect(
-      Object.keys(document.paths["/customers/{customer_id}/payment-methods/{payment_method_id}"].delete.responses),
+      Object.keys(document.paths["/customers/{customer_id}/payment-methods/{payment_method_id}"]!.delete!.responses),
     ).toContain("204");
     expect(
-      document.paths["/documents/invoices/{transaction_id}"].get.responses["200"].content["application/pdf"],
+      document.paths["/documents/invoices/{transaction_id}"]!.get!.responses["200"].content["application/pdf"],
     ).toBeDefined();
     // Strict response schemas: no unknown key is allowed in a documented response.
-    expect(document.components.schemas.Customer).toMatchObject({ additionalProperties: false });
+    expect(document.components.schemas!.Customer).toMatchObject({ additionalProperties: false });
 
     const text = JSON.stringify(document);
     for (const [, ref] of text.matchAll(/"\$ref":"#\/components\/([^"]+)"/g)) {
-      const [kind, name] = ref.split("/");
-      expect(document.components[kind]?.[name], ref).toBeDefined();
+      const [kind, name] = ref!.split("/");
+      expect(document.components[kind!]?.[name!], ref).toBeDefined();
     }
   });
 
   it("names the team's, the emails' and the audit log's schemas after their exports, not after a route", () => {
-    const names = Object.keys(document.components.schemas);
+    const names = Object.keys(document.components.schemas!);
     for (const name of ["TeamMember", "TeamInvite", "CreateInviteBody", "UpdateMemberBody", "Email", "AuditLogEntry"]) {
       expect(names).toContain(name);
     }
     expect(names.filter((name) => /^(Get|Post|Patch|Put|Delete)(Team|Emails|AuditLog)/.test(name))).toEqual([]);
-    expect(document.paths["/team/members"].get.responses["200"].content["application/json"].schema).toMatchObject({
+    expect(document.paths["/team/members"]!.get!.responses["200"].content["application/json"].schema).toMatchObject({
       properties: { data: { items: { $ref: "#/components/schemas/TeamMember" } } },
     });
   });

@@ -176,7 +176,7 @@ describe("RateLimiter", () => {
         "SELECT sum(count)::int AS count FROM rate_limit_counters WHERE key = $1",
         [key],
       );
-      expect(row.count).toBeGreaterThanOrEqual(admitted);
+      expect(row!.count).toBeGreaterThanOrEqual(admitted);
     }
   });
 
@@ -241,9 +241,9 @@ describe("cost", () => {
     const one = new RateLimiter({ flushMs: 250 });
     const keys = Array.from({ length: 1_000 }, (_, i) => `bench-${i}`);
     const n = 200_000;
-    for (let i = 0; i < 10_000; i++) one.check(keys[i % keys.length], 1_000_000);
+    for (let i = 0; i < 10_000; i++) one.check(keys[i % keys.length]!, 1_000_000);
     let start = process.cpuUsage();
-    for (let i = 0; i < n; i++) one.check(keys[i % keys.length], 1_000_000);
+    for (let i = 0; i < n; i++) one.check(keys[i % keys.length]!, 1_000_000);
     let used = process.cpuUsage(start);
     const checkUs = (used.user + used.system) / n;
 
@@ -257,7 +257,7 @@ describe("cost", () => {
     );
     const m = 50_000;
     start = process.cpuUsage();
-    for (let i = 0; i < m; i++) await checkRateLimit(requests[i % requests.length], one);
+    for (let i = 0; i < m; i++) await checkRateLimit(requests[i % requests.length]!, one);
     used = process.cpuUsage(start);
     const requestUs = (used.user + used.system) / m;
     await one.stop();

@@ -154,7 +154,10 @@ export class RateLimiter {
     try {
       this.writes++;
       const { rows } = await this.db().query<{ count: number }>(UPSERT, [[key], [state.window], [taken]]);
-      total = rows[0].count;
+      // One key in, one row out: an upsert always returns its row.
+      const [row] = rows;
+      if (!row) throw new Error("rate limit upsert returned no row");
+      total = row.count;
     } catch (error) {
       // Without the database, each process limits on its own counts.
       state.inFlight -= taken;

@@ -32,7 +32,7 @@ function rewritten(pathname: string, headers: Record<string, string>): string | 
     const params = getPathMatch(rule.source, { removeUnnamedParams: true, strict: true })(pathname);
     if (!params) continue;
     if (!matchHas({ headers: lower }, {}, rule.has, rule.missing)) continue;
-    return rule.destination.replace(":path", params.path);
+    return rule.destination.replace(":path", params.path!);
   }
   return null;
 }

@@ -110,7 +110,7 @@ describe("invalid_token (401)", () => {
     const body = `svc_apikey_sdbx_${id.slice("apikey_".length)}_${"A".repeat(22)}`;
     const digest = createHash("sha256").update(body).digest();
     const base62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-    const forged = `${body}_${[0, 1, 2].map((i) => base62[digest[i] % 62]).join("")}`;
+    const forged = `${body}_${[0, 1, 2].map((i) => base62[digest[i]! % 62]).join("")}`;
     expect(forged).not.toBe(key);
     expect(parseApiKey(forged)).toEqual({ id, environment: "sandbox" });
     expectInvalidToken(await call(customers.GET, "GET", "/customers", { key: forged }));
@@ -585,7 +585,7 @@ describe("internal_error (500)", () => {
     expect(error.detail).toContain(res.body.meta.request_id);
     // Logged for the operators, with the request ID.
     expect(logged).toHaveBeenCalled();
-    expect(String(logged.mock.calls[0][0])).toContain(res.body.meta.request_id);
+    expect(String(logged.mock.calls[0]![0])).toContain(res.body.meta.request_id);
   });
 
   it("does not leak a non-Error thrown value either", async () => {

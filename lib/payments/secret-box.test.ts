@@ -56,8 +56,8 @@ describe("seal / unseal", () => {
     const sealed = seal("whsec_abc", "stripe_webhook_secret");
     expect(() => unseal(sealed, "stripe_secret_key")).toThrow(/altered/);
     const parts = sealed.split(".");
-    const flipped = Buffer.from(parts[4], "base64url");
-    flipped[0] ^= 1;
+    const flipped = Buffer.from(parts[4]!, "base64url");
+    flipped[0]! ^= 1;
     expect(() =>
       unseal([...parts.slice(0, 4), flipped.toString("base64url")].join("."), "stripe_webhook_secret"),
     ).toThrow(/altered/);

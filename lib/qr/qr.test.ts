@@ -8,14 +8,14 @@ describe("qr", () => {
     expect(matrix.every((row) => row.length === size)).toBe(true);
     // Version n is 17 + 4n modules wide, plus 4 light modules each side.
     expect((size - 8 - 17) % 4).toBe(0);
-    expect(matrix[0].some(Boolean)).toBe(false);
+    expect(matrix[0]!.some(Boolean)).toBe(false);
     // The top-left finder pattern: a dark 7×7 ring starting inside the quiet zone.
     for (let i = 0; i < 7; i++) {
-      expect(matrix[4][4 + i]).toBe(true);
-      expect(matrix[4 + i][4]).toBe(true);
+      expect(matrix[4]![4 + i]).toBe(true);
+      expect(matrix[4 + i]![4]).toBe(true);
     }
-    expect(matrix[5][5]).toBe(false);
-    expect(matrix[7][7]).toBe(true);
+    expect(matrix[5]![5]).toBe(false);
+    expect(matrix[7]![7]).toBe(true);
   });
 
   it("renders an SVG with an escaped, accessible title", () => {

@@ -63,7 +63,7 @@ export function canonicalDomain(value: string): { domain: string } | { problem: 
   if (!labels.every((label) => /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(label))) {
     return { problem: DOMAIN_MESSAGE };
   }
-  if (/^\d+$/.test(labels[labels.length - 1])) return { problem: "must be a domain name, not an IP address" };
+  if (/^\d+$/.test(labels.at(-1) ?? "")) return { problem: "must be a domain name, not an IP address" };
   return { domain: host };
 }
 

@@ -63,7 +63,7 @@ describe("through the API", () => {
         body: { description: "x", type: "percentage", amount: "10", expires_at: value },
       });
       const error = expectFieldError(res, "expires_at");
-      if (!/RFC 3339/.test(message.source)) expect(error.errors?.[0].message).toMatch(message);
+      if (!/RFC 3339/.test(message.source)) expect(error.errors?.[0]?.message).toMatch(message);
     }
     for (const [value, stored] of ACCEPTED.slice(2)) {
       expect((await makeDiscount({ expires_at: value })).expires_at).toBe(stored);

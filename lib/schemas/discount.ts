@@ -156,9 +156,10 @@ export function amountProblem(type: DiscountType, amount: string): string | null
   if (type === "percentage") {
     const match = /^(\d+)(?:\.(\d{1,2}))?$/.exec(amount);
     if (!match) return "must be a percentage with at most two decimal places, such as 10 or 12.5";
-    const whole = match[1].replace(/^0+/, "");
+    const [, digits = "", fraction = ""] = match;
+    const whole = digits.replace(/^0+/, "");
     const hundredths = whole.length > 3 ? Number.POSITIVE_INFINITY : Number(whole || "0") * 100;
-    const value = hundredths + Number((match[2] ?? "").padEnd(2, "0"));
+    const value = hundredths + Number(fraction.padEnd(2, "0"));
     if (value < 1 || value > 10_000) return "must be between 0.01 and 100 for percentage discounts";
     return null;
   }
@@ -287,12 +288,12 @@ const DISCOUNT_PATH_ID = /^(dsc_[a-z0-9]{26})(?:@(dscrev_[a-z0-9]{26}))?$/;
  * `%40` is read as `@`.
  */
 export const discountParams = z.object({ discount_id: z.string() }).transform(({ discount_id }, ctx) => {
-  const match = DISCOUNT_PATH_ID.exec(discount_id.replace(/%40/gi, "@"));
-  if (!match) {
+  const [, id, revisionId] = DISCOUNT_PATH_ID.exec(discount_id.replace(/%40/gi, "@")) ?? [];
+  if (id === undefined) {
     ctx.addIssue({ code: "custom", path: ["discount_id"], message: "must be dsc_<id> or dsc_<id>@dscrev_<id>" });
     return z.NEVER;
   }
-  return { discount_id: match[1], revision_id: match[2] ?? null };
+  return { discount_id: id, revision_id: revisionId ?? null };
 });
 export type DiscountParams = z.infer<typeof discountParams>;
 

@@ -35,14 +35,14 @@ export function orderByParam<const F extends readonly [string, ...string[]]>(
     .optional()
     .transform((value, ctx): OrderBy & { field: F[number] } => {
       if (value === undefined) return { field: fallback, direction: fallbackDirection };
-      const match = /^([a-z_]+)\[(ASC|DESC)\]$/i.exec(value);
-      if (!match || !fields.includes(match[1])) {
+      const [, field, direction] = /^([a-z_]+)\[(ASC|DESC)\]$/i.exec(value) ?? [];
+      if (field === undefined || direction === undefined || !fields.includes(field)) {
         ctx.addIssue({
           code: "custom",
           message: `must be one of ${fields.map((f) => `${f}[ASC]`).join(", ")} (or [DESC])`,
         });
         return z.NEVER;
       }
-      return { field: match[1], direction: match[2].toLowerCase() as "asc" | "desc" };
+      return { field, direction: direction.toLowerCase() as "asc" | "desc" };
     });
 }

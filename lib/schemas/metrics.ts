@@ -68,6 +68,7 @@ export const METRICS_MAX_DAYS = REVENUE_MAX_DAYS;
 /** The same day `months` calendar months earlier or later (31 March − 1 month → 28/29 February). */
 export function addMonths(day: string, months: number): string {
   const [y, m, d] = day.split("-").map(Number);
+  if (y === undefined || m === undefined || d === undefined) throw new RangeError(`Not a day (YYYY-MM-DD): ${day}`);
   const first = new Date(Date.UTC(y, m - 1 + months, 1));
   const lastDay = new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + 1, 0)).getUTCDate();
   first.setUTCDate(Math.min(d, lastDay));

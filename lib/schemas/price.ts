@@ -279,16 +279,16 @@ const priceOrderBy = z
   .optional()
   .transform((value, ctx): OrderBy & { field: PriceOrderField } => {
     if (value === undefined) return { field: "id", direction: "asc" };
-    const match = /^([a-z_.]+)\[(ASC|DESC)\]$/i.exec(value);
-    const field = PRICE_ORDER_FIELDS.find((f) => f === match?.[1]);
-    if (!match || !field) {
+    const [, name, direction] = /^([a-z_.]+)\[(ASC|DESC)\]$/i.exec(value) ?? [];
+    const field = PRICE_ORDER_FIELDS.find((f) => f === name);
+    if (!field || direction === undefined) {
       ctx.addIssue({
         code: "custom",
         message: `must be one of ${PRICE_ORDER_FIELDS.map((f) => `${f}[ASC]`).join(", ")} (or [DESC])`,
       });
       return z.NEVER;
     }
-    return { field, direction: match[2].toLowerCase() as "asc" | "desc" };
+    return { field, direction: direction.toLowerCase() as "asc" | "desc" };
   });
 
 export const listPricesQuery = z.object({

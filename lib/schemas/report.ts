@@ -117,7 +117,7 @@ const FULL_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 export function dateValueProblem(value: string): string | null {
   const day = FULL_DATE.exec(value);
   if (day) {
-    const [, y, m, d] = day.map(Number);
+    const [, y = 0, m = 0, d = 0] = day.map(Number);
     const check = new Date(0);
     check.setUTCFullYear(y, m - 1, d);
     const ok = y >= 1 && check.getUTCFullYear() === y && check.getUTCMonth() === m - 1 && check.getUTCDate() === d;
@@ -202,7 +202,7 @@ export function reportFilterProblems(type: ReportType, filters: readonly ReportF
 /** Whether `filters` has a date filter of `type` (else the default is added). */
 export function hasDateFilter(type: ReportType, filters: readonly ReportFilter[]): boolean {
   const rules = REPORT_FILTERS[type];
-  return filters.some((f) => Object.hasOwn(rules, f.name) && rules[f.name].kind === "date");
+  return filters.some((f) => Object.hasOwn(rules, f.name) && rules[f.name]?.kind === "date");
 }
 
 const filterValue = z.union(

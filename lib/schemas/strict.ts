@@ -57,7 +57,8 @@ function unknownKeys(schema: z.ZodType, value: unknown, path: string, out: strin
       const shape = def.shape ?? {};
       const catchall = def.catchall && defOf(def.catchall).type !== "never" ? def.catchall : undefined;
       for (const [key, item] of Object.entries(value)) {
-        if (Object.hasOwn(shape, key)) unknownKeys(shape[key], item, at(key), out);
+        const field = Object.hasOwn(shape, key) ? shape[key] : undefined;
+        if (field) unknownKeys(field, item, at(key), out);
         else if (catchall) unknownKeys(catchall, item, at(key), out);
         else out.push(`${at(key)}: not in the schema`);
       }

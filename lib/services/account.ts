@@ -5,7 +5,7 @@
  * password is hashed as at sign-up (lib/auth/passwords.ts).
  */
 import { hashPassword, verifyPassword } from "../auth/passwords.ts";
-import { query, sqlTransaction, uniqueViolation } from "../db/sql.ts";
+import { query, queryExactlyOne, sqlTransaction, uniqueViolation } from "../db/sql.ts";
 import { ApiError, invalidField } from "../errors.ts";
 import type { AuthContext } from "../http/auth.ts";
 import type { Account, UpdateAccountInput } from "../schemas/account.ts";
@@ -51,7 +51,7 @@ export async function updateAccount(auth: AuthContext, input: UpdateAccountInput
         const [taken] = await query("SELECT 1 FROM users WHERE email = $1 AND id <> $2", [input.email, userId], client);
         if (taken) throw invalidField("email", "Another login already uses this email address.");
       }
-      const [updated] = await query<Account>(
+      const updated = await queryExactlyOne<Account>(
         `UPDATE users SET name = CASE WHEN $2 THEN $3 ELSE name END, email = coalesce($4, email),
                 password_hash = coalesce($5, password_hash), updated_at = now()
           WHERE id = $1 RETURNING ${COLUMNS}`,

@@ -58,6 +58,8 @@ import {
   listJson,
   Params,
   query,
+  queryExactlyOne,
+  queryOne,
   type RawJson,
   sqlTransaction,
   storableJson,
@@ -400,7 +402,7 @@ export async function settleRefundAdjustment(adjustmentId: string, outcome: Refu
     );
     if (!known) return null;
     await lockTransaction(client, known.transaction_id);
-    const [adjustment] = await query<{ status: string; processor_reference: string | null }>(
+    const adjustment = await queryExactlyOne<{ status: string; processor_reference: string | null }>(
       "SELECT status, processor_reference FROM adjustments WHERE id = $1 FOR UPDATE",
       [adjustmentId],
       client,
@@ -455,22 +457,22 @@ function planChargeback(amount: bigint, lines: readonly ChargedLine[], earlier: 
   if (amount >= leftTotal) {
     return open.map(({ line, left }) => ({ itemId: line.id, type: "full", rate: line.taxRate, split: left }));
   }
-  const shares = open.map(({ left }) => (amount * left.total) / leftTotal);
-  let rest = amount - shares.reduce((sum, share) => sum + share, 0n);
-  for (let i = open.length - 1; i >= 0 && rest > 0n; i--) {
-    const room = open[i].left.total - shares[i];
-    const take = minOf(room, rest);
-    shares[i] += take;
+  const shares = open.map(({ line, left }) => ({ line, left, share: (amount * left.total) / leftTotal }));
+  let rest = amount - shares.reduce((sum, { share }) => sum + share, 0n);
+  for (const entry of shares.toReversed()) {
+    if (rest <= 0n) break;
+    const take = minOf(entry.left.total - entry.share, rest);
+    entry.share += take;
     rest -= take;
   }
-  return open.flatMap(({ line, left }, i) =>
-    shares[i] > 0n
+  return shares.flatMap(({ line, left, share }, i) =>
+    share > 0n
       ? [
           {
             itemId: line.id,
-            type: shares[i] === left.total ? "full" : "partial",
+            type: share === left.total ? "full" : "partial",
             rate: line.taxRate,
-            split: adjustItem({ type: "partial", amount: shares[i] }, line, left, "internal", `items[${i}]`),
+            split: adjustItem({ type: "partial", amount: share }, line, left, "internal", `items[${i}]`),
           },
         ]
       : [],
@@ -552,7 +554,7 @@ export async function reverseChargeback(reference: string, reason: string): Prom
     );
     if (!known) return null;
     const txn = (await lockTransaction(client, known.transaction_id)) as LockedTransaction;
-    const [chargeback] = await query<{
+    const chargeback = await queryOne<{
       id: string;
       type: "full" | "partial";
       status: string;
@@ -568,7 +570,7 @@ export async function reverseChargeback(reference: string, reason: string): Prom
       [reference],
       client,
     );
-    if (chargeback.status !== "approved") return null;
+    if (chargeback?.status !== "approved") return null;
     const items = await query<{ item_id: string; type: string; subtotal: string; tax: string; total: string }>(
       `SELECT item_id, type, subtotal::text, tax::text, total::text FROM adjustment_items
         WHERE adjustment_id = $1 ORDER BY position`,
@@ -623,7 +625,16 @@ async function approvedAmounts(
   client: pg.PoolClient,
   transactionIds: readonly string[],
 ): Promise<Map<string, AdjustmentAmounts | null>> {
-  const rows = await query<Record<string, string>>(
+  const rows = await query<{
+    transaction_id: string;
+    subtotal: string;
+    tax: string;
+    total: string;
+    fee: string;
+    retained_fee: string;
+    earnings: string;
+    chargeback_fee: string;
+  }>(
     `SELECT transaction_id, coalesce(sum(subtotal), 0)::text AS subtotal, coalesce(sum(tax), 0)::text AS tax,
             coalesce(sum(total), 0)::text AS total, coalesce(sum(fee), 0)::text AS fee,
             coalesce(sum(retained_fee), 0)::text AS retained_fee, coalesce(sum(earnings), 0)::text AS earnings,
@@ -659,8 +670,8 @@ export async function withAdjustedTotals(
   transactionId: string,
   details: TransactionDetails,
 ): Promise<TransactionDetails> {
-  const [adjusted] = await withAdjustedTotalsOf(client, [{ transactionId, details }]);
-  return adjusted;
+  const approved = await approvedAmounts(client, [transactionId]);
+  return withAdjustments(details, approved.get(transactionId) ?? null);
 }
 
 /** withAdjustedTotals of many transactions (a batch of payments), reading their adjustments in one query. */
@@ -672,14 +683,18 @@ export async function withAdjustedTotalsOf(
     client,
     transactions.map((t) => t.transactionId),
   );
-  return transactions.map(({ transactionId, details }) => {
-    const amounts = approved.get(transactionId) ?? null;
-    return {
-      ...details,
-      adjusted_totals: adjustedTotals(details.totals as TransactionTotals, amounts ?? NO_ADJUSTMENT),
-      adjusted_payout_totals: adjustedPayoutTotals(details.payout_totals as PayoutTotals | null, amounts),
-    };
-  });
+  return transactions.map(({ transactionId, details }) =>
+    withAdjustments(details, approved.get(transactionId) ?? null),
+  );
+}
+
+/** `details` with the adjusted totals of `amounts`, its approved adjustments' sums (null: none). */
+function withAdjustments(details: TransactionDetails, amounts: AdjustmentAmounts | null): TransactionDetails {
+  return {
+    ...details,
+    adjusted_totals: adjustedTotals(details.totals as TransactionTotals, amounts ?? NO_ADJUSTMENT),
+    adjusted_payout_totals: adjustedPayoutTotals(details.payout_totals as PayoutTotals | null, amounts),
+  };
 }
 
 /**

@@ -17,7 +17,7 @@
  * One indexed query per request and no cache: a domain deleted is refused at once everywhere.
  */
 import { config } from "../config.ts";
-import { query } from "../db/sql.ts";
+import { queryExactlyOne } from "../db/sql.ts";
 import { ApiError } from "../errors.ts";
 
 function refused(detail: string): ApiError {
@@ -48,7 +48,7 @@ export async function assertCheckoutOrigin(origin: string | null): Promise<void>
   }
   const host = url && (url.protocol === "https:" || url.protocol === "http:") ? url.hostname : null;
   if (url && (url.origin === ownOrigin() || (host !== null && isLoopback(host)))) return;
-  const [row] = await query<{ restricted: boolean; approved: boolean }>(
+  const row = await queryExactlyOne<{ restricted: boolean; approved: boolean }>(
     `SELECT EXISTS (SELECT 1 FROM checkout_domains WHERE status = 'approved') AS restricted,
             EXISTS (SELECT 1 FROM checkout_domains WHERE status = 'approved' AND domain = $1) AS approved`,
     [host ?? ""],

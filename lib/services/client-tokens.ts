@@ -19,7 +19,17 @@ import { randomBytes } from "node:crypto";
 import { config } from "../config.ts";
 import { CLIENT_TOKEN } from "../db/entities/client-token.ts";
 import type { RawJson } from "../db/sql.ts";
-import { getJson, insertJson, type JsonPage, listJson, Params, query, sqlTransaction, updateJson } from "../db/sql.ts";
+import {
+  getJson,
+  insertJson,
+  type JsonPage,
+  listJson,
+  Params,
+  query,
+  queryExactlyOne,
+  sqlTransaction,
+  updateJson,
+} from "../db/sql.ts";
 import { ApiError, notFound } from "../errors.ts";
 import { newId } from "../ids.ts";
 import type {
@@ -84,7 +94,7 @@ export async function updateClientToken(id: string, input: UpdateClientTokenInpu
     const renaming = input.name !== undefined || input.description !== undefined;
     if (!revoking && !renaming) return (await getJson(CLIENT_TOKEN, "t.id = $1", [id], client)) as RawJson<ClientToken>;
     // revoked_at and updated_at are the same instant: the database transaction's now(), exactly.
-    const [{ now }] = await query<{ now: string }>("SELECT now()::text AS now", [], client);
+    const { now } = await queryExactlyOne<{ now: string }>("SELECT now()::text AS now", [], client);
     const updated = await updateJson(
       CLIENT_TOKEN,
       { sql: "t.id = $1", values: [id] },

@@ -14,7 +14,7 @@
  */
 import type pg from "pg";
 import { config } from "../config.ts";
-import { query } from "../db/sql.ts";
+import { query, queryExactlyOne, queryOne } from "../db/sql.ts";
 
 /** The one merchant of a deployment. */
 export const DEFAULT_MERCHANT = "default";
@@ -34,20 +34,19 @@ const SEQUENCES = {
 } as const;
 
 /**
- * Takes the next `count` numbers of `sequence` for `merchant`: one UPDATE … RETURNING moves the
- * counter by `count` and locks its row until the caller's database transaction ends (a batch of
- * renewals takes its block of numbers in one statement).
+ * Takes the next `count` (at least 1) numbers of `sequence` for `merchant` and returns the first:
+ * one UPDATE … RETURNING moves the counter by `count` and locks its row until the caller's
+ * database transaction ends (a batch of renewals takes its block of numbers in one statement).
  */
-async function takeNextNumbers(
+async function reserveNumbers(
   client: pg.PoolClient,
   sequence: keyof typeof SEQUENCES,
   merchant: string,
   count: number,
-): Promise<string[]> {
-  if (count <= 0) return [];
-  const { table, prefix } = SEQUENCES[sequence];
+): Promise<bigint> {
+  const { table } = SEQUENCES[sequence];
   const update = `UPDATE ${table} SET last_number = last_number + $2 WHERE merchant_id = $1 RETURNING last_number::text AS last`;
-  let [row] = await query<{ last: string }>(update, [merchant, count], client);
+  let row = await queryOne<{ last: string }>(update, [merchant, count], client);
   if (!row) {
     // The migration creates the default merchant's row; another merchant's starts on first use.
     await query(
@@ -55,16 +54,32 @@ async function takeNextNumbers(
       [merchant],
       client,
     );
-    [row] = await query<{ last: string }>(update, [merchant, count], client);
+    row = await queryExactlyOne<{ last: string }>(update, [merchant, count], client);
   }
-  const first = BigInt(row.last) - BigInt(count) + 1n;
-  return Array.from({ length: count }, (_, i) => formatInvoiceNumber(first + BigInt(i), prefix()));
+  return BigInt(row.last) - BigInt(count) + 1n;
+}
+
+/** Takes the next `count` numbers of `sequence` for `merchant`, formatted, in order. */
+async function takeNextNumbers(
+  client: pg.PoolClient,
+  sequence: keyof typeof SEQUENCES,
+  merchant: string,
+  count: number,
+): Promise<string[]> {
+  if (count <= 0) return [];
+  const first = await reserveNumbers(client, sequence, merchant, count);
+  const prefix = SEQUENCES[sequence].prefix();
+  return Array.from({ length: count }, (_, i) => formatInvoiceNumber(first + BigInt(i), prefix));
+}
+
+/** Takes the next number of `sequence` for `merchant`, formatted. */
+async function takeNextNumber(client: pg.PoolClient, sequence: keyof typeof SEQUENCES, merchant: string) {
+  return formatInvoiceNumber(await reserveNumbers(client, sequence, merchant, 1), SEQUENCES[sequence].prefix());
 }
 
 /** Takes the next invoice number of `merchant`, in the caller's database transaction. */
 export async function nextInvoiceNumber(client: pg.PoolClient, merchant: string = DEFAULT_MERCHANT): Promise<string> {
-  const [number] = await takeNextNumbers(client, "invoice", merchant, 1);
-  return number;
+  return takeNextNumber(client, "invoice", merchant);
 }
 
 /** Takes the next `count` invoice numbers of `merchant`, in order, in the caller's database transaction. */
@@ -84,6 +99,5 @@ export async function nextCreditNoteNumber(
   client: pg.PoolClient,
   merchant: string = DEFAULT_MERCHANT,
 ): Promise<string> {
-  const [number] = await takeNextNumbers(client, "credit_note", merchant, 1);
-  return number;
+  return takeNextNumber(client, "credit_note", merchant);
 }

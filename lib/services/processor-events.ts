@@ -4,7 +4,7 @@
  * written by POST /webhooks/stripe (lib/payments/webhooks.ts) and applied by the
  * `apply_stripe_event` job (lib/services/payments/stripe-events.ts).
  */
-import { query, ts } from "../db/sql.ts";
+import { query, queryExactlyOne, ts } from "../db/sql.ts";
 import type { ProcessorEventSummary, ProcessorWebhooks } from "../schemas/processor-events.ts";
 import { stripeWebhookUrl } from "./payment-settings.ts";
 
@@ -18,7 +18,7 @@ export async function getProcessorWebhooks(): Promise<ProcessorWebhooks> {
   const [last] = await query<ProcessorEventSummary>(
     `SELECT ${SUMMARY} FROM processor_events e WHERE e.processor = 'stripe' ORDER BY e.received_at DESC, e.id DESC LIMIT 1`,
   );
-  const [{ unprocessed }] = await query<{ unprocessed: number }>(
+  const { unprocessed } = await queryExactlyOne<{ unprocessed: number }>(
     "SELECT count(*)::int AS unprocessed FROM processor_events WHERE processor = 'stripe' AND processed_at IS NULL",
   );
   const failures = await query<ProcessorEventSummary>(

@@ -16,13 +16,13 @@ describe("seed", () => {
     const [days] = await query<{ days: string; count: string }>(
       "SELECT count(*)::text AS days, sum(count)::text AS count FROM revenue_daily",
     );
-    expect(Number(days.count)).toBe(32);
-    expect(Number(days.days)).toBeGreaterThan(20);
+    expect(Number(days!.count)).toBe(32);
+    expect(Number(days!.days)).toBeGreaterThan(20);
     const [refunds] = await query<{ n: string }>("SELECT count(*)::text AS n FROM adjustments WHERE action = 'refund'");
-    expect(refunds.n).toBe("1");
+    expect(refunds!.n).toBe("1");
 
     expect(await seed()).toBe("The demo data is already there: nothing added.");
     const [total] = await query<{ n: string }>("SELECT count(*)::text AS n FROM transactions");
-    expect(total.n).toBe("33");
+    expect(total!.n).toBe("33");
   });
 });

@@ -8,7 +8,7 @@
 
 import { config } from "../config.ts";
 import { db } from "../db/connection.ts";
-import { query } from "../db/sql.ts";
+import { query, queryOne } from "../db/sql.ts";
 import type { CreateAddressInput } from "../schemas/address.ts";
 import { createAdjustmentBody } from "../schemas/adjustment.ts";
 import type { CreateBusinessInput } from "../schemas/business.ts";
@@ -231,8 +231,10 @@ async function seedTransactions(): Promise<number> {
   if (buyers.length === 0 || prices.length === 0) return 0;
   const create = async (i: number, body: Record<string, unknown>) => {
     const buyer = buyers[i % buyers.length];
+    const price = prices[i % prices.length];
+    if (!buyer || !price) throw new Error("the demo needs a buyer and a price");
     const input = createTransactionBody.parse({
-      items: [{ price_id: prices[i % prices.length].id, quantity: 1 + (i % 3) }],
+      items: [{ price_id: price.id, quantity: 1 + (i % 3) }],
       customer_id: buyer.customer_id,
       address_id: buyer.address_id,
       currency_code: "USD",
@@ -265,10 +267,11 @@ async function seedTransactions(): Promise<number> {
   await markPaid(paid.id, { method: "wire_transfer", reference: "DEMO-WIRE-1" });
   const refunded = await create(3, {});
   const completed = (await payAtCheckout(refunded.id, card)).transaction_id;
-  const [line] = await query<{ id: string }>(
+  const line = await queryOne<{ id: string }>(
     "SELECT id FROM transaction_items WHERE transaction_id = $1 ORDER BY position LIMIT 1",
     [completed],
   );
+  if (!line) throw new Error(`the demo transaction ${completed} has no item to refund`);
   await createAdjustment(
     createAdjustmentBody.parse({
       action: "refund",

@@ -9,6 +9,7 @@ export async function getOrCreateSetting(key: string, initial: () => string): Pr
   await query("INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING", [key, initial()]);
   // Another process may have created it first: its value is the one kept.
   const [kept] = await read();
+  if (!kept) throw new Error(`setting ${key} was neither found nor created`);
   return kept.value;
 }
 

@@ -1,7 +1,7 @@
 /** Staff logins of the dashboard: created by the operator (CLI, first start), read by sign-in and auth. */
 import { hashPassword, PASSWORD_MIN_LENGTH } from "../auth/passwords.ts";
 import { isRole } from "../auth/permissions.ts";
-import { query, uniqueViolation } from "../db/sql.ts";
+import { query, queryExactlyOne, uniqueViolation } from "../db/sql.ts";
 import { newId } from "../ids.ts";
 
 export interface CreateUserInput {
@@ -30,7 +30,7 @@ export async function createUser(input: CreateUserInput): Promise<User> {
   const exists = () => new Error(`a login for ${email} already exists`);
   if ((await query("SELECT 1 FROM users WHERE email = $1", [email])).length > 0) throw exists();
   try {
-    const [user] = await query<User>(
+    const user = await queryExactlyOne<User>(
       `INSERT INTO users (id, email, name, role, password_hash) VALUES ($1, $2, $3, $4, $5) RETURNING ${USER_COLUMNS}`,
       [newId("usr"), email, input.name ?? null, input.role, await hashPassword(input.password)],
     );

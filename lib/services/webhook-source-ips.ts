@@ -23,7 +23,7 @@ export function parseSourceIps(text: string | undefined): { cidrs: string[] } | 
   for (const raw of (text ?? "").split(",")) {
     const entry = raw.trim();
     if (entry === "") continue;
-    const [address, bits, ...rest] = entry.split("/");
+    const [address = "", bits, ...rest] = entry.split("/");
     const prefix = bits === undefined ? 32 : /^\d{1,2}$/.test(bits) ? Number(bits) : Number.NaN;
     if (rest.length > 0 || !ipaddr.IPv4.isValidFourPartDecimal(address) || !(prefix >= 0 && prefix <= 32)) {
       return { bad: entry };

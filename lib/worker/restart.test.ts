@@ -73,7 +73,7 @@ it("every notification is delivered across a restart of the database", async () 
         "SELECT count(*)::int AS n FROM notifications WHERE notification_setting_id = $1 AND status <> 'delivered'",
         [destination.id],
       );
-      left = row.n;
+      left = row!.n;
       if (left === 0) break;
       await new Promise((r) => setTimeout(r, 200));
     }
@@ -84,7 +84,7 @@ it("every notification is delivered across a restart of the database", async () 
       );
     }
     expect(left, "notifications not delivered").toBe(0);
-    const [{ n }] = await query<{ n: number }>("SELECT count(*)::int AS n FROM notifications");
+    const { n } = (await query<{ n: number }>("SELECT count(*)::int AS n FROM notifications"))[0]!;
     expect(n).toBe(60);
     const delivered = new Set(receiver.received.map((r) => JSON.parse(r.body).notification_id));
     expect(delivered.size).toBe(60);

@@ -34,7 +34,7 @@ async function workerConnections(): Promise<number> {
     `SELECT count(*)::int AS n FROM pg_stat_activity
      WHERE datname = current_database() AND application_name = 'billing-worker'`,
   );
-  return row.n;
+  return row!.n;
 }
 
 it(`a worker process opens at most DATABASE_POOL_SIZE (${POOL_SIZE}) connections, with 20 deliveries in flight`, async () => {
@@ -83,7 +83,7 @@ it(`a worker process opens at most DATABASE_POOL_SIZE (${POOL_SIZE}) connections
         "SELECT count(*)::int AS n FROM notifications WHERE notification_setting_id = $1 AND status = 'delivered'",
         [destination.id],
       )
-    )[0].n;
+    )[0]!.n;
   const deadline = Date.now() + 120_000;
   while ((await delivered()) < 200 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
   sampling = false;

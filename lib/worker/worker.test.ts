@@ -69,7 +69,7 @@ async function undelivered(settingId: string): Promise<number> {
     "SELECT count(*)::int AS n FROM notifications WHERE notification_setting_id = $1 AND status <> 'delivered'",
     [settingId],
   );
-  return row.n;
+  return row!.n;
 }
 
 function notificationIds(): string[] {
@@ -87,8 +87,8 @@ describe("worker", () => {
       expect(Date.now() - started).toBeLessThan(5_000);
       await until(async () => (await undelivered(destination.id)) === 0);
       const [notification] = await notificationsOf(destination.id);
-      expect(notification.status).toBe("delivered");
-      expect(notification.times_attempted).toBe(1);
+      expect(notification!.status).toBe("delivered");
+      expect(notification!.times_attempted).toBe(1);
     } finally {
       await worker.stop();
     }
@@ -104,8 +104,8 @@ describe("worker", () => {
       await receiver.waitFor(2, 15_000);
       await until(async () => (await undelivered(destination.id)) === 0);
       const [notification] = await notificationsOf(destination.id);
-      expect(notification.times_attempted).toBe(2);
-      expect(receiver.received[1].at - receiver.received[0].at).toBeGreaterThanOrEqual(850);
+      expect(notification!.times_attempted).toBe(2);
+      expect(receiver.received[1]!.at - receiver.received[0]!.at).toBeGreaterThanOrEqual(850);
     } finally {
       delete process.env.BILLING_WEBHOOK_RETRY_SCHEDULE;
       await worker.stop();
@@ -123,9 +123,9 @@ describe("worker", () => {
     const ids = notificationIds();
     expect(ids).toHaveLength(1_000);
     expect(new Set(ids).size).toBe(1_000);
-    const [{ pools }] = await query<{ pools: number }>(
-      "SELECT count(DISTINCT id)::int AS pools FROM worker_heartbeats",
-    );
+    const { pools } = (
+      await query<{ pools: number }>("SELECT count(DISTINCT id)::int AS pools FROM worker_heartbeats")
+    )[0]!;
     expect(pools).toBe(2);
   }, 120_000);
 
@@ -142,9 +142,11 @@ describe("worker", () => {
     await receiver.waitFor(3);
     first.kill("SIGKILL");
     await new Promise((r) => first.once("exit", r));
-    const [{ locked }] = await query<{ locked: number }>(
-      "SELECT count(*)::int AS locked FROM graphile_worker.jobs WHERE locked_by IS NOT NULL",
-    );
+    const { locked } = (
+      await query<{ locked: number }>(
+        "SELECT count(*)::int AS locked FROM graphile_worker.jobs WHERE locked_by IS NOT NULL",
+      )
+    )[0]!;
     expect(locked).toBeGreaterThan(0);
 
     await spawnWorker(env);

@@ -14,7 +14,7 @@ export interface PermissionGroup {
 export const PERMISSION_GROUPS: PermissionGroup[] = (() => {
   const groups = new Map<string, PermissionGroup>();
   for (const permission of PERMISSIONS) {
-    const [entity, action] = permission.split(".");
+    const [entity = permission, action] = permission.split(".");
     const group = groups.get(entity) ?? { entity };
     if (action === "read") group.read = permission;
     if (action === "write") group.write = permission;

@@ -184,7 +184,7 @@ describe("portal_plan_price_ids (the plans customers may switch between in the p
     const res = await patch({ portal_plan_price_ids: [yearly.id, monthly.id] });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.data.portal_plan_price_ids).toEqual([yearly.id, monthly.id]);
-    expect(JSON.parse((await stored()).portal_plan_price_ids)).toEqual([yearly.id, monthly.id]);
+    expect(JSON.parse((await stored()).portal_plan_price_ids!)).toEqual([yearly.id, monthly.id]);
     expect((await patch({ merchant_name: "Other" })).body.data.portal_plan_price_ids).toEqual([yearly.id, monthly.id]);
     expect((await patch({ portal_plan_price_ids: [] })).body.data.portal_plan_price_ids).toEqual([]);
     expect((await stored()).portal_plan_price_ids).toBeUndefined();

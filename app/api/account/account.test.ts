@@ -33,7 +33,7 @@ async function stored(userId: string): Promise<{ email: string; name: string | n
     "SELECT email, name, password_hash FROM users WHERE id = $1",
     [userId],
   );
-  return row;
+  return row!;
 }
 
 describe("GET /account", () => {

@@ -118,9 +118,9 @@ describe("POST /adjustments: refunds", () => {
     });
     const evts = await events(adj.id);
     expect(evts.map((e) => e.eventType)).toEqual(["adjustment.created", "adjustment.updated"]);
-    expect((evts[0].data as Entity).status).toBe("pending_approval");
-    expect((evts[1].data as Entity).status).toBe("approved");
-    expect((evts[0].data as Entity).items).toHaveLength(2);
+    expect((evts[0]!.data as Entity).status).toBe("pending_approval");
+    expect((evts[1]!.data as Entity).status).toBe("approved");
+    expect((evts[0]!.data as Entity).items).toHaveLength(2);
 
     const after = (await transactions.get(t.id, "?include=adjustments,adjustments_totals")).body.data;
     expect(after.details.adjusted_totals).toMatchObject({
@@ -149,7 +149,7 @@ describe("POST /adjustments: refunds", () => {
 
     // Nothing is left: another full refund names the transaction.
     const again = await create({ action: "refund", type: "full", transaction_id: t.id, reason: "Again" });
-    expect(expectFieldError(again, "transaction_id").errors?.[0].message).toMatch(/fully adjusted/);
+    expect(expectFieldError(again, "transaction_id").errors?.[0]?.message).toMatch(/fully adjusted/);
   });
 
   it("refunds part of a line, then the rest, splitting tax by the line's rate", async () => {
@@ -173,7 +173,7 @@ describe("POST /adjustments: refunds", () => {
       reason: "Too much",
       items: [{ item_id: first, type: "partial", amount: "600" }],
     });
-    expect(expectFieldError(over, "items[0].amount").errors?.[0].message).toContain("599 is left");
+    expect(expectFieldError(over, "items[0].amount").errors?.[0]?.message).toContain("599 is left");
 
     const rest = await created({
       action: "refund",
@@ -337,10 +337,10 @@ describe("POST /adjustments: validation", () => {
   it("answers an unknown transaction as a field error, and items of another transaction too", async () => {
     const unknown = "txn_01aaaaaaaaaaaaaaaaaaaaaaaa";
     const res = await create({ ...base(), transaction_id: unknown, type: "full" });
-    expect(expectFieldError(res, "transaction_id").errors?.[0].message).toContain(unknown);
+    expect(expectFieldError(res, "transaction_id").errors?.[0]?.message).toContain(unknown);
     const other = await makeCompleted();
     const foreign = await create({ ...base(), items: [item({ item_id: lineIds(other)[0] })] });
-    expect(expectFieldError(foreign, "items[0].item_id").errors?.[0].message).toContain(t.id);
+    expect(expectFieldError(foreign, "items[0].item_id").errors?.[0]?.message).toContain(t.id);
   });
 });
 

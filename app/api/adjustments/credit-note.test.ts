@@ -85,7 +85,7 @@ async function numberOf(adjustmentId: string): Promise<string | null> {
   const [row] = await query<{ n: string | null }>("SELECT credit_note_number AS n FROM adjustments WHERE id = $1", [
     adjustmentId,
   ]);
-  return row.n;
+  return row!.n;
 }
 
 describe("credit-note numbers", () => {
@@ -176,7 +176,7 @@ describe("GET /adjustments/{adjustment_id}/credit-note", () => {
     // A full credit gives back whole units.
     expect(text).toMatch(/Annual plan[^$]*2 \$20\.00/);
     const bad = await creditNoteLink(credit.id, "?disposition=download");
-    expect(expectError(bad, 400, "invalid_field").errors?.[0].field).toBe("disposition");
+    expect(expectError(bad, 400, "invalid_field").errors?.[0]?.field).toBe("disposition");
   });
 
   it("refuses pending, rejected and chargeback adjustments with 400 adjustment_credit_note_unavailable", async () => {

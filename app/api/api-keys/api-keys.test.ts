@@ -41,7 +41,7 @@ async function createOk(body: Record<string, unknown> = {}): Promise<Record<stri
 
 /** The secret part of a full key (between the ID and the checksum). */
 function secretOf(key: string): string {
-  return key.split("_")[4];
+  return key.split("_")[4]!;
 }
 
 function expectMasked(shown: string, full: string): void {
@@ -278,7 +278,7 @@ describe("GET /api-keys", () => {
     const firstIds = (first.body.data as { id: string }[]).map((x) => x.id);
     const secondIds = (second.body.data as { id: string }[]).map((x) => x.id);
     expect(secondIds.length).toBeGreaterThan(0);
-    expect(secondIds[0] > firstIds[1]).toBe(true);
+    expect(secondIds[0]! > firstIds[1]!).toBe(true);
   });
 
   it("refuses an order_by on another field", async () => {
@@ -438,8 +438,8 @@ describe("concurrent revocations", () => {
     expect(revokedEvents).toHaveLength(1);
     const row = await db().apiKey.findUniqueOrThrow({ where: { id: k.id } });
     expect(row.status).toBe("revoked");
-    expect(ok[0].body.data.revoked_at).toBe((revokedEvents[0].data as { revoked_at: string }).revoked_at);
-    expect(Date.parse(ok[0].body.data.revoked_at)).toBe(row.revokedAt?.getTime());
+    expect(ok[0]!.body.data.revoked_at).toBe((revokedEvents[0]!.data as { revoked_at: string }).revoked_at);
+    expect(Date.parse(ok[0]!.body.data.revoked_at)).toBe(row.revokedAt?.getTime());
   });
 
   it("a rename racing a revocation never undoes it", async () => {
@@ -473,9 +473,9 @@ describe("the key's JSON, built by PostgreSQL (lib/db/entities/api-key.ts)", () 
       expectMasked(data.key, k.key);
     }
     const { key: _full, ...created } = k;
-    const { key: _masked, ...firstEvent } = written[0].data as Record<string, unknown>;
+    const { key: _masked, ...firstEvent } = written[0]!.data as Record<string, unknown>;
     expect(firstEvent).toEqual(created);
-    expect(written[2].data).toEqual(revoked);
+    expect(written[2]!.data).toEqual(revoked);
   });
 
   it("reports a key past its expires_at as expired, and lists it under status=expired only", async () => {

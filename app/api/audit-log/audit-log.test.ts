@@ -17,7 +17,7 @@ async function entriesFor(entityId: string) {
 
 async function count(): Promise<number> {
   const [row] = await query<{ n: number }>(`SELECT count(*)::int AS n FROM audit_log`);
-  return row.n;
+  return row!.n;
 }
 
 describe("audit log: what is recorded", () => {
@@ -40,7 +40,7 @@ describe("audit log: what is recorded", () => {
       request_id: res.body.meta.request_id,
       user_agent: "AuditTest/1.0",
     });
-    expect(entry.client_address).toBeTruthy();
+    expect(entry!.client_address).toBeTruthy();
   });
 
   it("records an API key's update under the key's name, with the path's ID", async () => {

@@ -69,8 +69,8 @@ describe("the audit log in business words", () => {
     });
     expect(refund.status, JSON.stringify(refund.body)).toBe(201);
     const [entry] = await entries(refund.body.data.id);
-    expect(entry.detail).toMatchObject({ action: "refund", amount: "400", invoice_number: billed.invoice_number });
-    expect(words(entry)).toBe(`Refunded $4.00 on ${billed.invoice_number}`);
+    expect(entry!.detail).toMatchObject({ action: "refund", amount: "400", invoice_number: billed.invoice_number });
+    expect(words(entry!)).toBe(`Refunded $4.00 on ${billed.invoice_number}`);
   });
 
   it("says who joined the team and as what", async () => {
@@ -79,7 +79,7 @@ describe("the audit log in business words", () => {
       headers: owner.headers,
       body: { email: `maya-${Date.now()}@example.com`, role: "admin" },
     });
-    expect(words((await entries(invitation.body.data.id))[0])).toMatch(/^Invited maya-\d+@example.com as admin$/);
+    expect(words((await entries(invitation.body.data.id))[0]!)).toMatch(/^Invited maya-\d+@example.com as admin$/);
     const token = (invitation.body.data.url as string).split("/invite/")[1];
     const joined = await call(accept.POST, "POST", "/team/invites/accept", {
       body: { token, password: "correct horse battery staple 42", name: "Maya Chen" },
@@ -95,8 +95,8 @@ describe("the audit log in business words", () => {
     const ready = await makeReady();
     await query("UPDATE audit_log SET detail = NULL WHERE entity_id = $1", [ready.id]);
     const [created] = await entries(ready.id);
-    expect(created.detail).toBeNull();
-    expect(words(created)).toBe(`Created transaction ${ready.id}`);
+    expect(created!.detail).toBeNull();
+    expect(words(created!)).toBe(`Created transaction ${ready.id}`);
     expect(words({ action: `POST /api/subscriptions/${ready.id.replace("txn", "sub")}/cancel`, entity_id: null })).toBe(
       "Cancel on subscription",
     );

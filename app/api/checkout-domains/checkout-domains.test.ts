@@ -49,7 +49,7 @@ async function verifyDomain(id: string, body: unknown, key?: string | null) {
 
 async function count(): Promise<number> {
   const [row] = await query<{ n: number }>("SELECT count(*)::int AS n FROM checkout_domains");
-  return row.n;
+  return row!.n;
 }
 
 describe("POST /checkout-domains", () => {
@@ -304,7 +304,7 @@ describe("POST /checkout-domains/{id}/verify-payment-method", () => {
     server = createServer((req, res) => {
       requested.push(req.url ?? "");
       const domain = (req.url ?? "").split("/")[1];
-      const site = sites.get(domain);
+      const site = sites.get(domain!);
       if (!site || req.url !== `/${domain}${APPLE_ASSOCIATION_PATH}`) return res.writeHead(404).end("not found");
       res.writeHead(site.status, site.location ? { location: site.location } : {}).end(site.body ?? "");
     });

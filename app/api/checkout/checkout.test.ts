@@ -287,7 +287,7 @@ describe("POST /checkout/{transaction_id}/payments: outcomes", () => {
     // The family sends null until an adjustment is approved (app/api/adjustments has the object).
     expect(done.details.adjusted_payout_totals).toBeNull();
     const [row] = await query<{ completed_at: Date }>("SELECT completed_at FROM transactions WHERE id = $1", [t.id]);
-    expect(row.completed_at.toISOString().slice(0, 23)).toBe(payment.captured_at.slice(0, 23));
+    expect(row!.completed_at.toISOString().slice(0, 23)).toBe(payment.captured_at.slice(0, 23));
 
     expect(await eventTypes(t.id)).toEqual([
       "transaction.created",
@@ -414,11 +414,11 @@ describe("POST /checkout/{transaction_id}/payments: outcomes", () => {
     const discount = await makeDiscount();
     const t = await makeReady({ discount_id: discount.id });
     const before = await query<{ times_used: number }>("SELECT times_used FROM discounts WHERE id = $1", [discount.id]);
-    expect(before[0].times_used).toBe(0);
+    expect(before[0]!.times_used).toBe(0);
     await pay(t.id, { ...CARD, number: DECLINED });
     await pay(t.id);
     const after = await query<{ times_used: number }>("SELECT times_used FROM discounts WHERE id = $1", [discount.id]);
-    expect(after[0].times_used).toBe(1);
+    expect(after[0]!.times_used).toBe(1);
   });
 
   it("a manual invoice with checkout enabled is paid at checkout (billed and past_due)", async () => {

@@ -211,7 +211,7 @@ describe("POST /checkout/{transaction_id}/payment-intent", () => {
       currency_code: "USD",
     });
     expect(intent.client_secret).toMatch(/^pi_.+_secret_/);
-    const pi = await standIn.client().paymentIntents.retrieve(intentId(intent.client_secret));
+    const pi = await standIn.client().paymentIntents.retrieve(intentId(intent.client_secret)!);
     const [linked] = await query<{ reference: string }>(
       "SELECT reference FROM processor_customers WHERE customer_id = $1",
       [t.customer_id],
@@ -223,14 +223,14 @@ describe("POST /checkout/{transaction_id}/payment-intent", () => {
     expect(pi).toMatchObject({
       amount: 3000,
       currency: "usd",
-      customer: linked.reference,
+      customer: linked!.reference,
       setup_future_usage: "off_session",
       automatic_payment_methods: { enabled: true },
-      metadata: { transaction_id: t.id, attempt_id: attempt.id },
+      metadata: { transaction_id: t.id, attempt_id: attempt!.id },
     });
     expect(attempt).toMatchObject({ kind: "checkout", processor_payment: pi.id });
     const requests = await control.requests({ path: "/v1/payment_intents", method: "POST" });
-    expect(requests.filter((r) => r.idempotency_key === `billing:${attempt.id}:create`)).toHaveLength(1);
+    expect(requests.filter((r) => r.idempotency_key === `billing:${attempt!.id}:create`)).toHaveLength(1);
   });
 
   it("a one-time purchase is not saved for later; reloads (even at once) answer the same PaymentIntent", async () => {
@@ -238,7 +238,7 @@ describe("POST /checkout/{transaction_id}/payment-intent", () => {
     const [a, b, c] = await Promise.all([startOk(t.id), startOk(t.id), startOk(t.id)]);
     expect(new Set([a.client_secret, b.client_secret, c.client_secret]).size).toBe(1);
     expect((await startOk(t.id)).client_secret).toBe(a.client_secret);
-    const pi = await standIn.client().paymentIntents.retrieve(intentId(a.client_secret));
+    const pi = await standIn.client().paymentIntents.retrieve(intentId(a.client_secret)!);
     expect(pi.setup_future_usage).toBeNull();
     expect(await query("SELECT 1 FROM payment_attempts WHERE transaction_id = $1", [t.id])).toHaveLength(1);
   });
@@ -255,7 +255,7 @@ describe("POST /checkout/{transaction_id}/payment-intent", () => {
     const second = await startOk(t.id);
     expect(second.amount).toBe("2500");
     expect(second.client_secret).not.toBe(first.client_secret);
-    const stale = await standIn.client().paymentIntents.retrieve(intentId(first.client_secret));
+    const stale = await standIn.client().paymentIntents.retrieve(intentId(first.client_secret)!);
     expect(stale.status).toBe("canceled");
     const { confirmed } = await payWith(t.id, CARDS.visa);
     expect(confirmed.body.data.status).toBe("succeeded");
@@ -300,15 +300,15 @@ describe("POST /checkout/{transaction_id}/payments/confirm", () => {
     // Stripe's balance transaction: 2.9% of 30.00 = 0.87, + 0.30.
     expect(done.details.totals).toMatchObject({ fee: "117", earnings: "2883", balance: "0" });
     expect(done.details.payout_totals).toMatchObject({ fee: "117", earnings: "2883", currency_code: "USD" });
-    const pi = await standIn.client().paymentIntents.retrieve(intentId(intent.client_secret));
+    const pi = await standIn.client().paymentIntents.retrieve(intentId(intent.client_secret)!);
     const subscription = await getSubscriptionJson(done.subscription_id);
     const [method] = await query<Entity>(
       "SELECT id, processor, processor_reference FROM payment_methods WHERE id = (SELECT payment_method_id FROM subscriptions WHERE id = $1)",
       [subscription.id],
     );
     expect(method).toMatchObject({ processor: "stripe", processor_reference: pi.payment_method });
-    expect(method.id).toMatch(/^paymtd_/);
-    expect(done.payments[0].payment_method_id).toBe(method.id);
+    expect(method!.id).toMatch(/^paymtd_/);
+    expect(done.payments[0].payment_method_id).toBe(method!.id);
     expect(await eventTypes(t.id)).toContain("transaction.completed");
     // Confirmed again (a reload): the same answer from our rows, Stripe not asked, nothing settled twice.
     const asked = (await control.requests({ path: `/v1/payment_intents/${pi.id}` })).length;
@@ -324,7 +324,7 @@ describe("POST /checkout/{transaction_id}/payments/confirm", () => {
     const { intent, entered, confirmed } = await payWith(t.id, CARDS.authUnlessSetUp);
     expect(entered.body.status).toBe("requires_action");
     expect(confirmed.body.data).toMatchObject({ status: "requires_action", transaction_status: "ready", error: null });
-    await control.completeChallenge(intentId(intent.client_secret));
+    await control.completeChallenge(intentId(intent.client_secret)!);
     const paid = await confirm(t.id, { payment_intent: intentId(intent.client_secret) });
     expect(paid.body.data).toMatchObject({ status: "succeeded", transaction_status: "completed" });
     expect(paid.body.data.payment.method_details.card.last4).toBe("3155");
@@ -334,7 +334,7 @@ describe("POST /checkout/{transaction_id}/payments/confirm", () => {
     const t = await subscriptionPurchase();
     const { intent, confirmed } = await payWith(t.id, CARDS.authAlways);
     expect(confirmed.body.data.status).toBe("requires_action");
-    await control.failChallenge(intentId(intent.client_secret));
+    await control.failChallenge(intentId(intent.client_secret)!);
     const failed = await confirm(t.id, { payment_intent: intentId(intent.client_secret) });
     expect(failed.body.data).toMatchObject({
       status: "failed",
@@ -446,33 +446,33 @@ describe("the update-payment-method flow through Stripe", () => {
     const intent = await startOk(txn.id);
     expect(intent).toMatchObject({ kind: "setup", amount: "0" });
     expect(intent.client_secret).toMatch(/^seti_/);
-    const seti = await standIn.client().setupIntents.retrieve(intentId(intent.client_secret));
+    const seti = await standIn.client().setupIntents.retrieve(intentId(intent.client_secret)!);
     expect(seti).toMatchObject({ usage: "off_session", metadata: { transaction_id: txn.id } });
     expect(seti.customer).toMatch(/^cus_/);
 
     // 3-D Secure on setup, failed: a failure in words; then another card.
     const first = await enterCard(intent, CARDS.authAlways);
     expect(first.body.status).toBe("requires_action");
-    await control.failChallenge(intentId(intent.client_secret));
+    await control.failChallenge(intentId(intent.client_secret)!);
     const failed = await confirm(txn.id, { payment_intent: intentId(intent.client_secret) });
     expect(failed.body.data).toMatchObject({ status: "failed", error: { code: "authentication_failed" } });
 
     const { confirmed } = await payWith(txn.id, CARDS.authUnlessSetUp);
     expect(confirmed.body.data.status).toBe("requires_action");
-    await control.completeChallenge(intentId(intent.client_secret));
+    await control.completeChallenge(intentId(intent.client_secret)!);
     const done = await confirm(txn.id, { payment_intent: intentId(intent.client_secret) });
     expect(done.body.data).toMatchObject({
       status: "succeeded",
       transaction_status: "completed",
       payment: { amount: "0", status: "captured", method_details: { card: { last4: "3155" } } },
     });
-    const setUp = await standIn.client().setupIntents.retrieve(intentId(intent.client_secret));
+    const setUp = await standIn.client().setupIntents.retrieve(intentId(intent.client_secret)!);
     const [method] = await query<Entity>(
       "SELECT id, processor_reference FROM payment_methods WHERE id = (SELECT payment_method_id FROM subscriptions WHERE id = $1)",
       [subscription.id],
     );
-    expect(method.processor_reference).toBe(setUp.payment_method);
-    expect(done.body.data.payment.payment_method_id).toBe(method.id);
+    expect(method!.processor_reference).toBe(setUp.payment_method);
+    expect(done.body.data.payment.payment_method_id).toBe(method!.id);
     const row = (await transactions.get(txn.id)).body.data;
     expect(row.details.totals).toMatchObject({ fee: "0", earnings: "0" });
 
@@ -489,7 +489,7 @@ describe("the update-payment-method flow through Stripe", () => {
     useStripe();
     const intent = await startOk(txn.id);
     await enterCard(intent, CARDS.visa);
-    const settled = await settleSetupIntent(intentId(intent.client_secret));
+    const settled = await settleSetupIntent(intentId(intent.client_secret)!);
     expect(settled?.outcome).toBe("completed");
     expect((await transactions.get(txn.id)).body.data.status).toBe("completed");
   });
@@ -506,7 +506,7 @@ describe("the update-payment-method flow through Stripe", () => {
     useStripe();
     const { intent, confirmed } = await payWith(txn.id, CARDS.visa);
     expect(intent.kind).toBe("payment");
-    const pi = await standIn.client().paymentIntents.retrieve(intentId(intent.client_secret));
+    const pi = await standIn.client().paymentIntents.retrieve(intentId(intent.client_secret)!);
     expect(pi.setup_future_usage).toBe("off_session");
     expect(confirmed.body.data).toMatchObject({ status: "succeeded", transaction_status: "completed" });
     expect((await getSubscriptionJson(subscription.id)).status).toBe("active");
@@ -514,6 +514,6 @@ describe("the update-payment-method flow through Stripe", () => {
       "SELECT processor_reference FROM payment_methods WHERE id = (SELECT payment_method_id FROM subscriptions WHERE id = $1)",
       [subscription.id],
     );
-    expect(method.processor_reference).toBe(pi.payment_method);
+    expect(method!.processor_reference).toBe(pi.payment_method);
   });
 });

@@ -82,7 +82,7 @@ describe("POST /client-tokens", () => {
     });
     expectError(raw, 400, "bad_request");
     const after = await query<{ n: number }>("SELECT count(*)::int AS n FROM client_tokens");
-    expect(after[0].n).toBe(before[0].n);
+    expect(after[0]!.n).toBe(before[0]!.n);
   });
 
   it("needs client_token.write (403 forbidden naming it); 401 without a key", async () => {
@@ -130,7 +130,7 @@ describe("PATCH /client-tokens/{id}", () => {
     expect(revoked.updated_at).toBe(revoked.revoked_at);
     const rows = await events(made.id);
     expect(rows.map((e) => e.eventType)).toEqual(["client_token.created", "client_token.revoked"]);
-    expect(rows[1].data).toEqual(revoked);
+    expect(rows[1]!.data).toEqual(revoked);
     expect((await api.get(made.id)).body.data).toEqual(revoked);
   });
 

@@ -173,7 +173,7 @@ describe("POST /customers", () => {
       const res = await create({ email: uniqueEmail(), custom_data: customData });
       const error = expectError(res, 400, "invalid_field");
       expect(errorFields(res)).toEqual(["custom_data"]);
-      expect(error.errors?.[0].message.length).toBeGreaterThan(0);
+      expect(error.errors?.[0]?.message.length).toBeGreaterThan(0);
     });
 
     it("accepts null custom_data", async () => {
@@ -276,7 +276,7 @@ describe("POST /customers", () => {
       const conflicts = results.filter((r) => r.status === 409);
       expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409, 409, 409, 409, 409]);
       expect(created).toHaveLength(1);
-      const winner = created[0].body.data.id as string;
+      const winner = created[0]!.body.data.id as string;
       for (const r of conflicts) {
         expect(r.body.error.code).toBe("customer_already_exists");
         expect(r.body.error.detail).toContain(winner);
@@ -719,11 +719,11 @@ describe("events", () => {
     expect(res.status).toBe(200);
     const updated = await db().event.findMany({ where: { entityId: c.id, eventType: "customer.updated" } });
     expect(updated).toHaveLength(1);
-    expect(updated[0].data).toEqual(res.body.data);
+    expect(updated[0]!.data).toEqual(res.body.data);
     const archived = await update(c.id, { status: "archived" });
     const after = await events(c.id);
     expect(after.map((e) => e.eventType)).toEqual(["customer.created", "customer.updated", "customer.updated"]);
-    expect(after[2].data).toEqual(archived.body.data);
+    expect(after[2]!.data).toEqual(archived.body.data);
   });
 
   it("writes no event for a failed create or update", async () => {

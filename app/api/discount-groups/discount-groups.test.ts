@@ -306,10 +306,10 @@ describe("events", () => {
       "discount_group.updated",
       "discount_group.updated",
     ]);
-    expect(rows[0].id).toMatch(/^evt_[a-z0-9]{26}$/);
-    expect(rows[0].data).toEqual(g);
-    expect(rows[1].data).toEqual(renamed.body.data);
-    expect(rows[2].data).toEqual(archived.body.data);
+    expect(rows[0]!.id).toMatch(/^evt_[a-z0-9]{26}$/);
+    expect(rows[0]!.data).toEqual(g);
+    expect(rows[1]!.data).toEqual(renamed.body.data);
+    expect(rows[2]!.data).toEqual(archived.body.data);
   });
 
   it("writes no event for a refused create or update", async () => {

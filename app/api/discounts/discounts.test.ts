@@ -384,7 +384,7 @@ describe("POST /discounts", () => {
       );
       const created = results.filter((r) => r.status === 201);
       expect(created).toHaveLength(1);
-      const winner = created[0].body.data.id;
+      const winner = created[0]!.body.data.id;
       for (const r of results.filter((r) => r.status !== 201)) {
         expect(expectError(r, 409, "conflict").detail).toContain(winner);
       }
@@ -647,7 +647,7 @@ describe("GET /discounts/{discount_id}", () => {
       `${d.id}@${revision.toUpperCase()}`,
     ]) {
       const error = expectError(await get(id), 404, "not_found");
-      expect(error.detail).toContain(id.split("@")[0].slice(0, 4));
+      expect(error.detail).toContain(id.split("@")[0]!.slice(0, 4));
     }
   });
 });
@@ -1115,7 +1115,7 @@ describe("GET /discounts", () => {
     it("orders by created_at and updated_at", async () => {
       expect(ids(await list(`?discount_group_id=${group}&order_by=created_at[ASC]`))).toEqual(made);
       expect(ids(await list(`?discount_group_id=${group}&order_by=created_at[DESC]`))).toEqual([...made].reverse());
-      await update(made[0], { description: "touched last" });
+      await update(made[0]!, { description: "touched last" });
       const byUpdate = ids(await list(`?discount_group_id=${group}&order_by=updated_at[DESC]`));
       expect(byUpdate[0]).toBe(made[0]);
       expect(byUpdate).toHaveLength(7);
@@ -1234,10 +1234,10 @@ describe("events", () => {
     const archived = await update(`${d.id}@${revisionOf(changed)}`, { status: "archived" });
     const rows = await events(d.id);
     expect(rows.map((e) => e.eventType)).toEqual(["discount.created", "discount.updated", "discount.updated"]);
-    expect(rows[0].id).toMatch(/^evt_[a-z0-9]{26}$/);
-    expect(rows[0].data).toEqual(d);
-    expect(rows[1].data).toEqual(changed.body.data);
-    expect(rows[2].data).toEqual(archived.body.data);
+    expect(rows[0]!.id).toMatch(/^evt_[a-z0-9]{26}$/);
+    expect(rows[0]!.data).toEqual(d);
+    expect(rows[1]!.data).toEqual(changed.body.data);
+    expect(rows[2]!.data).toEqual(archived.body.data);
   });
 
   it("writes no event for a refused update", async () => {

@@ -103,7 +103,7 @@ describe("GET /events", () => {
     const [ea] = await eventsOf(a.id);
     const [eb] = await eventsOf(b.id);
     const desc = eventIds(await list(`?event_type=customer.created&per_page=200`));
-    expect(desc.indexOf(eb)).toBeLessThan(desc.indexOf(ea));
+    expect(desc.indexOf(eb!)).toBeLessThan(desc.indexOf(ea!));
     expect(eventIds(await list(`?event_type=customer.created&order_by=id[DESC]&per_page=200`))).toEqual(desc);
     const asc = eventIds(await list(`?event_type=customer.created&order_by=id[ASC]&per_page=200`));
     expect(asc).toEqual([...desc].reverse());

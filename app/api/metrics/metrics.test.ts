@@ -111,7 +111,7 @@ describe("every metric", () => {
   it("refuses from after to, naming from", async () => {
     for (const metric of NAMES) {
       const error = expectFieldError(await get(metric, "2030-01-02", "2030-01-01"), "from");
-      expect(error.errors?.[0].message).toContain("on or before");
+      expect(error.errors?.[0]?.message).toContain("on or before");
     }
   });
 

@@ -73,17 +73,17 @@ const COUNT_KEYS = ["new_subscribers", "reactivated_subscribers", "churned_subsc
 /** What changed between two snapshots of the same range, per day. */
 function diff(before: Snapshot, after: Snapshot) {
   return {
-    mrr: after.mrr.map((v, i) => v - before.mrr[i]),
-    change: after.change.map((v, i) => v - before.change[i]),
-    active: after.active.map((v, i) => v - before.active[i]),
+    mrr: after.mrr.map((v, i) => v - before.mrr[i]!),
+    change: after.change.map((v, i) => v - before.change[i]!),
+    active: after.active.map((v, i) => v - before.active[i]!),
     moves: after.moves.map((p, i) => {
       const out: Record<string, bigint | number> = {};
       for (const k of MOVE_KEYS) {
-        const d = BigInt(p[k]) - BigInt(before.moves[i][k]);
+        const d = BigInt(p[k]) - BigInt(before.moves[i]![k]);
         if (d !== 0n) out[k] = d;
       }
       for (const k of COUNT_KEYS) {
-        const d = p[k] - before.moves[i][k];
+        const d = p[k] - before.moves[i]![k];
         if (d !== 0) out[k] = d;
       }
       return out;
@@ -226,8 +226,8 @@ describe("MRR, its movements and active subscribers through a subscription's lif
     expect(canceled.status).toBe("canceled");
     const moves = await movementsOf(dunning.id);
     expect(moves.map((m) => m.movement)).toEqual(["new", "churn"]);
-    expect(moves[1].day).toBe(canceled.canceled_at.slice(0, 10));
-    expect(moves[1].day).toBe(day(dueAt + 7 * DAY));
+    expect(moves[1]!.day).toBe(canceled.canceled_at.slice(0, 10));
+    expect(moves[1]!.day).toBe(day(dueAt + 7 * DAY));
   });
 
   it("normalises yearly, weekly, daily and multi-month cycles to a month, times the quantity", async () => {
@@ -283,7 +283,7 @@ describe("MRR, its movements and active subscribers through a subscription's lif
         ["EUR", "2500"],
       ]);
     });
-    expect(effect.moves[0].new).toBe(convert(2500n, "EUR", "USD"));
+    expect(effect.moves[0]!.new).toBe(convert(2500n, "EUR", "USD"));
   });
 
   it("answers MRR change as the day's MRR minus the same day's a calendar month before", async () => {

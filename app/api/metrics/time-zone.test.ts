@@ -28,8 +28,8 @@ describe("metrics in the account's time zone", () => {
     // 2031-01-10 23:30 UTC = 2031-01-11 00:30 in Berlin (UTC+1).
     await insertCompletedTransaction({ currency: "USD", earnings: "700", completedAt: "2031-01-10T23:30:00Z" });
     const utc = await points("from=2031-01-10&to=2031-01-12");
-    expect(utc["2031-01-10T00:00:00.000000Z"].amount).toBe("700");
-    expect(utc["2031-01-11T00:00:00.000000Z"].amount).toBe("0");
+    expect(utc["2031-01-10T00:00:00.000000Z"]!.amount).toBe("700");
+    expect(utc["2031-01-11T00:00:00.000000Z"]!.amount).toBe("0");
 
     const berlin = await get(revenue, "revenue", "from=2031-01-10&to=2031-01-12&time_zone=Europe/Berlin");
     expect(berlin.body.data.starts_at).toBe("2031-01-09T23:00:00.000000Z");

@@ -79,7 +79,7 @@ function catalogued(name: string) {
 
 async function countRows(table: string, where = "TRUE", values: unknown[] = []): Promise<number> {
   const [row] = await query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE ${where}`, values);
-  return row.n;
+  return row!.n;
 }
 
 /** Delivery jobs queued for a notification (the queue's `jobs` view has no payload). */
@@ -193,7 +193,7 @@ describe("POST /notification-settings", () => {
 
   it("checks an email destination as an email address", async () => {
     const res = await create({ ...VALID, type: "email", destination: "https://example.com/hook" });
-    expect(expectFieldError(res, "destination").errors?.[0].message).toBe("must be a valid email address");
+    expect(expectFieldError(res, "destination").errors?.[0]?.message).toBe("must be a valid email address");
     expectFieldError(await create({ ...VALID, type: "email", destination: "ops@" }), "destination");
     expect((await createOk({ type: "email", destination: "billing.ops+hooks@example.com" })).type).toBe("email");
   });
@@ -315,8 +315,8 @@ describe("in live", () => {
         const res = await create({ ...VALID, destination }, key);
         const error = expectFieldError(res, "destination");
         expect(errorFields(res)).toEqual(["destination"]);
-        expect(error.errors?.[0].message).toContain(address);
-        expect(error.errors?.[0].message).toContain("not a public address");
+        expect(error.errors?.[0]?.message).toContain(address);
+        expect(error.errors?.[0]?.message).toContain("not a public address");
       }
       // A public address is fine (an IP literal: no DNS lookup needed).
       const ok = await create({ ...VALID, destination: "https://93.184.216.34/hook" }, key);
@@ -451,7 +451,7 @@ describe("PATCH /notification-settings/{notification_setting_id}", () => {
   it("checks a new destination against the destination's type", async () => {
     const email = await createOk({ type: "email", destination: "ops@example.com" });
     const res = await update(email.id, { destination: "https://example.com/hook" });
-    expect(expectFieldError(res, "destination").errors?.[0].message).toBe("must be a valid email address");
+    expect(expectFieldError(res, "destination").errors?.[0]?.message).toBe("must be a valid email address");
     expect((await update(email.id, { destination: "team@example.com" })).body.data.destination).toBe(
       "team@example.com",
     );
@@ -469,23 +469,23 @@ describe("PATCH /notification-settings/{notification_setting_id}", () => {
       `INSERT INTO notifications (id, notification_setting_id, event_id, type, status, payload, occurred_at)
        SELECT $1, notification_setting_id, event_id, type, 'delivered', payload, occurred_at FROM notifications WHERE id = $2
        RETURNING id`,
-      [newId("ntf"), pending.id],
+      [newId("ntf"), pending!.id],
     );
-    expect(await jobsFor(pending.id)).toBe(1);
+    expect(await jobsFor(pending!.id)).toBe(1);
 
     const off = await update(s.id, { active: false });
     expect(off.body.data.active).toBe(false);
     // Switching off again, or on an active destination, queues nothing.
     await update(s.id, { active: false });
-    expect(await jobsFor(pending.id)).toBe(1);
+    expect(await jobsFor(pending!.id)).toBe(1);
 
     const on = await update(s.id, { active: true });
     expect(on.status).toBe(200);
     expect(on.body.data.active).toBe(true);
-    expect(await jobsFor(pending.id)).toBe(2);
-    expect(await jobsFor(delivered.id)).toBe(0);
+    expect(await jobsFor(pending!.id)).toBe(2);
+    expect(await jobsFor(delivered!.id)).toBe(0);
     await update(s.id, { active: true, description: "Still on" });
-    expect(await jobsFor(pending.id)).toBe(2);
+    expect(await jobsFor(pending!.id)).toBe(2);
   });
 
   it("is 404 for an unknown or malformed ID", async () => {
@@ -505,7 +505,7 @@ describe("DELETE /notification-settings/{notification_setting_id}", () => {
     await query(
       `INSERT INTO notification_logs (id, notification_id, response_code, duration_ms, attempted_at)
        VALUES ($1, $2, 500, 12, now())`,
-      [newId("ntflog"), n.id],
+      [newId("ntflog"), n!.id],
     );
 
     const res = await remove(s.id);
@@ -514,7 +514,7 @@ describe("DELETE /notification-settings/{notification_setting_id}", () => {
     expect(res.headers.get("x-request-id")).toBeTruthy();
     expectNotFound(await get(s.id), s.id);
     expect(await countRows("notifications", "notification_setting_id = $1", [s.id])).toBe(0);
-    expect(await countRows("notification_logs", "notification_id = $1", [n.id])).toBe(0);
+    expect(await countRows("notification_logs", "notification_id = $1", [n!.id])).toBe(0);
     // Other destinations keep theirs.
     expect(await countRows("notifications", "notification_setting_id = $1", [other.id])).toBe(1);
     expect(ids(await list())).toEqual([other.id]);
@@ -531,7 +531,7 @@ describe("DELETE /notification-settings/{notification_setting_id}", () => {
     const made = [];
     for (let i = 0; i < 10; i++) made.push(await createOk());
     expectError(await create(VALID), 400, "notification_maximum_active_settings_reached");
-    expect((await remove(made[0].id)).status).toBe(204);
+    expect((await remove(made[0]!.id)).status).toBe(204);
     await createOk();
   });
 });
@@ -558,11 +558,11 @@ describe("the limit of 10 active destinations", () => {
     expect((await get(inactive.id)).body.data).toEqual(inactive);
 
     // Active destinations at the limit can still be changed, and "activated" again (no change).
-    expect((await update(made[0].id, { active: true, description: "Changed" })).status).toBe(200);
+    expect((await update(made[0]!.id, { active: true, description: "Changed" })).status).toBe(200);
     // Other changes to the inactive one are fine.
     expect((await update(inactive.id, { description: "Waiting" })).status).toBe(200);
 
-    expect((await update(made[1].id, { active: false })).status).toBe(200);
+    expect((await update(made[1]!.id, { active: false })).status).toBe(200);
     const activated = await update(inactive.id, { active: true });
     expect(activated.status).toBe(200);
     expect(activated.body.data.active).toBe(true);

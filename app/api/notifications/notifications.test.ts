@@ -127,7 +127,7 @@ async function notification(settingId: string): Promise<string> {
   await newCustomer();
   const made = (await notificationsOf(settingId)).filter((id) => !before.has(id));
   expect(made).toHaveLength(1);
-  return made[0];
+  return made[0]!;
 }
 
 /** Moves a notification as the worker would. */
@@ -142,14 +142,14 @@ async function jobsFor(notificationId: string): Promise<number> {
      WHERE k.identifier = 'deliver_notification' AND j.payload->>'id' = $1`,
     [notificationId],
   );
-  return row.n;
+  return row!.n;
 }
 
 async function deliveryJobs(): Promise<number> {
   const [row] = await query<{ n: number }>(
     "SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE task_identifier = 'deliver_notification'",
   );
-  return row.n;
+  return row!.n;
 }
 
 // Each test starts without destinations (their notifications and logs go with them). Notifications
@@ -191,7 +191,7 @@ describe("notifications of real changes", () => {
     });
     expect(n.payload.data).toEqual(customer);
     const [event] = await query<{ id: string }>("SELECT id FROM events WHERE entity_id = $1", [customer.id]);
-    expect(n.payload.event_id).toBe(event.id);
+    expect(n.payload.event_id).toBe(event!.id);
 
     expect(await jobsFor(n.id)).toBe(1);
     expect(await deliveryJobs()).toBe(jobs + 1);
@@ -441,7 +441,7 @@ describe("GET /notifications", () => {
     await newCustomer();
     const [a] = await notificationsOf(first);
     const [b] = await notificationsOf(second);
-    await setStatus(a, "delivered");
+    await setStatus(a!, "delivered");
     expect(ids(await list(`?notification_setting_id=${first},${second}&status=delivered`))).toEqual([a]);
     expect(ids(await list(`?notification_setting_id=${second}&status=delivered`))).toEqual([]);
     expect(ids(await list(`?notification_setting_id=${second}&search=customer.created`))).toEqual([b]);
@@ -727,7 +727,7 @@ describe("a notification is shown only to callers that may read its event's enti
       ])
     ).map((r) => r.id);
     expect(apiKeyNtf).toBeDefined();
-    return { customerNtf, apiKeyNtf, keyName };
+    return { customerNtf, apiKeyNtf: apiKeyNtf!, keyName };
   }
 
   it("a viewer lists the customer notification, not the API key one, and gets 403 asking for it", async () => {

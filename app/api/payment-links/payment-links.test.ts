@@ -82,7 +82,7 @@ describe("POST /payment-links", () => {
       42,
     ]) {
       const error = expectFieldError(await api.create({ items, success_url: url }), "success_url");
-      expect(error.errors?.[0].message).toBeTruthy();
+      expect(error.errors?.[0]?.message).toBeTruthy();
     }
   });
 
@@ -318,7 +318,7 @@ describe("opening a link (public)", () => {
     const res = await openLink(made.id, { ...BUYER, email: "late@example.com" });
     expect(res.status).toBe(400);
     const after = await query<{ n: number }>("SELECT count(*)::int AS n FROM transactions");
-    expect(after[0].n).toBe(before[0].n);
+    expect(after[0]!.n).toBe(before[0]!.n);
     expect((await query("SELECT 1 FROM customers WHERE email = 'late@example.com'")).length).toBe(0);
   });
 });

@@ -152,10 +152,10 @@ describe("PUT /payment-settings", () => {
     expect(rows[STRIPE_SETTING_KEYS.secretKey]).toMatch(/^v1\.[\w-]+\.[\w-]+\.[\w-]+\.[\w-]+$/);
     expect(rows[STRIPE_SETTING_KEYS.secretKey]).not.toContain("standin");
     expect(rows[STRIPE_SETTING_KEYS.webhookSecret]).not.toContain("standin");
-    expect(unseal(rows[STRIPE_SETTING_KEYS.secretKey], STRIPE_SETTING_KEYS.secretKey)).toBe(TEST_SECRET);
-    expect(unseal(rows[STRIPE_SETTING_KEYS.webhookSecret], STRIPE_SETTING_KEYS.webhookSecret)).toBe(WEBHOOK_SECRET);
+    expect(unseal(rows[STRIPE_SETTING_KEYS.secretKey]!, STRIPE_SETTING_KEYS.secretKey)).toBe(TEST_SECRET);
+    expect(unseal(rows[STRIPE_SETTING_KEYS.webhookSecret]!, STRIPE_SETTING_KEYS.webhookSecret)).toBe(WEBHOOK_SECRET);
     // Sealed for its own purpose: the webhook secret's ciphertext does not open as the secret key.
-    expect(() => unseal(rows[STRIPE_SETTING_KEYS.webhookSecret], STRIPE_SETTING_KEYS.secretKey)).toThrow();
+    expect(() => unseal(rows[STRIPE_SETTING_KEYS.webhookSecret]!, STRIPE_SETTING_KEYS.secretKey)).toThrow();
     expect(rows[STRIPE_SETTING_KEYS.publishableKey]).toBe(TEST_PUBLISHABLE);
 
     const after = await get();
@@ -182,7 +182,7 @@ describe("PUT /payment-settings", () => {
     const res = await put({ secret_key: LIVE_SECRET, publishable_key: LIVE_PUBLISHABLE });
     const error = expectFieldError(res, "secret_key");
     expect(error.errors?.map((e) => e.field)).toEqual(["secret_key", "publishable_key"]);
-    expect(error.errors?.[0].message).toMatch(/is a live key, but this deployment is the sandbox/);
+    expect(error.errors?.[0]?.message).toMatch(/is a live key, but this deployment is the sandbox/);
     const mixed = await put({ secret_key: TEST_SECRET, publishable_key: LIVE_PUBLISHABLE });
     expect(expectFieldError(mixed, "publishable_key").errors?.map((e) => e.field)).toEqual(["publishable_key"]);
     expect(await stored()).toEqual({});
@@ -194,7 +194,7 @@ describe("PUT /payment-settings", () => {
     // API keys carry their environment: a live deployment needs a live key.
     const liveKey = await testKey();
     const testKeys = await put({ secret_key: TEST_SECRET, publishable_key: TEST_PUBLISHABLE }, liveKey);
-    expect(expectFieldError(testKeys, "secret_key").errors?.[0].message).toMatch(
+    expect(expectFieldError(testKeys, "secret_key").errors?.[0]?.message).toMatch(
       /is a test key, but this deployment is live/,
     );
     const mixed = await put({ secret_key: TEST_SECRET, publishable_key: LIVE_PUBLISHABLE }, liveKey);
@@ -207,7 +207,7 @@ describe("PUT /payment-settings", () => {
     expect(tested.body.data).toEqual({
       processor: "stripe",
       mode: "live",
-      account: { id: standIn.accounts[1].id, name: "Live Shop Ltd", country: "US", default_currency: "USD" },
+      account: { id: standIn.accounts[1]!.id, name: "Live Shop Ltd", country: "US", default_currency: "USD" },
     });
   });
 
@@ -216,11 +216,11 @@ describe("PUT /payment-settings", () => {
     environment({ BILLING_ENCRYPTION_KEY: undefined });
     const res = await connect();
     const error = expectFieldError(res, "secret_key");
-    expect(error.errors?.[0].message).toMatch(
+    expect(error.errors?.[0]?.message).toMatch(
       /set BILLING_ENCRYPTION_KEY on the server first \(.*64 hexadecimal digits or base64/,
     );
     environment({ BILLING_ENCRYPTION_KEY: "too-short" });
-    expect(expectFieldError(await connect(), "secret_key").errors?.[0].message).toMatch(/is not a valid key/);
+    expect(expectFieldError(await connect(), "secret_key").errors?.[0]?.message).toMatch(/is not a valid key/);
     expect(await stored()).toEqual({});
   });
 
@@ -304,7 +304,7 @@ describe("POST /payment-settings/test", () => {
     expect(res.body.data).toEqual({
       processor: "stripe",
       mode: "test",
-      account: { id: standIn.accounts[0].id, name: "Stand-in Test Shop", country: "GB", default_currency: "GBP" },
+      account: { id: standIn.accounts[0]!.id, name: "Stand-in Test Shop", country: "GB", default_currency: "GBP" },
     });
     const call = standIn.requests.at(-1);
     expect(call).toMatchObject({ method: "GET", path: "/v1/account", status: 200 });
@@ -315,7 +315,7 @@ describe("POST /payment-settings/test", () => {
     await put({ secret_key: "sk_test_revoked_key_9999", publishable_key: TEST_PUBLISHABLE });
     const res = await testConnection();
     const error = expectFieldError(res, "secret_key");
-    expect(error.errors?.[0].message).toBe("was refused by Stripe: Invalid API Key provided: sk_test_****9999");
+    expect(error.errors?.[0]?.message).toBe("was refused by Stripe: Invalid API Key provided: sk_test_****9999");
     expect(JSON.stringify(res.body)).not.toContain("sk_test_revoked_key_9999");
   });
 

@@ -183,7 +183,7 @@ describe("POST /prices", () => {
       const res = await create(await valid({ product_id: missing }));
       const error = expectError(res, 400, "invalid_field");
       expect(errorFields(res)).toEqual(["product_id"]);
-      expect(error.errors?.[0].message).toContain(missing);
+      expect(error.errors?.[0]?.message).toContain(missing);
     });
 
     it.each([
@@ -346,7 +346,7 @@ describe("POST /prices", () => {
       });
 
       it("refuses more than 250 overrides", async () => {
-        const many = Array.from({ length: 251 }, (_, i) => override([COUNTRY_CODES[i % COUNTRY_CODES.length]]));
+        const many = Array.from({ length: 251 }, (_, i) => override([COUNTRY_CODES[i % COUNTRY_CODES.length]!]));
         const res = await create(await valid({ unit_price_overrides: many }));
         expectError(res, 400, "invalid_field");
         expect(errorFields(res)).toContain("unit_price_overrides");
@@ -731,7 +731,7 @@ describe("GET /prices", () => {
     ])("refuses an invalid %s (%s)", async (field, query) => {
       const res = await list(query);
       expectError(res, 400, "invalid_field");
-      expect(errorFields(res)[0].split("[")[0]).toBe(field);
+      expect(errorFields(res)[0]!.split("[")[0]).toBe(field);
     });
   });
 
@@ -946,7 +946,7 @@ describe("events", () => {
       unit_price_overrides: [{ country_codes: ["DE"], unit_price: { amount: "900", currency_code: "EUR" } }],
     });
     const event = await expectOnlyEvent(p.id, "price.created", p);
-    expect(Object.keys(event.data as object)).toEqual(FIELDS);
+    expect(Object.keys(event!.data as object)).toEqual(FIELDS);
   });
 
   it("writes one price.updated event per update, with the updated entity", async () => {

@@ -528,7 +528,7 @@ describe("GET /products", () => {
     ])("refuses an invalid %s (%s)", async (field, query) => {
       const res = await list(query);
       expectError(res, 400, "invalid_field");
-      expect(errorFields(res)[0].split("[")[0]).toBe(field);
+      expect(errorFields(res)[0]!.split("[")[0]).toBe(field);
     });
   });
 
@@ -746,7 +746,7 @@ describe("events", () => {
     const res = await create({ name: uniqueName("Evented"), tax_category: "saas", custom_data: { k: "v" } });
     expect(res.status).toBe(201);
     const event = await expectOnlyEvent(res.body.data.id, "product.created", res.body.data);
-    expect(Object.keys(event.data as object)).toEqual(FIELDS);
+    expect(Object.keys(event!.data as object)).toEqual(FIELDS);
   });
 
   it("writes one product.updated event per update, with the updated entity", async () => {

@@ -113,7 +113,7 @@ describe("POST /reports", () => {
     expect(Math.abs(before - since - 30 * 86_400_000)).toBeLessThan(15_000);
     const rows = await events(data.id);
     expect(rows.map((e) => e.eventType)).toEqual(["report.created"]);
-    expect(rows[0].data).toEqual(data);
+    expect(rows[0]!.data).toEqual(data);
     const { rows: jobs } = await pool().query(
       `SELECT count(*)::int AS n, max(j.max_attempts) AS max FROM graphile_worker._private_jobs j
        JOIN graphile_worker._private_tasks t ON t.id = j.task_id
@@ -252,9 +252,9 @@ describe("POST /reports", () => {
 
   it("bounds the length of names and values", async () => {
     const long = await create({ type: "transactions", filters: [{ name: "status", value: "x".repeat(201) }] });
-    expect(expectFieldError(long, "filters[0].value").errors?.[0].message).toBe("must be at most 200 characters");
+    expect(expectFieldError(long, "filters[0].value").errors?.[0]?.message).toBe("must be at most 200 characters");
     const longName = await create({ type: "transactions", filters: [{ name: "n".repeat(101), value: "x" }] });
-    expect(expectFieldError(longName, "filters[0].name").errors?.[0].message).toBe("must be at most 100 characters");
+    expect(expectFieldError(longName, "filters[0].name").errors?.[0]?.message).toBe("must be at most 100 characters");
     const hundred = Array.from({ length: 100 }, () => "paid");
     expect((await create({ type: "transactions", filters: [{ name: "status", value: hundred }] })).status).toBe(201);
   });
@@ -430,17 +430,17 @@ describe("generation (the worker's job)", () => {
     const items = await ready({ type: "transaction_line_items", filters: RANGE_2031 });
     expect(items.rows).toBe(1);
     const [header, row] = lines(await csvOf(items.id));
-    const cells = Object.fromEntries(header.split(",").map((name, i) => [name, i]));
+    const cells = Object.fromEntries(header!.split(",").map((name, i) => [name, i]));
     expect(row).toContain('"Pro ""plan"", yearly"');
-    const plain = row.replace('"Pro ""plan"", yearly"', "PRODUCT").replace(`"'=HYPERLINK(""http://x""), Ann"`, "NAME");
+    const plain = row!.replace('"Pro ""plan"", yearly"', "PRODUCT").replace(`"'=HYPERLINK(""http://x""), Ann"`, "NAME");
     const values = plain.split(",");
-    expect(values[cells.line_item_id]).toBe("txnitm_01rpfx00000000000000000001");
-    expect(values[cells.quantity]).toBe("2");
-    expect(values[cells.unit_total]).toBe("600");
-    expect(values[cells.unit_total_decimal]).toBe("6.00");
-    expect(values[cells.total]).toBe("1200");
-    expect(values[cells.total_decimal]).toBe("12.00");
-    expect(values[cells.product_name]).toBe("PRODUCT");
+    expect(values[cells.line_item_id!]).toBe("txnitm_01rpfx00000000000000000001");
+    expect(values[cells.quantity!]).toBe("2");
+    expect(values[cells.unit_total!]).toBe("600");
+    expect(values[cells.unit_total_decimal!]).toBe("6.00");
+    expect(values[cells.total!]).toBe("1200");
+    expect(values[cells.total_decimal!]).toBe("12.00");
+    expect(values[cells.product_name!]).toBe("PRODUCT");
     // Balance over that day: one USD row.
     const balance = await ready({ type: "balance", filters: RANGE_2031 });
     expect(lines(await csvOf(balance.id))).toEqual([
@@ -479,7 +479,7 @@ describe("generation (the worker's job)", () => {
     expect((await generateReport(made.id)).status).toBe("skipped");
     const rows = await events(made.id);
     expect(rows.map((e) => e.eventType)).toEqual(["report.created", "report.updated"]);
-    expect((rows[1].data as any).status).toBe("ready");
+    expect((rows[1]!.data as any).status).toBe("ready");
   });
 
   it("exports every type from entities made through the API", async () => {
@@ -507,7 +507,7 @@ describe("generation (the worker's job)", () => {
       const report = await ready({ type });
       expect(report.rows, type).toBeGreaterThan(0);
       const [header, ...rows] = lines(await csvOf(report.id));
-      expect(header.split(",")[0], type).toBe(column);
+      expect(header!.split(",")[0], type).toBe(column);
       expect(
         rows.some((r) => r.startsWith(`${id},`)) &&
           (type !== "products_prices" || rows.some((r) => r.includes(price.id))),
@@ -521,7 +521,7 @@ describe("generation (the worker's job)", () => {
     const discounts = lines(await csvOf((await ready({ type: "discounts" })).id)).join("\n");
     expect(discounts).toContain("'+cmd");
     const balance = lines(await csvOf((await ready({ type: "balance" })).id));
-    expect(balance[0].startsWith("currency_code,")).toBe(true);
+    expect(balance[0]!.startsWith("currency_code,")).toBe(true);
     expect(balance.some((r) => r.startsWith("USD,"))).toBe(true);
   });
 
@@ -550,8 +550,8 @@ describe("generation (the worker's job)", () => {
     const all = lines(csv);
     expect(all).toHaveLength(4501);
     // Sorted by updated_at then id.
-    expect(all[1].startsWith("txn_02rpbulk000000000000000001,")).toBe(true);
-    expect(all[4500].startsWith("txn_02rpbulk000000000000004500,")).toBe(true);
+    expect(all[1]!.startsWith("txn_02rpbulk000000000000000001,")).toBe(true);
+    expect(all[4500]!.startsWith("txn_02rpbulk000000000000004500,")).toBe(true);
   });
 
   it("lets the queue retry a failing generation, and marks the report failed on the last attempt", async () => {
@@ -663,7 +663,7 @@ describe("GET /reports/{report_id}/download-url and the signed link", () => {
     expectError(await linkOf(old.id), 400, "report_expired");
     const oldEvents = await events(old.id);
     expect(oldEvents.map((e) => e.eventType)).toEqual(["report.created", "report.updated", "report.updated"]);
-    expect((oldEvents[2].data as any).status).toBe("expired");
+    expect((oldEvents[2]!.data as any).status).toBe("expired");
   });
 
   it("the signed link needs no key, and has no other methods", async () => {

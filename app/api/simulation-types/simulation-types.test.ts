@@ -80,7 +80,7 @@ describe("GET /simulation-types", () => {
       for (const event of s.events) expect(known.has(event), event).toBe(true);
     }
     const byName = Object.fromEntries(scenarios.map((s) => [s.name, s.events]));
-    expect(byName.subscription_creation.slice(0, 5)).toEqual([
+    expect(byName.subscription_creation!.slice(0, 5)).toEqual([
       "transaction.created",
       "customer.created",
       "address.created",
@@ -90,7 +90,7 @@ describe("GET /simulation-types", () => {
     expect(byName.subscription_creation).toEqual(
       expect.arrayContaining(["subscription.created", "transaction.completed", "business.created"]),
     );
-    expect(byName.subscription_renewal.slice(0, 3)).toEqual([
+    expect(byName.subscription_renewal!.slice(0, 3)).toEqual([
       "subscription.updated",
       "transaction.created",
       "transaction.billed",
@@ -110,7 +110,7 @@ describe("GET /simulation-types", () => {
       "transaction.updated",
       "transaction.canceled",
     ]);
-    expect(byName.subscription_resume.slice(0, 2)).toEqual(["subscription.updated", "subscription.resumed"]);
+    expect(byName.subscription_resume!.slice(0, 2)).toEqual(["subscription.updated", "subscription.resumed"]);
   });
 
   it("needs notification_simulation.read (write implies read)", async () => {

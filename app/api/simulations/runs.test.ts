@@ -198,15 +198,15 @@ describe("POST /simulations/{simulation_id}/runs", () => {
        WHERE t.identifier = 'run_simulation' AND j.payload->>'id' = $1`,
       [run.id],
     );
-    expect(jobs[0].n).toBe(1);
+    expect(jobs[0]!.n).toBe(1);
   });
 
   it("a single event simulation runs one event: the example, or the example with the payload's parts", async () => {
     const plain = await simulation({ type: "customer.updated" });
     const run = await runOk(plain.id);
     const [event] = await eventsOf(plain.id, run.id);
-    expect(event.event_type).toBe("customer.updated");
-    expect(event.payload).toEqual(exampleCustomer());
+    expect(event!.event_type).toBe("customer.updated");
+    expect(event!.payload).toEqual(exampleCustomer());
 
     const custom = await simulation({
       type: "customer.updated",
@@ -214,13 +214,13 @@ describe("POST /simulations/{simulation_id}/runs", () => {
     });
     const customRun = await runOk(custom.id);
     const [merged] = await eventsOf(custom.id, customRun.id);
-    expect(merged.payload).toEqual({
+    expect(merged!.payload).toEqual({
       ...exampleCustomer(),
       name: "Partial Person",
       custom_data: { tier: "gold" },
       extra_field: 1,
     });
-    expect(Object.keys(merged.payload).slice(0, 3)).toEqual(["id", "name", "email"]);
+    expect(Object.keys(merged!.payload).slice(0, 3)).toEqual(["id", "name", "email"]);
   });
 
   it("follows the options: a failed renewal whose dunning cancels the subscription", async () => {
@@ -254,8 +254,8 @@ describe("POST /simulations/{simulation_id}/runs", () => {
       expect(sub).toBe(subscriptionId);
       expect(e.payload.customer_id).toBe(customer.id);
     }
-    expect(events[0].payload.items[0].quantity).toBe(3);
-    expect(events[0].payload.items[0].price.id).toBe(subscription.items[0].price.id);
+    expect(events[0]!.payload.items[0].quantity).toBe(3);
+    expect(events[0]!.payload.items[0].price.id).toBe(subscription.items[0].price.id);
     expect(events.at(-3)?.payload.status).toBe("canceled");
     expect(events.at(-1)?.payload.status).toBe("canceled");
   });
@@ -275,9 +275,9 @@ describe("POST /simulations/{simulation_id}/runs", () => {
       "transaction.updated",
       "transaction.canceled",
     ]);
-    expect(events[0].payload.scheduled_change).toMatchObject({ action: "pause", resume_at: null });
-    expect(events[2].payload).toMatchObject({ status: "paused", current_billing_period: null, next_billed_at: null });
-    expect(events[2].payload.paused_at).toBe(events[0].payload.scheduled_change.effective_at);
+    expect(events[0]!.payload.scheduled_change).toMatchObject({ action: "pause", resume_at: null });
+    expect(events[2]!.payload).toMatchObject({ status: "paused", current_billing_period: null, next_billed_at: null });
+    expect(events[2]!.payload.paused_at).toBe(events[0]!.payload.scheduled_change.effective_at);
   });
 
   it("refuses to run an archived simulation (400 entity_archived) and runs it again once unarchived", async () => {
@@ -348,10 +348,10 @@ describe("GET runs and run events", () => {
     expect(res.body.data).toEqual(made);
     expect(res.body.meta.pagination).toMatchObject({ per_page: 50, has_more: false, estimated_total: 3 });
     expect(ids(await listRuns(sim.id, "?order_by=id[DESC]"))).toEqual(made.map((r) => r.id).reverse());
-    expect(ids(await listRuns(sim.id, `?id=${made[1].id}`))).toEqual([made[1].id]);
+    expect(ids(await listRuns(sim.id, `?id=${made[1]!.id}`))).toEqual([made[1]!.id]);
     const page = await listRuns(sim.id, "?per_page=2");
     expect(page.body.meta.pagination).toMatchObject({ per_page: 2, has_more: true });
-    expect(ids(await listRuns(sim.id, `?after=${made[1].id}`))).toEqual([made[2].id]);
+    expect(ids(await listRuns(sim.id, `?after=${made[1]!.id}`))).toEqual([made[2]!.id]);
     const included = await listRuns(sim.id, "?include=events");
     expect(included.body.data[0].events).toHaveLength(1);
     expect((await listRuns(other.id)).body.data).toHaveLength(1);
@@ -365,14 +365,14 @@ describe("GET runs and run events", () => {
     const sim = await simulation();
     const run = await runOk(sim.id);
     const all = await eventsOf(sim.id, run.id);
-    const first = await getEvent(sim.id, run.id, all[0].id);
+    const first = await getEvent(sim.id, run.id, all[0]!.id);
     expect(first.status).toBe(200);
     expect(Object.keys(first.body)).toEqual(["data", "meta"]);
     expect(first.body.data).toEqual(all[0]);
     const page = await listEvents(sim.id, run.id, "?per_page=5");
     expect(ids(page)).toEqual(all.slice(0, 5).map((e) => e.id));
     expect(page.body.meta.pagination).toMatchObject({ per_page: 5, has_more: true, estimated_total: all.length });
-    expect(ids(await listEvents(sim.id, run.id, `?id=${all[2].id},${all[4].id}`))).toEqual([all[2].id, all[4].id]);
+    expect(ids(await listEvents(sim.id, run.id, `?id=${all[2]!.id},${all[4]!.id}`))).toEqual([all[2]!.id, all[4]!.id]);
     expect(ids(await listEvents(sim.id, run.id, "?order_by=id[DESC]&per_page=1"))).toEqual([all.at(-1)?.id]);
     expectError(await listEvents(sim.id, run.id, "?id=ntfsimevt_1"), 400, "invalid_field");
   });
@@ -400,17 +400,17 @@ describe("GET runs and run events", () => {
     expectNotFound(await listEvents(a.id, runB.id), runB.id);
 
     expectNotFound(await getEvent(a.id, runA.id, unknownEvent), unknownEvent);
-    expectNotFound(await getEvent(a.id, runB.id, eventA.id), runB.id);
-    expectNotFound(await getEvent(b.id, runA.id, eventA.id), runA.id);
-    expectNotFound(await getEvent(unknownSim, runA.id, eventA.id), unknownSim);
+    expectNotFound(await getEvent(a.id, runB.id, eventA!.id), runB.id);
+    expectNotFound(await getEvent(b.id, runA.id, eventA!.id), runA.id);
+    expectNotFound(await getEvent(unknownSim, runA.id, eventA!.id), unknownSim);
     const [eventB] = await eventsOf(b.id, runB.id);
-    expectNotFound(await getEvent(b.id, runB.id, eventA.id), eventA.id);
-    expectNotFound(await getEvent(a.id, runA.id, eventB.id), eventB.id);
+    expectNotFound(await getEvent(b.id, runB.id, eventA!.id), eventA!.id);
+    expectNotFound(await getEvent(a.id, runA.id, eventB!.id), eventB!.id);
     expectNotFound(await getEvent(a.id, runA.id, "ntfsimevt_1"), "ntfsimevt_1");
 
     expectNotFound(await replay(a.id, runA.id, unknownEvent), unknownEvent);
-    expectNotFound(await replay(b.id, runA.id, eventA.id), runA.id);
-    expectNotFound(await replay(a.id, runB.id, eventA.id), runB.id);
+    expectNotFound(await replay(b.id, runA.id, eventA!.id), runA.id);
+    expectNotFound(await replay(a.id, runB.id, eventA!.id), runB.id);
   });
 });
 
@@ -432,13 +432,13 @@ describe("executeSimulationRun", () => {
       expect(envelope.event_id).toMatch(/^evt_[a-z0-9]{26}$/);
       expect(envelope.notification_id).toMatch(/^ntf_[a-z0-9]{26}$/);
       expect(envelope.occurred_at).toMatch(TIMESTAMP);
-      expect(envelope.event_type).toBe(event.event_type);
+      expect(envelope.event_type).toBe(event!.event_type);
       notificationIds.add(envelope.notification_id);
       // What was sent is recorded, byte for byte, with the answer.
-      expect(event.status).toBe("success");
-      expect(event.request).toEqual({ body: request.body });
-      expect(event.response).toEqual({ body: "ok", status_code: 200 });
-      expect(event.updated_at >= event.created_at).toBe(true);
+      expect(event!.status).toBe("success");
+      expect(event!.request).toEqual({ body: request.body });
+      expect(event!.response).toEqual({ body: "ok", status_code: 200 });
+      expect(event!.updated_at >= event!.created_at).toBe(true);
     });
     expect(notificationIds.size).toBe(received.length);
     expect((await getRun(sim.id, run.id)).body.data.status).toBe("completed");
@@ -447,10 +447,10 @@ describe("executeSimulationRun", () => {
   it("redacts sensitive fields as real deliveries do, unless the destination includes them", async () => {
     const sim = await simulation({ type: "subscription_renewal" });
     const { received, events } = await runToEnd(sim.id);
-    const first = JSON.parse(received[0].body);
+    const first = JSON.parse(received[0]!.body);
     expect(first.event_type).toBe("subscription.updated");
     expect(first.data.management_urls).toBeNull();
-    expect(events[0].payload.management_urls).not.toBeNull();
+    expect(events[0]!.payload.management_urls).not.toBeNull();
     const completed = JSON.parse(received.at(-1)!.body);
     expect(completed.event_type).toBe("transaction.completed");
     expect(completed.data.payments).toBeNull();
@@ -467,9 +467,9 @@ describe("executeSimulationRun", () => {
     const open = await simulation({ notification_setting_id: sensitive.id, type: "subscription_renewal" });
     const { received: all, events: openEvents } = await runToEnd(open.id);
     all.forEach((request, i) => {
-      expect(JSON.parse(request.body).data).toEqual(openEvents[i].payload);
+      expect(JSON.parse(request.body).data).toEqual(openEvents[i]!.payload);
     });
-    expect(verifySignature(sensitive.secret, all[0].body, all[0].headers["service-signature"] as string)).toBe(true);
+    expect(verifySignature(sensitive.secret, all[0]!.body, all[0]!.headers["service-signature"] as string)).toBe(true);
   });
 
   it("is idempotent: a second call sends nothing again", async () => {
@@ -501,7 +501,7 @@ describe("executeSimulationRun", () => {
       expect(failing.received).toHaveLength(2);
       expect(events[0]).toMatchObject({
         status: "failed",
-        request: { body: failing.received[0].body },
+        request: { body: failing.received[0]!.body },
         response: { body: "boom", status_code: 500 },
       });
       expect(events[1]).toMatchObject({ status: "success", response: { body: "", status_code: 204 } });
@@ -520,9 +520,9 @@ describe("executeSimulationRun", () => {
     const run = await runOk(sim.id);
     await executeSimulationRun(run.id);
     const [event] = await eventsOf(sim.id, run.id);
-    expect(event.status).toBe("failed");
-    expect(JSON.parse(event.request.body).event_type).toBe("customer.created");
-    expect(event.response).toBeNull();
+    expect(event!.status).toBe("failed");
+    expect(JSON.parse(event!.request.body).event_type).toBe("customer.created");
+    expect(event!.response).toBeNull();
   });
 
   it("aborts the remaining events and cancels the run when the destination cannot receive them", async () => {
@@ -563,10 +563,10 @@ describe("executeSimulationRun", () => {
     const { events, received } = await runToEnd(sim.id);
     const byType = (type: string) => events.filter((e) => e.event_type === type);
     const realCustomerJson = (await getCustomer(customer.id)).parse();
-    expect(byType("customer.created")[0].payload).toEqual(realCustomerJson);
-    expect(Object.keys(byType("customer.created")[0].payload)).toEqual(Object.keys(realCustomerJson));
-    expect(byType("address.created")[0].payload).toEqual((await getAddress(customer.id, address.id)).parse());
-    const completed = byType("transaction.completed")[0].payload;
+    expect(byType("customer.created")[0]!.payload).toEqual(realCustomerJson);
+    expect(Object.keys(byType("customer.created")[0]!.payload)).toEqual(Object.keys(realCustomerJson));
+    expect(byType("address.created")[0]!.payload).toEqual((await getAddress(customer.id, address.id)).parse());
+    const completed = byType("transaction.completed")[0]!.payload;
     expect(completed).toMatchObject({ customer_id: customer.id, address_id: address.id, currency_code: "GBP" });
     expect(completed.items[0]).toEqual({
       price_id: price.id,
@@ -576,16 +576,16 @@ describe("executeSimulationRun", () => {
     });
     expect(completed.details.line_items[0].product).toEqual((await getProduct(product.id)).parse());
     expect(completed.details.totals).toMatchObject({ subtotal: "48000", tax: "9600", total: "57600" });
-    const created = byType("subscription.created")[0].payload;
+    const created = byType("subscription.created")[0]!.payload;
     expect(created).toMatchObject({
       customer_id: customer.id,
       address_id: address.id,
       billing_cycle: { interval: "year", frequency: 1 },
     });
     expect(created.current_billing_period.ends_at.slice(0, 4)).toBe("2025");
-    expect(JSON.parse(received[1].body).data).toEqual(realCustomerJson);
+    expect(JSON.parse(received[1]!.body).data).toEqual(realCustomerJson);
     // The payment method (not stored yet) is an example, linked to the real customer.
-    expect(byType("payment_method.saved")[0].payload).toMatchObject({
+    expect(byType("payment_method.saved")[0]!.payload).toMatchObject({
       id: EXAMPLE_IDS.paymentMethod,
       customer_id: customer.id,
       address_id: address.id,
@@ -623,10 +623,10 @@ describe("executeSimulationRun", () => {
     );
     const run = await runOk(sim.id, key);
     const events = await eventsOf(sim.id, run.id);
-    const product0 = events[0].payload.details.line_items[0].product;
+    const product0 = events[0]!.payload.details.line_items[0].product;
     expect(product0.id).toBe(product.id);
     expect(product0.name).not.toBe("Secret plan");
-    expect(events[0].payload.items[0].price.id).toBe(price.id);
+    expect(events[0]!.payload.items[0].price.id).toBe(price.id);
   });
 });
 
@@ -637,7 +637,7 @@ describe("POST .../events/{simulation_event_id}/replay", () => {
     const before = receiver.received.length;
     receiver.respond(() => ({ status: 202, body: "again" }));
     try {
-      const res = await replay(sim.id, run.id, events[1].id);
+      const res = await replay(sim.id, run.id, events[1]!.id);
       // 202 like the family's (and our notification replay), though the delivery is already done.
       expect(res.status, JSON.stringify(res.body)).toBe(202);
       expect(Object.keys(res.body.data)).toEqual(EVENT_FIELDS);
@@ -646,21 +646,21 @@ describe("POST .../events/{simulation_event_id}/replay", () => {
       expect(verifySignature(destination.secret, sent.body, sent.headers["service-signature"] as string)).toBe(true);
       const replayed = res.body.data;
       expect(replayed).toMatchObject({
-        id: events[1].id,
+        id: events[1]!.id,
         status: "success",
         event_type: "subscription.paused",
-        payload: events[1].payload,
+        payload: events[1]!.payload,
         request: { body: sent.body },
         response: { body: "again", status_code: 202 },
       });
-      expect(replayed.updated_at >= events[1].updated_at).toBe(true);
+      expect(replayed.updated_at >= events[1]!.updated_at).toBe(true);
       // The same event (event_id, occurred_at), delivered again as a new notification.
-      const first = JSON.parse(events[1].request.body);
+      const first = JSON.parse(events[1]!.request.body);
       const again = JSON.parse(sent.body);
       expect(again.event_id).toBe(first.event_id);
       expect(again.occurred_at).toBe(first.occurred_at);
       expect(again.notification_id).not.toBe(first.notification_id);
-      expect((await getEvent(sim.id, run.id, events[1].id)).body.data).toEqual(replayed);
+      expect((await getEvent(sim.id, run.id, events[1]!.id)).body.data).toEqual(replayed);
     } finally {
       receiver.respond(() => ({ status: 200, body: "ok" }));
     }
@@ -675,13 +675,13 @@ describe("POST .../events/{simulation_event_id}/replay", () => {
       const run = await runOk(sim.id);
       await executeSimulationRun(run.id);
       const [failed] = await eventsOf(sim.id, run.id);
-      expect(failed.status).toBe("failed");
-      const res = await replay(sim.id, run.id, failed.id);
+      expect(failed!.status).toBe("failed");
+      const res = await replay(sim.id, run.id, failed!.id);
       expect(res.body.data).toMatchObject({ status: "success", response: { status_code: 200, body: "ok" } });
 
       const pendingRun = await runOk(sim.id);
       const [pending] = await eventsOf(sim.id, pendingRun.id);
-      expect((await replay(sim.id, pendingRun.id, pending.id)).body.data.status).toBe("success");
+      expect((await replay(sim.id, pendingRun.id, pending!.id)).body.data.status).toBe("success");
       await executeSimulationRun(pendingRun.id);
       expect(flaky.received).toHaveLength(3);
       expect((await getRun(sim.id, pendingRun.id)).body.data.status).toBe("completed");
@@ -696,9 +696,9 @@ describe("POST .../events/{simulation_event_id}/replay", () => {
     const { run, events } = await runToEnd(sim.id);
     await updateDestination(own.id, { traffic_source: "platform" });
     const before = receiver.received.length;
-    expectError(await replay(sim.id, run.id, events[0].id), 409, "conflict");
+    expectError(await replay(sim.id, run.id, events[0]!.id), 409, "conflict");
     expect(receiver.received.length).toBe(before);
-    expect((await getEvent(sim.id, run.id, events[0].id)).body.data).toEqual(events[0]);
+    expect((await getEvent(sim.id, run.id, events[0]!.id)).body.data).toEqual(events[0]);
   });
 });
 
@@ -758,7 +758,7 @@ describe("permissions", () => {
       (key: string) => listRuns(sim.id, "", key),
       (key: string) => getRun(sim.id, run.id, "", key),
       (key: string) => listEvents(sim.id, run.id, "", key),
-      (key: string) => getEvent(sim.id, run.id, event.id, key),
+      (key: string) => getEvent(sim.id, run.id, event!.id, key),
     ]) {
       await expectPermission(request, { permission, denied: [WITHOUT, ["notification.read"]], allowed });
     }
@@ -776,12 +776,12 @@ describe("permissions", () => {
     const [event] = await eventsOf(sim.id, run.id);
     const before = receiver.received.length;
     await expectForbidden(
-      (key) => replay(sim.id, run.id, event.id, key),
+      (key) => replay(sim.id, run.id, event!.id, key),
       [WITHOUT, ["notification_simulation.read"]],
       "notification_simulation.write",
     );
     expect(receiver.received.length).toBe(before);
-    const res = await replay(sim.id, run.id, event.id, await testKey(["notification_simulation.write"]));
+    const res = await replay(sim.id, run.id, event!.id, await testKey(["notification_simulation.write"]));
     expect(res.status).toBe(202);
   });
 

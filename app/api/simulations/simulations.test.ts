@@ -457,7 +457,7 @@ describe("POST /simulations", () => {
     ] as const) {
       const res = await create(body({ notification_setting_id: id }));
       const error = expectFieldError(res, "notification_setting_id");
-      expect(error.errors?.[0].message).toContain(words);
+      expect(error.errors?.[0]?.message).toContain(words);
     }
   });
 
@@ -520,7 +520,7 @@ describe("POST /simulations", () => {
       const res = await create(body({ config: { subscription_creation: { entities: given } } }));
       const error = expectFieldError(res, field);
       expect(errorFields(res)).toEqual([field]);
-      expect(error.errors?.[0].message).toContain(words);
+      expect(error.errors?.[0]?.message).toContain(words);
     }
   });
 
@@ -712,7 +712,7 @@ describe("GET /simulations", () => {
     ]) {
       const res = await list(q);
       expectError(res, 400, "invalid_field");
-      expect(errorFields(res)[0]).toMatch(new RegExp(`^${field.replace(/[[\]]/g, "\\$&")}`));
+      expect(errorFields(res)[0]).toMatch(new RegExp(`^${field!.replace(/[[\]]/g, "\\$&")}`));
     }
   });
 

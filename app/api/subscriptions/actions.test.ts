@@ -98,9 +98,9 @@ async function pauseMidPeriod(sub: Entity): Promise<number> {
 
 async function deletePaymentMethod(customerId: string): Promise<void> {
   const [pm] = await query<{ id: string }>("SELECT id FROM payment_methods WHERE customer_id = $1", [customerId]);
-  const res = await call(paymentMethodItem.DELETE, "DELETE", `/customers/${customerId}/payment-methods/${pm.id}`, {
+  const res = await call(paymentMethodItem.DELETE, "DELETE", `/customers/${customerId}/payment-methods/${pm!.id}`, {
     key: await admin(),
-    params: { customer_id: customerId, payment_method_id: pm.id },
+    params: { customer_id: customerId, payment_method_id: pm!.id },
   });
   expect(res.status).toBe(204);
 }
@@ -241,7 +241,7 @@ describe("POST /subscriptions/{id}/pause", () => {
     );
     expect((await ok("pause", subscription.id, { effective_from: "immediately" })).status).toBe("paused");
     const [, renewal] = await transactionsOf(subscription.id);
-    expect(renewal.status).toBe("canceled");
+    expect(renewal!.status).toBe("canceled");
   });
 
   it("validates resume_at and the enums: 400 naming the field, never 5xx", async () => {
@@ -295,9 +295,9 @@ describe("POST /subscriptions/{id}/resume", () => {
     const txns = await transactionsOf(subscription.id);
     expect(txns).toHaveLength(2);
     expect(txns[1]).toMatchObject({ status: "completed", origin: "subscription_recurring" });
-    expect(txns[1].billing_period_starts_at?.getTime()).toBe(starts);
+    expect(txns[1]!.billing_period_starts_at?.getTime()).toBe(starts);
     expect((await eventTypes(subscription.id)).slice(-2)).toEqual(["subscription.updated", "subscription.resumed"]);
-    expect(await eventTypes(txns[1].id)).toEqual([
+    expect(await eventTypes(txns[1]!.id)).toEqual([
       "transaction.created",
       "transaction.billed",
       "transaction.updated",
@@ -343,7 +343,7 @@ describe("POST /subscriptions/{id}/resume", () => {
     const resumed = await ok("resume", subscription.id, {});
     expect(resumed.status).toBe("past_due");
     const [, txn] = await transactionsOf(subscription.id);
-    expect(txn.status).toBe("past_due");
+    expect(txn!.status).toBe("past_due");
     expect((await eventTypes(subscription.id)).slice(-4)).toEqual([
       "subscription.updated",
       "subscription.resumed",
@@ -580,7 +580,7 @@ describe("POST /subscriptions/{id}/cancel", () => {
     const moves = (await eventTypes(id)).filter((t) => t !== "subscription.updated");
     const last = moves[moves.length - 1];
     const status = { "subscription.paused": "paused", "subscription.canceled": "canceled" } as Record<string, string>;
-    expect(after.status).toBe(status[last] ?? "active");
+    expect(after.status).toBe(status[last!] ?? "active");
     // Every resume that started a new period billed it once.
     const resumes = moves.filter((t) => t === "subscription.resumed").length;
     expect(await transactionsOf(id)).toHaveLength(1 + resumes);
@@ -631,7 +631,7 @@ describe("POST /subscriptions/{id}/activate", () => {
     const txns = await transactionsOf(subscription.id);
     expect(txns).toHaveLength(2);
     expect(txns[1]).toMatchObject({ status: "completed", origin: "subscription_recurring" });
-    expect(txns[1].billing_period_starts_at?.getTime()).toBe(starts);
+    expect(txns[1]!.billing_period_starts_at?.getTime()).toBe(starts);
     expect(await eventTypes(subscription.id)).toEqual([
       "subscription.created",
       "subscription.trialing",
@@ -639,8 +639,8 @@ describe("POST /subscriptions/{id}/activate", () => {
       "subscription.activated",
     ]);
     const [activated] = (await events(subscription.id)).slice(-1);
-    const [txnCreated] = await events(txns[1].id);
-    expect(activated.id < txnCreated.id).toBe(true);
+    const [txnCreated] = await events(txns[1]!.id);
+    expect(activated!.id < txnCreated!.id).toBe(true);
     // Renewals follow the new anchor.
     const renewed = await advanceTo(subscription.id, new Date(ends.getTime() + 1000));
     expect(renewed.current_billing_period.starts_at).toBe(active.next_billed_at);
@@ -748,7 +748,7 @@ describe("the lifecycle through the test clock", () => {
     const txns = await transactionsOf(id);
     expect(txns).toHaveLength(2);
     expect(txns[1]).toMatchObject({ status: "completed", origin: "subscription_recurring" });
-    expect(txns[1].billing_period_starts_at?.getTime()).toBe(resumeAt);
+    expect(txns[1]!.billing_period_starts_at?.getTime()).toBe(resumeAt);
 
     const scheduled = await ok("cancel", id);
     expect(scheduled.scheduled_change).toMatchObject({ action: "cancel", effective_at: resumed.next_billed_at });
@@ -771,8 +771,8 @@ describe("the lifecycle through the test clock", () => {
     ]);
     // The resume's transaction follows its subscription.resumed.
     const resumedEvent = (await events(id))[7];
-    const [txnCreated] = await events(txns[1].id);
-    expect(resumedEvent.id < txnCreated.id).toBe(true);
+    const [txnCreated] = await events(txns[1]!.id);
+    expect(resumedEvent!.id < txnCreated!.id).toBe(true);
   });
 
   it("a scheduled pause with resume_at: paused at the period's end, then resumed with a new period billed", async () => {
@@ -790,6 +790,6 @@ describe("the lifecycle through the test clock", () => {
     expect(resumed).toMatchObject({ status: "active", current_billing_period: { starts_at: api(resumeAt) } });
     const txns = await transactionsOf(subscription.id);
     expect(txns).toHaveLength(2);
-    expect(txns[1].billing_period_starts_at?.getTime()).toBe(resumeAt);
+    expect(txns[1]!.billing_period_starts_at?.getTime()).toBe(resumeAt);
   });
 });

@@ -236,10 +236,10 @@ describe("limits of immediate charges (per subscription)", () => {
          VALUES ($1, 'completed', $2, $3, 'USD', 'subscription_charge', $4, 'automatic', $5::json, '[]', $6, now(), now())`,
         [
           newId("txn"),
-          source.customer_id,
-          source.address_id,
+          source!.customer_id,
+          source!.address_id,
           subscription.id,
-          JSON.stringify(source.details),
+          JSON.stringify(source!.details),
           new Date(at.getTime() - ago),
         ],
       );

@@ -66,10 +66,10 @@ describe("renewals", () => {
     expect(txns).toHaveLength(2);
     const renewal = txns[1];
     expect(renewal).toMatchObject({ status: "completed", origin: "subscription_recurring" });
-    expect(renewal.billing_period_starts_at?.getTime()).toBe(Date.parse(next));
-    expect(renewal.invoice_number).toMatch(/^INV-/);
-    expect(renewal.details.totals.grand_total).toBe("3000");
-    expect((await events(renewal.id)).map((e) => e.eventType)).toEqual([
+    expect(renewal!.billing_period_starts_at?.getTime()).toBe(Date.parse(next));
+    expect(renewal!.invoice_number).toMatch(/^INV-/);
+    expect(renewal!.details.totals.grand_total).toBe("3000");
+    expect((await events(renewal!.id)).map((e) => e.eventType)).toEqual([
       "transaction.created",
       "transaction.billed",
       "transaction.updated",
@@ -96,7 +96,7 @@ describe("renewals", () => {
     const starts = renewals.map((t) => t.billing_period_starts_at?.getTime());
     expect(new Set(starts).size).toBe(3);
     for (let i = 1; i < renewals.length; i++) {
-      expect(renewals[i].billing_period_starts_at?.getTime()).toBe(renewals[i - 1].billing_period_ends_at?.getTime());
+      expect(renewals[i]!.billing_period_starts_at?.getTime()).toBe(renewals[i - 1]!.billing_period_ends_at?.getTime());
     }
   });
 
@@ -162,9 +162,9 @@ describe("the worker's sweep, in batches", () => {
     for (const id of subs) {
       const renewals = await renewalsOf(id);
       expect(renewals).toHaveLength(1);
-      expect(renewals[0].status).toBe("completed");
-      numbers.add(renewals[0].invoice_number as string);
-      expect((await events(renewals[0].id)).map((e) => e.eventType)).toEqual([
+      expect(renewals[0]!.status).toBe("completed");
+      numbers.add(renewals[0]!.invoice_number as string);
+      expect((await events(renewals[0]!.id)).map((e) => e.eventType)).toEqual([
         "transaction.created",
         "transaction.billed",
         "transaction.updated",
@@ -182,7 +182,7 @@ describe("the worker's sweep, in batches", () => {
     const renewals = await renewalsOf(subscription.id);
     expect(renewals).toHaveLength(3);
     for (let i = 1; i < renewals.length; i++) {
-      expect(renewals[i].billing_period_starts_at?.getTime()).toBe(renewals[i - 1].billing_period_ends_at?.getTime());
+      expect(renewals[i]!.billing_period_starts_at?.getTime()).toBe(renewals[i - 1]!.billing_period_ends_at?.getTime());
     }
     expect(await runDue(subscription.id, new Date())).toBe(0);
   });
@@ -192,14 +192,14 @@ describe("the worker's sweep, in batches", () => {
     for (let i = 0; i < 3; i++) subs.push((await subscribeAtCheckout()).subscription.id as string);
     await makeDue(subs);
     // A renewal transaction already there for the last one's period: its insert fails the batch.
-    const [first] = await transactionsOf(subs[2]);
+    const [first] = await transactionsOf(subs[2]!);
     await query(
       `INSERT INTO transactions
        SELECT (json_populate_record(t, json_build_object('id', 'txn_' || substr(t.id, 5, 20) || 'poison',
                  'origin', 'subscription_recurring', 'billing_period_starts_at', date_trunc('milliseconds', s.next_billed_at),
                  'invoice_number', NULL, 'invoice_id', NULL))).*
          FROM transactions t JOIN subscriptions s ON s.id = t.subscription_id WHERE t.id = $1`,
-      [first.id],
+      [first!.id],
     );
     const before = await query<{ id: string; next_billed_at: Date }>(
       "SELECT id, next_billed_at FROM subscriptions WHERE id = ANY($1) ORDER BY id",
@@ -228,7 +228,7 @@ describe("trials", () => {
     expect(Date.parse(res.body.data.first_billed_at)).toBe(Date.parse(subscription.next_billed_at));
     const txns = await transactionsOf(subscription.id);
     expect(txns[1]).toMatchObject({ status: "completed", origin: "subscription_recurring" });
-    expect(txns[1].details.totals.grand_total).toBe("3000");
+    expect(txns[1]!.details.totals.grand_total).toBe("3000");
     expect((await events(subscription.id)).map((e) => e.eventType)).toEqual([
       "subscription.created",
       "subscription.trialing",
@@ -245,8 +245,8 @@ describe("dunning", () => {
     let res = await advanceTo(subscription.id, new Date(renewalAt + 1000));
     expect(res.body.data.status).toBe("past_due");
     const [, renewal] = await transactionsOf(subscription.id);
-    expect(renewal.status).toBe("past_due");
-    expect((await events(renewal.id)).map((e) => e.eventType).slice(-3)).toEqual([
+    expect(renewal!.status).toBe("past_due");
+    expect((await events(renewal!.id)).map((e) => e.eventType).slice(-3)).toEqual([
       "transaction.updated",
       "transaction.payment_failed",
       "transaction.past_due",
@@ -256,8 +256,10 @@ describe("dunning", () => {
     expect(res.body.data.status).toBe("past_due");
     res = await advanceTo(subscription.id, new Date(renewalAt + 8 * DAY));
     expect(res.body.data.status).toBe("canceled");
-    const [txn] = await query<{ payments: unknown[] }>("SELECT payments FROM transactions WHERE id = $1", [renewal.id]);
-    expect(txn.payments).toHaveLength(5); // the renewal's charge and four retries
+    const [txn] = await query<{ payments: unknown[] }>("SELECT payments FROM transactions WHERE id = $1", [
+      renewal!.id,
+    ]);
+    expect(txn!.payments).toHaveLength(5); // the renewal's charge and four retries
     expect((await events(subscription.id)).map((e) => e.eventType).slice(-2)).toEqual([
       "subscription.updated",
       "subscription.canceled",
@@ -271,14 +273,14 @@ describe("dunning", () => {
     expect(res.body.data.status).toBe("paused");
     expect(res.body.data.next_billed_at).toBeNull();
     const [, renewal] = await transactionsOf(subscription.id);
-    expect(renewal.status).toBe("canceled");
+    expect(renewal!.status).toBe("canceled");
   });
 
   it("recovers when the past-due transaction is paid with a new card (the update-payment-method checkout)", async () => {
     const { subscription } = await subscribeAtCheckout({ card: DECLINES_LATER_CARD });
     await advanceTo(subscription.id, new Date(Date.parse(subscription.next_billed_at) + 1000));
     const [, renewal] = await transactionsOf(subscription.id);
-    const paid = await payAtCheckout(renewal.id, TEST_CARD);
+    const paid = await payAtCheckout(renewal!.id, TEST_CARD);
     expect(paid.transaction_status).toBe("completed");
     const after = await getSubscriptionJson(subscription.id);
     expect(after.status).toBe("active");
@@ -296,14 +298,14 @@ describe("manually-collected subscriptions", () => {
     // The first invoice's 30 days of terms lapse by the renewal: past_due, and the renewal's invoice is issued.
     const res = await advanceTo(subscription.id, new Date(renewalAt + 1000));
     expect(res.body.data.status).toBe("past_due");
-    expect((await transactionsOf(subscription.id))[0].status).toBe("past_due");
+    expect((await transactionsOf(subscription.id))[0]!.status).toBe("past_due");
     const txns = await transactionsOf(subscription.id);
     expect(txns).toHaveLength(2);
     expect(txns[1]).toMatchObject({ status: "billed", origin: "subscription_recurring" });
-    expect(txns[1].invoice_number).toMatch(/^INV-/);
-    expect((await events(txns[1].id)).map((e) => e.eventType)).toEqual(["transaction.created", "transaction.billed"]);
+    expect(txns[1]!.invoice_number).toMatch(/^INV-/);
+    expect((await events(txns[1]!.id)).map((e) => e.eventType)).toEqual(["transaction.created", "transaction.billed"]);
     await advanceTo(subscription.id, new Date(renewalAt + 31 * DAY));
-    expect((await transactionsOf(subscription.id))[1].status).toBe("past_due");
+    expect((await transactionsOf(subscription.id))[1]!.status).toBe("past_due");
   });
 });
 

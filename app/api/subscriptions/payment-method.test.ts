@@ -28,7 +28,7 @@ async function get(id: string, key?: string | null) {
 const savedCardOf = async (id: string) =>
   (
     await query<{ payment_method_id: string | null }>("SELECT payment_method_id FROM subscriptions WHERE id = $1", [id])
-  )[0].payment_method_id;
+  )[0]!.payment_method_id;
 
 describe("GET /subscriptions/{id}/update-payment-method-transaction", () => {
   it("an active subscription gets a ready zero transaction; paying it saves the card the renewals then charge", async () => {
@@ -66,7 +66,7 @@ describe("GET /subscriptions/{id}/update-payment-method-transaction", () => {
     expect((await getSubscriptionJson(subscription.id)).status).toBe("active");
     const renewal = await lastTransaction(subscription.id);
     expect(renewal).toMatchObject({ origin: "subscription_recurring", status: "completed" });
-    expect(renewal.payments[0].stored_payment_method_id).toBe(newCard);
+    expect(renewal.payments[0]!.stored_payment_method_id).toBe(newCard);
     // Used up: the next request makes a new one.
     expect((await get(subscription.id)).body.data.id).not.toBe(txn.id);
   });

@@ -74,9 +74,9 @@ describe("pausing now credits the unused rest of the paid period", () => {
     const [line] = await pendingLines(subscription.id);
     expect(line).toMatchObject({ quantity: -1, transaction_id: null });
     const total = Date.parse(period.ends_at) - Date.parse(period.starts_at);
-    const rate = Number(line.proration?.rate);
+    const rate = Number(line!.proration?.rate);
     expect(rate).toBeCloseTo((Date.parse(period.ends_at) - at.getTime()) / total, 4);
-    expect(line.proration?.billing_period).toEqual({
+    expect(line!.proration?.billing_period).toEqual({
       starts_at: at.toISOString().replace("Z", "000Z"),
       ends_at: period.ends_at,
     });

@@ -146,18 +146,18 @@ describe("renewals off-session through Stripe", () => {
     const [request] = (await control.requests({ path: "/v1/payment_intents", method: "POST" })).filter(
       (r) => (r.params.metadata as Entity)?.transaction_id === renewal.id,
     );
-    expect(request.params).toMatchObject({ confirm: "true", off_session: "true", customer: customerRef });
+    expect(request!.params).toMatchObject({ confirm: "true", off_session: "true", customer: customerRef });
     const [attempt] = await attemptsOf(renewal.id);
-    expect(attempt).toMatchObject({ kind: "off_session", status: "succeeded", processor_payment: intent.id });
-    expect(attempt.settled_at).not.toBeNull();
-    expect(request.idempotency_key).toBe(`billing:${attempt.id}:charge`);
+    expect(attempt).toMatchObject({ kind: "off_session", status: "succeeded", processor_payment: intent!.id });
+    expect(attempt!.settled_at).not.toBeNull();
+    expect(request!.idempotency_key).toBe(`billing:${attempt!.id}:charge`);
     // Stripe's balance transaction: 2.9% + 30 of the grand total.
     const total = BigInt(renewal.details.totals.grand_total);
     const fee = (total * 29n + 500n) / 1000n + 30n;
     expect(renewal.details.totals.fee).toBe(String(fee));
     expect(renewal.payments[0]).toMatchObject({
       status: "captured",
-      payment_attempt_id: attempt.id,
+      payment_attempt_id: attempt!.id,
       payment_method_id: methodId,
       // From the charge (the intent is read without its payment_method expanded).
       method_details: {
@@ -184,12 +184,12 @@ describe("renewals off-session through Stripe", () => {
     expect(renewal.payments[0]).toMatchObject({ status: "error", error_code: "authentication_failed" });
     const [attempt] = await attemptsOf(renewal.id);
     expect(attempt).toMatchObject({ status: "failed", error_code: "authentication_failed" });
-    expect(attempt.error_message).toMatch(/3-D Secure/);
+    expect(attempt!.error_message).toMatch(/3-D Secure/);
     const [row] = await query<{ next_retry_at: Date; retry_count: number }>(
       "SELECT next_retry_at, retry_count FROM subscriptions WHERE id = $1",
       [subscription.id],
     );
-    expect(row.next_retry_at.getTime()).toBe(Date.parse(subscription.next_billed_at) + DAY);
+    expect(row!.next_retry_at.getTime()).toBe(Date.parse(subscription.next_billed_at) + DAY);
     expect((await events(renewal.id)).map((e) => e.eventType).slice(-3)).toEqual([
       "transaction.updated",
       "transaction.payment_failed",
@@ -214,8 +214,8 @@ describe("renewals off-session through Stripe", () => {
     const after = await advanceTo(subscription.id, new Date(renewalAt + 4 * DAY));
     expect(after.status).toBe("active");
     const [paid] = await query<Entity>("SELECT status, payments FROM transactions WHERE id = $1", [renewal.id]);
-    expect(paid.status).toBe("completed");
-    expect(paid.payments.map((p: Entity) => p.status)).toEqual(["captured", "error", "error"]);
+    expect(paid!.status).toBe("completed");
+    expect(paid!.payments.map((p: Entity) => p.status)).toEqual(["captured", "error", "error"]);
     const charges = await control.chargeCount({ metadata: { transaction_id: renewal.id } });
     expect(charges).toMatchObject({ count: 3, succeeded: 1, failed: 2 });
     const [row] = await query<Entity>("SELECT next_retry_at, retry_count FROM subscriptions WHERE id = $1", [
@@ -248,14 +248,14 @@ describe("renewals off-session through Stripe", () => {
     const renewal = await lastTransaction(subscription.id);
     expect(renewal.payments[0]).toMatchObject({ status: "error", error_code: "psp_error" });
     const [attempt] = await attemptsOf(renewal.id);
-    expect(attempt.error_message).toMatch(/Stripe is not configured/);
+    expect(attempt!.error_message).toMatch(/Stripe is not configured/);
 
     stripeOn();
     const other = await stripeSubscription();
     await query("UPDATE payment_methods SET processor_account = 'acct_other' WHERE id = $1", [other.methodId]);
     expect((await advanceTo(other.subscription.id, renewalTime(other.subscription))).status).toBe("past_due");
     const [refused] = await attemptsOf((await lastTransaction(other.subscription.id)).id);
-    expect(refused.error_message).toMatch(/another Stripe account/);
+    expect(refused!.error_message).toMatch(/another Stripe account/);
     expect(await intentsFor((await lastTransaction(other.subscription.id)).id)).toHaveLength(0);
   });
 });
@@ -364,10 +364,10 @@ describe("crashes and lost answers", () => {
     expect(renewal.status).toBe("completed");
     const [attempt] = await attemptsOf(renewal.id);
     const requests = (await control.requests({ path: "/v1/payment_intents", method: "POST" })).filter(
-      (r) => r.idempotency_key === `billing:${attempt.id}:charge`,
+      (r) => r.idempotency_key === `billing:${attempt!.id}:charge`,
     );
     expect(requests.map((r) => r.replayed)).toEqual([false, true]);
-    expect(await control.chargeCount({ metadata: { attempt_id: attempt.id } })).toMatchObject({ count: 1 });
+    expect(await control.chargeCount({ metadata: { attempt_id: attempt!.id } })).toMatchObject({ count: 1 });
   });
 
   it("reconciliation settles an attempt whose request never got an answer: sent again, charged once", async () => {
@@ -378,12 +378,12 @@ describe("crashes and lost answers", () => {
     const renewal = await lastTransaction(subscription.id);
     expect(renewal.status).toBe("billed");
     const [attempt] = await attemptsOf(renewal.id);
-    expect(attempt.settled_at).toBeNull();
-    expect(await control.chargeCount({ metadata: { attempt_id: attempt.id } })).toMatchObject({ count: 0 });
+    expect(attempt!.settled_at).toBeNull();
+    expect(await control.chargeCount({ metadata: { attempt_id: attempt!.id } })).toMatchObject({ count: 0 });
     const report = await reconcileAttempts({ minAgeSeconds: 0 });
     expect(report).toMatchObject({ examined: 1, settled: 1 });
     expect((await lastTransaction(subscription.id)).status).toBe("completed");
-    expect(await control.chargeCount({ metadata: { attempt_id: attempt.id } })).toMatchObject({ count: 1 });
+    expect(await control.chargeCount({ metadata: { attempt_id: attempt!.id } })).toMatchObject({ count: 1 });
     // A second run finds nothing left.
     expect((await reconcileAttempts({ minAgeSeconds: 0 })).examined).toBe(0);
   });
@@ -401,14 +401,14 @@ describe("crashes and lost answers", () => {
     const renewal = await lastTransaction(subscription.id);
     expect(renewal.status).toBe("billed");
     const [attempt] = await attemptsOf(renewal.id);
-    expect(await control.chargeCount({ metadata: { attempt_id: attempt.id } })).toMatchObject({ count: 1 });
+    expect(await control.chargeCount({ metadata: { attempt_id: attempt!.id } })).toMatchObject({ count: 1 });
     expect(await reconcileAttempts({ minAgeSeconds: 0 })).toMatchObject({ settled: 1 });
     expect((await lastTransaction(subscription.id)).status).toBe("completed");
     const requests = (await control.requests({ path: "/v1/payment_intents", method: "POST" })).filter(
-      (r) => r.idempotency_key === `billing:${attempt.id}:charge`,
+      (r) => r.idempotency_key === `billing:${attempt!.id}:charge`,
     );
     expect(requests.map((r) => r.replayed)).toEqual([false, true]);
-    expect(await control.chargeCount({ metadata: { attempt_id: attempt.id } })).toMatchObject({ count: 1 });
+    expect(await control.chargeCount({ metadata: { attempt_id: attempt!.id } })).toMatchObject({ count: 1 });
   });
 
   it("kill -9 between Stripe's answer and our commit: one charge, completed after reconciliation", async () => {
@@ -425,7 +425,7 @@ describe("crashes and lost answers", () => {
       child.stdout?.on("data", (chunk: Buffer) => {
         out += chunk.toString();
         const match = /answered (\S+) (\S+) (\S+)/.exec(out);
-        if (match) resolve(match[1]);
+        if (match) resolve(match[1]!);
       });
     });
     child.kill("SIGKILL");
@@ -433,9 +433,9 @@ describe("crashes and lost answers", () => {
     const renewal = await lastTransaction(subscription.id);
     expect(renewal.status).toBe("billed");
     const [attempt] = await attemptsOf(renewal.id);
-    expect(attempt.id).toBe(answered);
-    expect(attempt.settled_at).toBeNull();
-    expect(await control.chargeCount({ metadata: { attempt_id: attempt.id } })).toMatchObject({ count: 1 });
+    expect(attempt!.id).toBe(answered);
+    expect(attempt!.settled_at).toBeNull();
+    expect(await control.chargeCount({ metadata: { attempt_id: attempt!.id } })).toMatchObject({ count: 1 });
     const report = await reconcileAttempts({ minAgeSeconds: 0 });
     expect(report.settled).toBe(1);
     const txns = await transactionsOf(subscription.id);
@@ -462,7 +462,7 @@ describe("crashes and lost answers", () => {
             AND state LIKE 'idle in transaction%' AND now() - state_change > interval '200 milliseconds'`,
       );
       samples++;
-      held += row.held;
+      held += row!.held;
       await new Promise((r) => setTimeout(r, 50));
     }
     // The request is still under way at Stripe: the renewal is recorded, not settled yet.
@@ -470,7 +470,7 @@ describe("crashes and lost answers", () => {
       "SELECT a.settled_at FROM payment_attempts a JOIN transactions t ON t.id = a.transaction_id WHERE t.subscription_id = $1",
       [subscription.id],
     );
-    expect(attempt.settled_at).toBeNull();
+    expect(attempt!.settled_at).toBeNull();
     expect(samples).toBeGreaterThan(5);
     expect(held).toBe(0);
     await renewing;

@@ -50,7 +50,7 @@ describe("a subscription bought at checkout", () => {
     ]);
     const subEvents = await events(subscription.id);
     expect(subEvents.map((e) => e.eventType)).toEqual(["subscription.created", "subscription.activated"]);
-    const created = subEvents[0].data as Record<string, unknown>;
+    const created = subEvents[0]!.data as Record<string, unknown>;
     expect(created.transaction_id).toBe(transaction.id);
     expect(created.management_urls).toBeUndefined();
 

@@ -196,7 +196,7 @@ describe("proration billing modes", () => {
     const pending = await pendingLines(subscription.id);
     expect(pending).toHaveLength(1);
     expect(pending[0]).toMatchObject({ price_id: priceId, quantity: 1, transaction_id: null });
-    expect(pending[0].proration?.rate).toBe("0.66667");
+    expect(pending[0]!.proration?.rate).toBe("0.66667");
 
     const next = (await getWith(subscription.id, "?include=next_transaction")).body.data.next_transaction;
     expect(next).toEqual(p.next_transaction);
@@ -205,7 +205,7 @@ describe("proration billing modes", () => {
     const renewal = await lastTransaction(subscription.id);
     expect(billedTotals(renewal.details.totals)).toEqual(billedTotals(next.details.totals));
     expect(renewal.details.line_items[1].proration.rate).toBe("0.66667");
-    expect((await pendingLines(subscription.id))[0].transaction_id).toBe(renewal.id);
+    expect((await pendingLines(subscription.id))[0]!.transaction_id).toBe(renewal.id);
     // The renewal after bills the items alone.
     const later = (await getWith(subscription.id, "")).body.data.next_billed_at;
     await advanceTo(subscription.id, new Date(Date.parse(later) + MINUTE));
@@ -229,18 +229,18 @@ describe("proration billing modes", () => {
       credit_to_balance: "1000",
       grand_total: "0",
     });
-    expect((await pendingLines(subscription.id))[0].quantity).toBe(-2);
+    expect((await pendingLines(subscription.id))[0]!.quantity).toBe(-2);
     await advanceTo(subscription.id, new Date(Date.parse(subscription.next_billed_at) + MINUTE));
     const renewal = await lastTransaction(subscription.id);
     expect(renewal).toMatchObject({ origin: "subscription_recurring", status: "completed" });
     expect(billedTotals(renewal.details.totals)).toEqual(billedTotals(p.next_transaction.details.totals));
-    expect((await creditBalance(customer.id))[0].balance).toEqual({ available: "1000", reserved: "0", used: "0" });
+    expect((await creditBalance(customer.id))[0]!.balance).toEqual({ available: "1000", reserved: "0", used: "0" });
     // The renewal after uses it.
     const next = (await getWith(subscription.id, "?include=next_transaction")).body.data;
     expect(next.next_transaction.details.totals).toMatchObject({ total: "3000", credit: "1000", balance: "2000" });
     await advanceTo(subscription.id, new Date(Date.parse(next.next_billed_at) + MINUTE));
-    expect((await lastTransaction(subscription.id)).payments[0].amount).toBe("2000");
-    expect((await creditBalance(customer.id))[0].balance).toEqual({ available: "0", reserved: "0", used: "1000" });
+    expect((await lastTransaction(subscription.id)).payments[0]!.amount).toBe("2000");
+    expect((await creditBalance(customer.id))[0]!.balance).toEqual({ available: "0", reserved: "0", used: "1000" });
   });
 
   it("full_next_billing_period adds the whole price of the change to the renewal; do_not_bill bills nothing", async () => {
@@ -391,7 +391,7 @@ describe("next_billed_at", () => {
       proration_billing_mode: "prorated_immediately",
     });
     expect(credit.transaction?.details.totals).toMatchObject({ total: "-1500", credit_to_balance: "1500" });
-    expect((await creditBalance(customer.id))[0].balance.available).toBe("1500");
+    expect((await creditBalance(customer.id))[0]!.balance.available).toBe("1500");
     expectFieldError(
       await patch(subscription.id, {
         next_billed_at: new Date(sooner.getTime() + DAY).toISOString(),
@@ -445,7 +445,7 @@ describe("refusals", () => {
       400,
       "subscription_items_update_missing_proration_billing_mode",
     );
-    expect(error.errors?.[0].field).toBe("proration_billing_mode");
+    expect(error.errors?.[0]?.field).toBe("proration_billing_mode");
     // The same items sent back with other fields need no mode.
     const same = await patch(subscription.id, { items: [{ price_id: priceId }], custom_data: { plan: "basic" } });
     expect(same.status, JSON.stringify(same.body)).toBe(200);
@@ -710,9 +710,9 @@ describe("discounts", () => {
     });
     expect(Date.parse(res.subscription.discount.ends_at)).toBeGreaterThan(Date.parse(subscription.next_billed_at));
     expect(res.preview.next_transaction.details.totals).toMatchObject({ discount: "300", total: "2700" });
-    const [{ times_used }] = await query<{ times_used: number }>("SELECT times_used FROM discounts WHERE id = $1", [
-      once.id,
-    ]);
+    const { times_used } = (
+      await query<{ times_used: number }>("SELECT times_used FROM discounts WHERE id = $1", [once.id])
+    )[0]!;
     expect(times_used).toBe(1);
     // From next period: a change billed now is not discounted yet.
     const now = await previewThenApply(subscription.id, {

@@ -189,7 +189,7 @@ describe("invitations", () => {
     const stored = await query<{ token_hash: string }>(`SELECT token_hash FROM user_invites WHERE id = $1`, [
       created.id,
     ]);
-    expect(stored[0].token_hash).not.toContain(tokenOf(created.url));
+    expect(stored[0]!.token_hash).not.toContain(tokenOf(created.url));
     const listed = await call(invites.GET, "GET", "/team/invites", { headers: owner.headers });
     expect(listed.body.data[0].id).toBe(created.id);
     expect(listed.body.data[0].url).toBeUndefined();

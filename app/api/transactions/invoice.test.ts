@@ -164,7 +164,7 @@ describe("GET /transactions/{transaction_id}/invoice", () => {
     const doc = await open(res.body.data.url);
     expect(doc.headers.get("content-disposition")).toBe(`inline; filename="invoice-${billed.invoice_number}.pdf"`);
     const bad = await invoiceLink(billed.id, "?disposition=download");
-    expect(expectError(bad, 400, "invalid_field").errors?.[0].field).toBe("disposition");
+    expect(expectError(bad, 400, "invalid_field").errors?.[0]?.field).toBe("disposition");
   });
 
   it("links on PUBLIC_URL when it is set", async () => {

@@ -76,8 +76,8 @@ describe("draft → ready, automatically", () => {
       "transaction.ready",
     ]);
     const evts = await events(draft.id);
-    expect(evts[2].data).toEqual(res.body.data);
-    expect(evts[3].data).toEqual(res.body.data);
+    expect(evts[2]!.data).toEqual(res.body.data);
+    expect(evts[3]!.data).toEqual(res.body.data);
   });
 
   it("a draft held on creation becomes ready on its next change", async () => {
@@ -112,7 +112,7 @@ describe("ready → billed", () => {
       "transaction.updated",
       "transaction.billed",
     ]);
-    expect((await events(t.id))[3].data).toEqual(b);
+    expect((await events(t.id))[3]!.data).toEqual(b);
     expect((await get(t.id)).body.data).toEqual(b);
   });
 
@@ -179,14 +179,14 @@ describe("invoice numbers", () => {
     for (const res of results) expect(res.status, JSON.stringify(res.body)).toBe(200);
     const numbers = results.map((res) => sequence(res.body.data.invoice_number)).sort((a, b) => a - b);
     expect(new Set(numbers).size).toBe(50);
-    const start = Number(before.last) + 1;
+    const start = Number(before!.last) + 1;
     expect(numbers).toEqual(Array.from({ length: 50 }, (_, i) => start + i));
     expect(results.map((res) => res.body.data.invoice_number)).toContain(invoiceNumber(start));
     const billedEvents = await query<{ n: number }>(
       "SELECT count(*)::int AS n FROM events WHERE event_type = 'transaction.billed' AND entity_id = ANY($1)",
       [ready.map((t) => t.id)],
     );
-    expect(billedEvents[0].n).toBe(50);
+    expect(billedEvents[0]!.n).toBe(50);
   });
 });
 
@@ -283,7 +283,7 @@ describe("immutability", () => {
 describe("discount redemptions", () => {
   async function timesUsed(id: string): Promise<number> {
     const [row] = await query<{ n: number }>("SELECT times_used AS n FROM discounts WHERE id = $1", [id]);
-    return row.n;
+    return row!.n;
   }
 
   it("billing redeems the discount; its usage_limit is kept even by concurrent transactions; canceling gives it back", async () => {
@@ -312,6 +312,6 @@ describe("discount redemptions", () => {
     await query("UPDATE discounts SET expires_at = now() - interval '1 day' WHERE id = $1", [discount.id]);
     const res = await transactions.create({ items: [{ price_id: price.id, quantity: 1 }], discount_id: discount.id });
     const error = expectFieldError(res, "discount_id");
-    expect(error.errors?.[0].message).toContain("expired");
+    expect(error.errors?.[0]?.message).toContain("expired");
   });
 });

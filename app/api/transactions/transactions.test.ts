@@ -170,8 +170,8 @@ describe("POST /transactions", () => {
 
     const evts = await events(t.id);
     expect(evts.map((e) => e.eventType)).toEqual(["transaction.created", "transaction.ready"]);
-    expect(evts[0].data).toEqual(t);
-    expect(evts[1].data).toEqual(t);
+    expect(evts[0]!.data).toEqual(t);
+    expect(evts[1]!.data).toEqual(t);
   });
 
   it("creates a draft without a customer or an address, with only transaction.created", async () => {
@@ -807,7 +807,7 @@ describe("PATCH /transactions/{transaction_id}", () => {
     expect(u.updated_at > t.updated_at).toBe(true);
     const evts = await events(t.id);
     expect(evts.map((e) => e.eventType)).toEqual(["transaction.created", "transaction.ready", "transaction.updated"]);
-    expect(evts[2].data).toEqual(u);
+    expect(evts[2]!.data).toEqual(u);
     expect((await get(t.id)).body.data).toEqual(u);
   });
 

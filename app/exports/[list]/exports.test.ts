@@ -23,7 +23,7 @@ describe("CSV exports", () => {
     expect(res.status, res.text).toBe(200);
     expect(res.type).toBe("text/csv; charset=utf-8");
     const lines = res.text.trim().split("\r\n");
-    expect(lines[0].split(",")).toContain("email");
+    expect(lines[0]!.split(",")).toContain("email");
     expect(lines).toHaveLength(3);
     expect(res.text).toContain(`'${hostile}`);
     expect(res.text).toContain(`"'=HYPERLINK(""http://x"")"`);
@@ -93,7 +93,7 @@ function parseCsv(text: string): string[][] {
 
 function records(text: string): Record<string, string>[] {
   const [header, ...rows] = parseCsv(text);
-  return rows.map((row) => Object.fromEntries(header.map((name, i) => [name, row[i]])));
+  return rows.map((row) => Object.fromEntries(header!.map((name, i) => [name, row[i]!])));
 }
 
 describe("exports an accountant can open", () => {
@@ -113,22 +113,22 @@ describe("exports an accountant can open", () => {
     ]) {
       expect(header, name).toContain(name);
     }
-    const total = header.indexOf("details.totals.grand_total");
-    expect(header[total + 1]).toBe("details.totals.grand_total_decimal");
+    const total = header!.indexOf("details.totals.grand_total");
+    expect(header![total + 1]).toBe("details.totals.grand_total_decimal");
     expect(header).toContain("items.count");
     const [row] = records(res.text);
-    expect(row.id).toBe(ready.id);
-    expect(row["details.totals.grand_total"]).toBe("1000");
-    expect(row["details.totals.grand_total_decimal"]).toBe("10.00");
-    expect(row["items.count"]).toBe("1");
-    expect(row.custom_data).toBe("order=A-1; nested.team=ops");
-    for (const value of Object.values(row)) expect(value).not.toMatch(/^[[{]/);
+    expect(row!.id).toBe(ready.id);
+    expect(row!["details.totals.grand_total"]).toBe("1000");
+    expect(row!["details.totals.grand_total_decimal"]).toBe("10.00");
+    expect(row!["items.count"]).toBe("1");
+    expect(row!.custom_data).toBe("order=A-1; nested.team=ops");
+    for (const value of Object.values(row!)) expect(value).not.toMatch(/^[[{]/);
     // Included entities are columns only when included (as the dashboard's export asks).
     expect(header).not.toContain("customer.name");
     const withCustomer = await exportList("transactions.csv", `?id=${ready.id}&include=customer,business`, headers);
     const [included] = records(withCustomer.text);
-    expect(included["customer.name"]).toBe("Sam Buyer");
-    expect(Object.keys(included)).toContain("business.name");
+    expect(included!["customer.name"]).toBe("Sam Buyer");
+    expect(Object.keys(included!)).toContain("business.name");
   });
 
   it("one row per line item when asked, the entity's columns repeated beside the line's", async () => {
@@ -149,14 +149,14 @@ describe("exports an accountant can open", () => {
     expect(rows.map((r) => r.id)).toEqual([ready.id, ready.id]);
     expect(rows.map((r) => r["line.quantity"])).toEqual(["2", "1"]);
     expect(rows.map((r) => r["line.totals.total_decimal"])).toEqual(["20.00", "5.50"]);
-    expect(rows[0]["line.product.name"]).toBeTruthy();
-    expect(Object.keys(rows[0])).not.toContain("details.line_items.count");
+    expect(rows[0]!["line.product.name"]).toBeTruthy();
+    expect(Object.keys(rows[0]!)).not.toContain("details.line_items.count");
 
     for (const [list, search] of [
       ["customers.csv", "?rows=line_items"],
       ["transactions.csv", "?rows=lines"],
     ]) {
-      const refused = await exportList(list, search, headers);
+      const refused = await exportList(list!, search!, headers);
       expect(refused.status).toBe(400);
       expect(JSON.parse(refused.text).error.errors[0].field).toBe("rows");
     }
@@ -192,9 +192,9 @@ describe("exports an accountant can open", () => {
       const res = await exportList(`${list}.csv`, "", headers);
       expect(res.status, `${list}: ${res.text.slice(0, 300)}`).toBe(200);
       const [header, ...rows] = parseCsv(res.text);
-      expect(new Set(header).size, list).toBe(header.length);
+      expect(new Set(header).size, list).toBe(header!.length);
       for (const row of rows) {
-        expect(row, list).toHaveLength(header.length);
+        expect(row, list).toHaveLength(header!.length);
         for (const value of row) expect(value, `${list}: ${value}`).not.toMatch(/^[[{]"/);
       }
     }

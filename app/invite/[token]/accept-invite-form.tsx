@@ -39,8 +39,8 @@ export function AcceptInviteForm({
       await api("/team/invites/accept", { method: "POST", body: { token, password, ...(name ? { name } : {}) } });
     } catch (e) {
       setPending(false);
-      const fields = e instanceof ApiClientError ? e.errors : [];
-      setError(fields.length > 0 ? `${fields[0].field} ${fields[0].message}` : (e as Error).message);
+      const [field] = e instanceof ApiClientError ? e.errors : [];
+      setError(field ? `${field.field} ${field.message}` : (e as Error).message);
       return;
     }
     setJoined(true);

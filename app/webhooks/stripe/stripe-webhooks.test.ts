@@ -103,7 +103,7 @@ async function eventsOf(object: string, type?: string): Promise<Stripe.Event[]> 
 async function eventOf(object: string, type: string): Promise<Stripe.Event> {
   const [event] = (await eventsOf(object, type)).slice(-1);
   expect(event, `no ${type} event about ${object}`).toBeDefined();
-  return event;
+  return event!;
 }
 
 const TASKS = ["apply_stripe_event", "create_stripe_refund"];
@@ -133,11 +133,13 @@ async function drain(): Promise<Error[]> {
 }
 
 async function queuedJobs(task: string): Promise<number> {
-  const [{ n }] = await query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM graphile_worker._private_jobs j
+  const { n } = (
+    await query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM graphile_worker._private_jobs j
        JOIN graphile_worker._private_tasks t ON t.id = j.task_id WHERE t.identifier = $1`,
-    [task],
-  );
+      [task],
+    )
+  )[0]!;
   return n;
 }
 
@@ -150,7 +152,7 @@ async function storedEvent(id: string) {
 }
 
 async function storedCount(): Promise<number> {
-  const [{ n }] = await query<{ n: number }>("SELECT count(*)::int AS n FROM processor_events");
+  const { n } = (await query<{ n: number }>("SELECT count(*)::int AS n FROM processor_events"))[0]!;
   return n;
 }
 
@@ -289,9 +291,9 @@ describe("POST /webhooks/stripe: verification", () => {
     expect(await queuedJobs("apply_stripe_event")).toBe(0);
     // Redelivered: 200 again, stored once.
     await deliver(event);
-    const [{ n }] = await query<{ n: number }>("SELECT count(*)::int AS n FROM processor_events WHERE id = $1", [
-      event.id,
-    ]);
+    const { n } = (
+      await query<{ n: number }>("SELECT count(*)::int AS n FROM processor_events WHERE id = $1", [event.id])
+    )[0]!;
     expect(n).toBe(1);
   });
 
@@ -467,29 +469,29 @@ describe("refunds through Stripe", () => {
       status: "pending",
       metadata: { adjustment_id: adj.id, transaction_id: t.id },
     });
-    const [{ processor_reference }] = await query<{ processor_reference: string }>(
-      "SELECT processor_reference FROM adjustments WHERE id = $1",
-      [adj.id],
-    );
-    expect(processor_reference).toBe(refund.id);
+    const { processor_reference } = (
+      await query<{ processor_reference: string }>("SELECT processor_reference FROM adjustments WHERE id = $1", [
+        adj.id,
+      ])
+    )[0]!;
+    expect(processor_reference).toBe(refund!.id);
     expect((await getAdjustment(adj.id)).status).toBe("pending_approval");
     // The pending refund's own events change nothing.
-    await deliver(await eventOf(refund.id, "refund.created"));
+    await deliver(await eventOf(refund!.id, "refund.created"));
     await deliver(await eventOf(intent.latest_charge as string, "charge.refunded"));
     expect(await drain()).toEqual([]);
     expect((await getAdjustment(adj.id)).status).toBe("pending_approval");
 
-    await control.succeedRefund(refund.id);
-    const updated = await eventOf(refund.id, "refund.updated");
+    await control.succeedRefund(refund!.id);
+    const updated = await eventOf(refund!.id, "refund.updated");
     await deliver(updated);
     expect(await drain()).toEqual([]);
     const approved = await getAdjustment(adj.id);
     expect(approved.status).toBe("approved");
     expect((await events(adj.id)).map((e) => e.eventType)).toEqual(["adjustment.created", "adjustment.updated"]);
-    const [{ credit_note_number }] = await query<{ credit_note_number: string }>(
-      "SELECT credit_note_number FROM adjustments WHERE id = $1",
-      [adj.id],
-    );
+    const { credit_note_number } = (
+      await query<{ credit_note_number: string }>("SELECT credit_note_number FROM adjustments WHERE id = $1", [adj.id])
+    )[0]!;
     expect(credit_note_number).toMatch(/^CN-\d{6}$/);
     const after = (await transactions.get(t.id)).body.data;
     expect(after.details.adjusted_totals).toMatchObject({ total: "0", fee: "0", retained_fee: "65", earnings: "-65" });
@@ -516,9 +518,9 @@ describe("refunds through Stripe", () => {
     await control.refundMode("auto", 0);
     expect(await drain()).toEqual([]);
     const [refund] = (await stripe.refunds.list({ payment_intent: intent.id })).data;
-    expect(refund.amount).toBe(300);
-    await control.succeedRefund(refund.id).catch(() => undefined);
-    expect((await stripe.refunds.retrieve(refund.id)).status).toBe("succeeded");
+    expect(refund!.amount).toBe(300);
+    await control.succeedRefund(refund!.id).catch(() => undefined);
+    expect((await stripe.refunds.retrieve(refund!.id)).status).toBe("succeeded");
     await deliver(await eventOf(intent.latest_charge as string, "charge.refunded"));
     expect(await drain()).toEqual([]);
     expect((await getAdjustment(res.body.data.id)).status).toBe("approved");
@@ -529,8 +531,8 @@ describe("refunds through Stripe", () => {
     const res = await adjustment({ action: "refund", type: "full", transaction_id: t.id, reason: "Fails" });
     expect(await drain()).toEqual([]);
     const [refund] = (await stripe.refunds.list({ payment_intent: intent.id })).data;
-    await control.failRefund(refund.id, "expired_or_canceled_card");
-    await deliver(await eventOf(refund.id, "refund.failed"));
+    await control.failRefund(refund!.id, "expired_or_canceled_card");
+    await deliver(await eventOf(refund!.id, "refund.failed"));
     expect(await drain()).toEqual([]);
     expect((await getAdjustment(res.body.data.id)).status).toBe("rejected");
     const after = (await transactions.get(t.id)).body.data;
@@ -555,10 +557,11 @@ describe("refunds through Stripe", () => {
     await createStripeRefund(res.body.data.id);
     expect((await stripe.refunds.list({ payment_intent: intent.id })).data).toHaveLength(1);
     expect(await posts()).toBeLessThanOrEqual(before + 2);
-    const [{ processor_reference }] = await query<{ processor_reference: string }>(
-      "SELECT processor_reference FROM adjustments WHERE id = $1",
-      [res.body.data.id],
-    );
+    const { processor_reference } = (
+      await query<{ processor_reference: string }>("SELECT processor_reference FROM adjustments WHERE id = $1", [
+        res.body.data.id,
+      ])
+    )[0]!;
     expect(processor_reference).toMatch(/^re_/);
   });
 });
@@ -581,10 +584,10 @@ describe("disputes", () => {
     await payInBrowser(intent.id, "pm_card_createDispute");
     const charge = (await stripe.paymentIntents.retrieve(intent.id)).latest_charge as string;
     const [dispute] = (await stripe.disputes.list({ charge })).data;
-    expect(dispute.amount).toBe(1200);
+    expect(dispute!.amount).toBe(1200);
     // The dispute's events first (Stripe opens it at once), then the payment's.
-    await deliver(await eventOf(dispute.id, "charge.dispute.created"));
-    await deliver(await eventOf(dispute.id, "charge.dispute.funds_withdrawn"));
+    await deliver(await eventOf(dispute!.id, "charge.dispute.created"));
+    await deliver(await eventOf(dispute!.id, "charge.dispute.funds_withdrawn"));
     await deliver(await eventOf(intent.id, "payment_intent.succeeded"));
     expect(await drain()).toEqual([]);
 
@@ -598,17 +601,17 @@ describe("disputes", () => {
       totals: { total: "1200", tax: "200", subtotal: "1000", fee: "65", retained_fee: "65", earnings: "1000" },
     });
     // Stripe's 15.00 dispute fee, outside earnings as the family reports it.
-    expect(chargeback.payout_totals).toMatchObject({ chargeback_fee: { amount: "1500", original: null } });
-    expect((await events(chargeback.id)).map((e) => e.eventType)).toEqual(["adjustment.created"]);
+    expect(chargeback!.payout_totals).toMatchObject({ chargeback_fee: { amount: "1500", original: null } });
+    expect((await events(chargeback!.id)).map((e) => e.eventType)).toEqual(["adjustment.created"]);
     let t = (await transactions.get(ready.id)).body.data;
     expect(t.details.adjusted_totals).toMatchObject({ total: "0" });
     expect(t.details.adjusted_payout_totals).toMatchObject({ total: "0", chargeback_fee: { amount: "1500" } });
     expect(await countToday()).toBe(before + 1);
 
     // Won.
-    await control.closeDispute(dispute.id, "won");
-    await deliver(await eventOf(dispute.id, "charge.dispute.funds_reinstated"));
-    await deliver(await eventOf(dispute.id, "charge.dispute.closed"));
+    await control.closeDispute(dispute!.id, "won");
+    await deliver(await eventOf(dispute!.id, "charge.dispute.funds_reinstated"));
+    await deliver(await eventOf(dispute!.id, "charge.dispute.closed"));
     expect(await drain()).toEqual([]);
     list = await adjustmentsOf(ready.id);
     expect(list.map((a) => [a.action, a.status]).sort()).toEqual([
@@ -616,12 +619,12 @@ describe("disputes", () => {
       ["chargeback_reverse", "approved"],
     ]);
     const reversal = list.find((a) => a.action === "chargeback_reverse");
-    expect(reversal?.totals).toEqual(chargeback.totals);
+    expect(reversal?.totals).toEqual(chargeback!.totals);
     t = (await transactions.get(ready.id)).body.data;
     expect(t.details.adjusted_totals).toMatchObject({ total: "1200", earnings: "935" });
     // Redelivered: nothing more.
-    await deliver(await eventOf(dispute.id, "charge.dispute.created"));
-    await deliver(await eventOf(dispute.id, "charge.dispute.closed"));
+    await deliver(await eventOf(dispute!.id, "charge.dispute.created"));
+    await deliver(await eventOf(dispute!.id, "charge.dispute.closed"));
     expect(await drain()).toEqual([]);
     expect(await adjustmentsOf(ready.id)).toHaveLength(2);
   });
@@ -634,10 +637,10 @@ describe("disputes", () => {
       confirm: true,
     });
     const [dispute] = (await stripe.disputes.list({ payment_intent: intent.id })).data;
-    const [{ n: before }] = await query<{ n: number }>("SELECT count(*)::int AS n FROM adjustments");
-    await deliver(await eventOf(dispute.id, "charge.dispute.created"));
+    const { n: before } = (await query<{ n: number }>("SELECT count(*)::int AS n FROM adjustments"))[0]!;
+    await deliver(await eventOf(dispute!.id, "charge.dispute.created"));
     expect(await drain()).toEqual([]);
-    const [{ n }] = await query<{ n: number }>("SELECT count(*)::int AS n FROM adjustments");
+    const { n } = (await query<{ n: number }>("SELECT count(*)::int AS n FROM adjustments"))[0]!;
     expect(n).toBe(before);
   });
 });
@@ -667,7 +670,7 @@ describe("payment_method events", () => {
     await deliver(await eventOf(pm.id, "payment_method.updated"));
     expect(await drain()).toEqual([]);
     const [row] = await query<{ card: Entity }>("SELECT card FROM payment_methods WHERE id = $1", [id]);
-    expect(row.card).toMatchObject({ type: "visa", last4: "4242", expiry_month: 3, expiry_year: 2034 });
+    expect(row!.card).toMatchObject({ type: "visa", last4: "4242", expiry_month: 3, expiry_year: 2034 });
   });
 
   it("payment_method.detached deletes ours (payment_method.deleted) and takes it off subscriptions", async () => {
@@ -680,7 +683,7 @@ describe("payment_method events", () => {
     expect(rows).toHaveLength(0);
     const deleted = (await events(id)).filter((e) => e.eventType === "payment_method.deleted");
     expect(deleted).toHaveLength(1);
-    expect((deleted[0].data as Entity).deletion_reason).toBe("api");
+    expect((deleted[0]!.data as Entity).deletion_reason).toBe("api");
     // Redelivered: nothing more.
     await deliver({ ...detached, id: `${detached.id}_again` });
     expect(await drain()).toEqual([]);
@@ -700,7 +703,7 @@ describe("payment_method events", () => {
       "SELECT payment_method_id FROM subscriptions WHERE id = $1",
       [t.subscription_id],
     );
-    expect(sub.payment_method_id).toMatch(/^paymtd_/);
+    expect(sub!.payment_method_id).toMatch(/^paymtd_/);
     const pm = (await stripe.paymentIntents.retrieve(intent.id)).payment_method as string;
     await stripe.paymentMethods.detach(pm);
     await deliver(await eventOf(pm, "payment_method.detached"));
@@ -709,7 +712,7 @@ describe("payment_method events", () => {
       "SELECT payment_method_id FROM subscriptions WHERE id = $1",
       [t.subscription_id],
     );
-    expect(after.payment_method_id).toBeNull();
+    expect(after!.payment_method_id).toBeNull();
   });
 });
 

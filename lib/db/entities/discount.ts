@@ -62,12 +62,12 @@ const entities = new Map<string, EntityTable<Discount>>();
 
 /** The discount entity with the fields `include` asks for (`discount_group`, `revision`). */
 export function discountEntity(include: readonly string[] | undefined): EntityTable<Discount> {
-  const names = Object.keys(INCLUDED).filter((name) => include?.includes(name));
-  if (names.length === 0) return DISCOUNT;
-  const key = names.join(",");
+  const asked = Object.entries(INCLUDED).filter(([name]) => include?.includes(name));
+  if (asked.length === 0) return DISCOUNT;
+  const key = asked.map(([name]) => name).join(",");
   let entity = entities.get(key);
   if (!entity) {
-    entity = { ...DISCOUNT, fields: [...DISCOUNT.fields, ...names.map((name) => INCLUDED[name])] };
+    entity = { ...DISCOUNT, fields: [...DISCOUNT.fields, ...asked.map(([, field]) => field)] };
     entities.set(key, entity);
   }
   return entity;

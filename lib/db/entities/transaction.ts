@@ -156,7 +156,7 @@ const INCLUDED: Record<string, string> = {
   available_payment_methods: `CASE WHEN ${CHECKOUT_ENABLED}
     THEN '["card"]'::json ELSE '[]'::json END`,
 };
-const INCLUDE_ORDER = Object.keys(INCLUDED);
+const INCLUDE_ORDER = Object.entries(INCLUDED);
 
 const entities = new Map<string, EntityTable<Transaction>>();
 
@@ -164,11 +164,11 @@ const entities = new Map<string, EntityTable<Transaction>>();
 export function transactionEntity(include?: readonly TransactionInclude[]): EntityTable<Transaction> {
   if (!include?.length) return TRANSACTION;
   const asked = new Set<string>(include.map((name) => (name === "adjustment" ? "adjustments" : name)));
-  const names = INCLUDE_ORDER.filter((name) => asked.has(name));
-  const key = names.join(",");
+  const fields = INCLUDE_ORDER.filter(([name]) => asked.has(name));
+  const key = fields.map(([name]) => name).join(",");
   let entity = entities.get(key);
   if (!entity) {
-    entity = { ...TRANSACTION, optional: names.map((n) => [n, INCLUDED[n]] as const) };
+    entity = { ...TRANSACTION, optional: fields };
     entities.set(key, entity);
   }
   return entity;

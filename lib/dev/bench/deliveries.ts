@@ -21,7 +21,7 @@ const PACE_PER_SECOND = Number(process.env.BENCH_PACE ?? 50);
 const CONCURRENCY = process.env.BENCH_WORKER_CONCURRENCY ?? "64";
 
 function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
 async function startWorker(url: string): Promise<ChildProcess> {

@@ -86,7 +86,7 @@ export async function benchMetrics(): Promise<Record<string, unknown>> {
     );
     console.log(
       `Seeded ${(LARGE - SMALL).toLocaleString("en")} completed transactions through the rollup triggers in ${seedSeconds.toFixed(1)} s` +
-        ` (rollup: ${rows[0].days} rows counting ${Number(rows[0].count).toLocaleString("en")}; transactions: ${Number(rows[0].n).toLocaleString("en")})\n`,
+        ` (rollup: ${rows[0]!.days} rows counting ${Number(rows[0]!.count).toLocaleString("en")}; transactions: ${Number(rows[0]!.n).toLocaleString("en")})\n`,
     );
 
     await load("warm-up", { path: list, duration: 3 }, key, 1);

@@ -49,7 +49,7 @@ async function startStandIn(): Promise<{ child: ChildProcess; url: string }> {
     child.stdout?.on("data", (chunk: Buffer) => {
       out += chunk.toString();
       const match = /listening on (\S+)/.exec(out);
-      if (match) resolve(match[1]);
+      if (match) resolve(match[1]!);
     });
   });
   return { child, url };
@@ -67,7 +67,7 @@ async function linkStripeMethods(client: pg.Client, stripe: Stripe, account: str
     Array.from({ length: 16 }, async () => {
       while (next < rows.length) {
         const i = next++;
-        const customer = await stripe.customers.create({ metadata: { customer_id: rows[i].customer_id } });
+        const customer = await stripe.customers.create({ metadata: { customer_id: rows[i]!.customer_id } });
         const method = await stripe.paymentMethods.attach("pm_card_visa", { customer: customer.id });
         customers[i] = customer.id;
         methods[i] = method.id;
@@ -141,8 +141,8 @@ export async function benchStripeRenewals(): Promise<Record<string, unknown>> {
       stripe_concurrency: Number(process.env.BILLING_STRIPE_CONCURRENCY ?? 32),
       renewals: renewed,
       transactions_by_status: byStatus,
-      attempts_settled: Number(attempts.settled),
-      attempts_unsettled: Number(attempts.unsettled),
+      attempts_settled: Number(attempts!.settled),
+      attempts_unsettled: Number(attempts!.unsettled),
       seconds,
       renewals_per_second: renewed / seconds,
       node_cpu_ms_per_renewal: run.nodeCpuMicros / 1000 / renewed,
@@ -154,7 +154,7 @@ export async function benchStripeRenewals(): Promise<Record<string, unknown>> {
     };
     console.log(
       `Renewed ${renewed} subscriptions through Stripe (transactions ${JSON.stringify(byStatus)}; attempts ` +
-        `${attempts.settled} settled, ${attempts.unsettled} unsettled) in ${seconds.toFixed(1)} s: ` +
+        `${attempts!.settled} settled, ${attempts!.unsettled} unsettled) in ${seconds.toFixed(1)} s: ` +
         `${result.renewals_per_second.toFixed(0)} renewals/s with ${WORKERS} workers; CPU per renewal: ` +
         `Node ${result.node_cpu_ms_per_renewal.toFixed(2)} ms, PostgreSQL ${result.postgres_cpu_ms_per_renewal.toFixed(2)} ms, ` +
         `stand-in ${result.stand_in_cpu_ms_per_renewal.toFixed(2)} ms; RSS ${result.rss_before_mb.toFixed(0)} MB before, ` +

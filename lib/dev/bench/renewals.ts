@@ -117,7 +117,7 @@ export class ServerCpu {
 /** The postmaster of the server `client` is connected to (the parent of its backend). */
 export async function postmasterPid(client: pg.Client): Promise<number> {
   const { rows } = await client.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
-  const stat = procStat(rows[0].pid);
+  const stat = procStat(rows[0]!.pid);
   if (!stat) throw new Error("the database server is not on this machine: its CPU time cannot be read");
   return stat.ppid;
 }
@@ -203,8 +203,8 @@ export async function seedSubscriptions(client: pg.Client, count: number, due: D
        FROM prices p JOIN products r ON r.id = p.product_id WHERE p.id = $1`,
     [priceId],
   );
-  const price = JSON.stringify(rows[0].price);
-  const product = JSON.stringify(rows[0].product);
+  const price = JSON.stringify(rows[0]!.price);
+  const product = JSON.stringify(rows[0]!.product);
   const period = new Date(due);
   period.setUTCMonth(period.getUTCMonth() - 1);
   for (let done = 0; done < count; done += BATCH) {
@@ -272,7 +272,7 @@ export async function benchRenewals(): Promise<Record<string, unknown>> {
       workers: WORKERS,
       destinations: DESTINATIONS,
       renewals: renewed,
-      completed_transactions: Number(rows[0].n),
+      completed_transactions: Number(rows[0]!.n),
       seconds,
       renewals_per_second: renewed / seconds,
       node_cpu_ms_per_renewal: (cpu.user + cpu.system) / 1000 / renewed,
@@ -285,7 +285,7 @@ export async function benchRenewals(): Promise<Record<string, unknown>> {
       rss_peak_by_quarter_mb: run.rssPeakByQuarterMb,
     };
     console.log(
-      `Renewed ${renewed} subscriptions (${rows[0].n} completed transactions) in ${seconds.toFixed(1)} s: ` +
+      `Renewed ${renewed} subscriptions (${rows[0]!.n} completed transactions) in ${seconds.toFixed(1)} s: ` +
         `${result.renewals_per_second.toFixed(0)} renewals/s with ${WORKERS} workers, ${DESTINATIONS} webhook destination(s); CPU per renewal: ` +
         `Node ${result.node_cpu_ms_per_renewal.toFixed(2)} ms, PostgreSQL ${result.postgres_cpu_ms_per_renewal.toFixed(2)} ms; ` +
         `together ${result.cpu_ms_per_renewal.toFixed(2)} ms (${(2000 / result.cpu_ms_per_renewal).toFixed(0)} renewals/s on 2 idle cores); ` +

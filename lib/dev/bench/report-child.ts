@@ -46,11 +46,11 @@ async function main() {
   // Modules loaded and the pool (the link key's secret) warm before measuring:
   // the baseline is the idle process.
   await sessionSecret();
-  const generation = await measure(() => generateReport(id));
+  const generation = await measure(() => generateReport(id!));
   const download = await measure(async () => {
-    const { url } = await reportDownloadUrl(id);
+    const { url } = await reportDownloadUrl(id!);
     const query = Object.fromEntries(new URL(url).searchParams);
-    const response = fileResponse(await reportCsv(id, query));
+    const response = fileResponse(await reportCsv(id!, query));
     let bytes = 0;
     let lines = 0;
     const reader = (response.body as ReadableStream<Uint8Array>).getReader();
@@ -73,7 +73,7 @@ async function main() {
     JSON.stringify({
       generation,
       download,
-      compressedBytes: Number(rows[0].compressed),
+      compressedBytes: Number(rows[0]!.compressed),
       peakRssMbKernel: statusKb("VmHWM") / 1024,
     }),
   );

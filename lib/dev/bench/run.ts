@@ -73,7 +73,7 @@ async function benchApi(): Promise<Record<string, unknown>> {
   const { client, key } = bench;
   await insertCustomers(client, 1_000, 0);
   const { rows } = await client.query<{ id: string }>("SELECT id FROM customers ORDER BY id LIMIT 1 OFFSET 500");
-  const customerId = rows[0].id;
+  const customerId = rows[0]!.id;
 
   return withServer(bench, async () => {
     console.log(

@@ -228,13 +228,13 @@ async function timeHandler(endpoint: string, key: string, from: string, to: stri
     times.push(performance.now() - t);
   }
   times.sort((a, b) => a - b);
-  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))];
+  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!;
   const timing = {
     name: `GET /metrics/${endpoint}, 365 days, in process`,
     p50: at(0.5),
     p99: at(0.99),
     mean: times.reduce((a, b) => a + b, 0) / times.length,
-    max: times[times.length - 1],
+    max: times[times.length - 1]!,
   };
   console.log(
     `${timing.name.padEnd(62)} p50 ${timing.p50.toFixed(1).padStart(6)} ms   p99 ${timing.p99.toFixed(1).padStart(6)} ms   mean ${timing.mean
@@ -277,7 +277,7 @@ export async function benchSubscriptionMetrics(): Promise<Record<string, unknown
   const seedSeconds = (performance.now() - started) / 1000;
 
   const count = async () =>
-    Number((await client.query<{ n: string }>("SELECT count(*) AS n FROM subscription_mrr_movements")).rows[0].n);
+    Number((await client.query<{ n: string }>("SELECT count(*) AS n FROM subscription_mrr_movements")).rows[0]!.n);
   const movements = await count();
   started = performance.now();
   await client.query("SELECT subscription_metrics_rebuild()");
@@ -290,8 +290,8 @@ export async function benchSubscriptionMetrics(): Promise<Record<string, unknown
   );
   console.log(
     `\nSeeded ${COUNT.toLocaleString("en")} subscriptions with ${movements.toLocaleString("en")} movements over ${HISTORY_DAYS} days in ${seedSeconds.toFixed(1)} s;` +
-      ` subscription_metrics_rebuild() in ${rebuildSeconds.toFixed(1)} s (${corrected} corrected; rollup: ${rows[0].rows} rows,` +
-      ` ${Number(rows[0].subscribers).toLocaleString("en")} active subscribers)`,
+      ` subscription_metrics_rebuild() in ${rebuildSeconds.toFixed(1)} s (${corrected} corrected; rollup: ${rows[0]!.rows} rows,` +
+      ` ${Number(rows[0]!.subscribers).toLocaleString("en")} active subscribers)`,
   );
 
   // The triggers' cost per change, one transaction each (as the API and the engine write).

@@ -670,14 +670,14 @@ describe("disputes", () => {
       reason: "fraudulent",
       status: "needs_response",
     });
-    expect(dispute.balance_transactions[0]).toMatchObject({ amount: -4000, fee: 1500, net: -5500 });
+    expect(dispute!.balance_transactions[0]).toMatchObject({ amount: -4000, fee: 1500, net: -5500 });
     const refund = await thrown(stripe.refunds.create({ payment_intent: intent.id }));
     expect(refund.code).toBe("charge_disputed");
 
-    const won = await control.closeDispute(dispute.id, "won");
+    const won = await control.closeDispute(dispute!.id, "won");
     expect(won.status).toBe("won");
     expect(won.balance_transactions.map((b) => b.amount)).toEqual([-4000, 4000]);
-    const types = (await control.events({ object: dispute.id })).map((e) => e.type);
+    const types = (await control.events({ object: dispute!.id })).map((e) => e.type);
     expect(types).toEqual([
       "charge.dispute.created",
       "charge.dispute.funds_withdrawn",
@@ -696,13 +696,13 @@ describe("disputes", () => {
       });
       return (await stripe.disputes.list({ payment_intent: intent.id })).data[0];
     };
-    const accepted = await stripe.disputes.close((await make()).id);
+    const accepted = await stripe.disputes.close((await make())!.id);
     expect(accepted.status).toBe("lost");
-    const byEvidence = await stripe.disputes.update((await make()).id, {
+    const byEvidence = await stripe.disputes.update((await make())!.id, {
       evidence: { uncategorized_text: "winning_evidence" },
     });
     expect(byEvidence.status).toBe("won");
-    const reviewed = await stripe.disputes.update((await make()).id, { evidence: { product_description: "A plan" } });
+    const reviewed = await stripe.disputes.update((await make())!.id, { evidence: { product_description: "A plan" } });
     expect(reviewed.status).toBe("under_review");
   });
 
@@ -728,7 +728,7 @@ describe("events", () => {
     });
     const list = await stripe.events.list({ type: "payment_intent.*" });
     expect(list.data.map((e) => e.type)).toEqual(["payment_intent.succeeded", "payment_intent.created"]);
-    const event = await stripe.events.retrieve(list.data[0].id);
+    const event = await stripe.events.retrieve(list.data[0]!.id);
     expect(event).toMatchObject({
       object: "event",
       type: "payment_intent.succeeded",

@@ -307,27 +307,27 @@ function retrieveCustomer(ctx: Context, p: Params, [id]: string[]) {
   requireSecret(ctx);
   const expandPaths = p.strings("expand");
   p.done();
-  const customer = ctx.account.get<Stripe.Customer | Stripe.DeletedCustomer>("customer", id);
+  const customer = ctx.account.get<Stripe.Customer | Stripe.DeletedCustomer>("customer", id!);
   return customer.deleted ? customer : expand(ctx.account, customer, expandPaths);
 }
 
 function updateCustomer(ctx: Context, p: Params, [id]: string[], engine: Engine) {
   requireSecret(ctx);
-  return writeCustomer(ctx, p, ctx.account.customer(id), engine, false);
+  return writeCustomer(ctx, p, ctx.account.customer(id!), engine, false);
 }
 
 function deleteCustomer(ctx: Context, p: Params, [id]: string[], engine: Engine) {
   requireSecret(ctx);
   p.done();
-  const customer = ctx.account.customer(id);
+  const customer = ctx.account.customer(id!);
   for (const method of ctx.account.all<Stripe.PaymentMethod>("payment_method")) {
     if (method.customer === id) {
       method.customer = null;
       ctx.account.methodFacts(method.id).consumed = true;
     }
   }
-  const stub: Stripe.DeletedCustomer = { id, object: "customer", deleted: true };
-  ctx.account.objects.set(id, stub as unknown as { id: string; object: string });
+  const stub: Stripe.DeletedCustomer = { id: id!, object: "customer", deleted: true };
+  ctx.account.objects.set(id!, stub as unknown as { id: string; object: string });
   engine.emit(ctx, "customer.deleted", customer);
   return stub;
 }
@@ -355,7 +355,7 @@ function retrievePaymentMethod(ctx: Context, p: Params, [id]: string[], engine: 
   requireSecret(ctx);
   const expandPaths = p.strings("expand");
   p.done();
-  return expand(ctx.account, engine.method(ctx, id, "id"), expandPaths);
+  return expand(ctx.account, engine.method(ctx, id!, "id"), expandPaths);
 }
 
 function updatePaymentMethod(ctx: Context, p: Params, [id]: string[], engine: Engine) {
@@ -374,7 +374,7 @@ function updatePaymentMethod(ctx: Context, p: Params, [id]: string[], engine: En
   const expandPaths = p.strings("expand");
   const details = billing ? readBilling(billing) : undefined;
   p.done();
-  const method = engine.method(ctx, id, "id");
+  const method = engine.method(ctx, id!, "id");
   const previous: Record<string, unknown> = {};
   if (details) {
     previous.billing_details = { ...method.billing_details };
@@ -405,7 +405,7 @@ function attachPaymentMethod(ctx: Context, p: Params, [id]: string[], engine: En
   const customer = p.string("customer", { required: true });
   const expandPaths = p.strings("expand");
   p.done();
-  const method = engine.attach(ctx, engine.method(ctx, id, "id"), customer);
+  const method = engine.attach(ctx, engine.method(ctx, id!, "id"), customer);
   return expand(ctx.account, method, expandPaths);
 }
 
@@ -413,7 +413,7 @@ function detachPaymentMethod(ctx: Context, p: Params, [id]: string[], engine: En
   requireSecret(ctx);
   const expandPaths = p.strings("expand");
   p.done();
-  return expand(ctx.account, engine.detach(ctx, engine.method(ctx, id, "id")), expandPaths);
+  return expand(ctx.account, engine.detach(ctx, engine.method(ctx, id!, "id")), expandPaths);
 }
 
 function listPaymentMethods(ctx: Context, p: Params, args: string[]) {
@@ -523,7 +523,7 @@ function createPaymentIntent(ctx: Context, p: Params, _: string[], engine: Engin
 function retrievePaymentIntent(ctx: Context, p: Params, [id]: string[]) {
   const expandPaths = p.strings("expand");
   p.ignore("key");
-  const intent = ctx.account.paymentIntent(id);
+  const intent = ctx.account.paymentIntent(id!);
   checkClientSecret(ctx, p, intent);
   p.done();
   return expand(ctx.account, intent, ctx.publishable ? undefined : expandPaths);
@@ -548,7 +548,7 @@ function updatePaymentIntent(ctx: Context, p: Params, [id]: string[], engine: En
   const expandPaths = p.strings("expand");
   const data = methodData ? readMethodData(methodData, "payment_method_data") : undefined;
   p.done();
-  const intent = ctx.account.paymentIntent(id);
+  const intent = ctx.account.paymentIntent(id!);
   if (!["requires_payment_method", "requires_confirmation", "requires_action"].includes(intent.status)) {
     throw invalidRequest(
       `You cannot update this PaymentIntent because it has a status of ${intent.status}. Updates are only allowed when the PaymentIntent has one of the following statuses: requires_payment_method, requires_confirmation, requires_action.`,
@@ -604,7 +604,7 @@ function confirmPaymentIntent(ctx: Context, p: Params, [id]: string[], engine: E
   readMethodOptions(p);
   p.ignore("mandate_data", "shipping", "expected_payment_method_type", "key", "radar_options");
   const expandPaths = p.strings("expand");
-  const intent = ctx.account.paymentIntent(id);
+  const intent = ctx.account.paymentIntent(id!);
   checkClientSecret(ctx, p, intent);
   if (ctx.publishable && offSession !== undefined) {
     throw invalidRequest("off_session cannot be set with a publishable key.", { param: "off_session" });
@@ -633,7 +633,7 @@ function cancelPaymentIntent(ctx: Context, p: Params, [id]: string[], engine: En
   ]);
   const expandPaths = p.strings("expand");
   p.done();
-  const intent = engine.cancelPaymentIntent(ctx, ctx.account.paymentIntent(id), reason ?? null);
+  const intent = engine.cancelPaymentIntent(ctx, ctx.account.paymentIntent(id!), reason ?? null);
   return expand(ctx.account, intent, expandPaths);
 }
 
@@ -704,7 +704,7 @@ function createSetupIntent(ctx: Context, p: Params, _: string[], engine: Engine)
 function retrieveSetupIntent(ctx: Context, p: Params, [id]: string[]) {
   const expandPaths = p.strings("expand");
   p.ignore("key");
-  const intent = ctx.account.setupIntent(id);
+  const intent = ctx.account.setupIntent(id!);
   checkClientSecret(ctx, p, intent);
   p.done();
   return expand(ctx.account, intent, ctx.publishable ? undefined : expandPaths);
@@ -718,7 +718,7 @@ function updateSetupIntent(ctx: Context, p: Params, [id]: string[], engine: Engi
   const description = p.nullableString("description", { max: 1000 });
   const expandPaths = p.strings("expand");
   p.done();
-  const intent = ctx.account.setupIntent(id);
+  const intent = ctx.account.setupIntent(id!);
   if (!["requires_payment_method", "requires_confirmation", "requires_action"].includes(intent.status)) {
     throw invalidRequest(`You cannot update this SetupIntent because it has a status of ${intent.status}.`, {
       code: "setup_intent_unexpected_state",
@@ -745,7 +745,7 @@ function confirmSetupIntent(ctx: Context, p: Params, [id]: string[], engine: Eng
   readMethodOptions(p);
   p.ignore("mandate_data", "expected_payment_method_type", "key");
   const expandPaths = p.strings("expand");
-  const intent = ctx.account.setupIntent(id);
+  const intent = ctx.account.setupIntent(id!);
   checkClientSecret(ctx, p, intent);
   if (methodId && methodData) {
     throw invalidRequest("You may only specify one of these parameters: payment_method, payment_method_data.", {
@@ -765,7 +765,7 @@ function cancelSetupIntent(ctx: Context, p: Params, [id]: string[], engine: Engi
   const reason = p.enumeration("cancellation_reason", ["abandoned", "duplicate", "requested_by_customer"]);
   const expandPaths = p.strings("expand");
   p.done();
-  const intent = ctx.account.setupIntent(id);
+  const intent = ctx.account.setupIntent(id!);
   if (!["requires_payment_method", "requires_confirmation", "requires_action"].includes(intent.status)) {
     throw invalidRequest(
       `You cannot cancel this SetupIntent because it has a status of ${intent.status}. Only a SetupIntent with one of the following statuses may be canceled: requires_payment_method, requires_confirmation, requires_action.`,
@@ -784,7 +784,7 @@ function retrieveCharge(ctx: Context, p: Params, [id]: string[]) {
   requireSecret(ctx);
   const expandPaths = p.strings("expand");
   p.done();
-  return expand(ctx.account, ctx.account.charge(id), expandPaths);
+  return expand(ctx.account, ctx.account.charge(id!), expandPaths);
 }
 
 function listCharges(ctx: Context, p: Params) {
@@ -808,7 +808,7 @@ function retrieveBalanceTransaction(ctx: Context, p: Params, [id]: string[]) {
   requireSecret(ctx);
   const expandPaths = p.strings("expand");
   p.done();
-  return expand(ctx.account, ctx.account.balanceTransaction(id), expandPaths);
+  return expand(ctx.account, ctx.account.balanceTransaction(id!), expandPaths);
 }
 
 function createRefund(ctx: Context, p: Params, _: string[], engine: Engine) {
@@ -843,7 +843,7 @@ function retrieveRefund(ctx: Context, p: Params, [id]: string[]) {
   requireSecret(ctx);
   const expandPaths = p.strings("expand");
   p.done();
-  return expand(ctx.account, ctx.account.refund(id), expandPaths);
+  return expand(ctx.account, ctx.account.refund(id!), expandPaths);
 }
 
 function updateRefund(ctx: Context, p: Params, [id]: string[], engine: Engine) {
@@ -851,7 +851,7 @@ function updateRefund(ctx: Context, p: Params, [id]: string[], engine: Engine) {
   const metadata = p.metadata();
   const expandPaths = p.strings("expand");
   p.done();
-  const refund = ctx.account.refund(id);
+  const refund = ctx.account.refund(id!);
   if (metadata !== undefined) {
     const previous = { metadata: refund.metadata };
     refund.metadata = mergeMetadata(refund.metadata ?? {}, metadata);
@@ -880,7 +880,7 @@ function retrieveDispute(ctx: Context, p: Params, [id]: string[]) {
   requireSecret(ctx);
   const expandPaths = p.strings("expand");
   p.done();
-  return expand(ctx.account, ctx.account.dispute(id), expandPaths);
+  return expand(ctx.account, ctx.account.dispute(id!), expandPaths);
 }
 
 function listDisputes(ctx: Context, p: Params) {
@@ -919,7 +919,7 @@ function updateDispute(ctx: Context, p: Params, [id]: string[], engine: Engine) 
   const submit = p.boolean("submit") ?? true;
   const expandPaths = p.strings("expand");
   p.done();
-  const dispute = ctx.account.dispute(id);
+  const dispute = ctx.account.dispute(id!);
   if (dispute.status === "won" || dispute.status === "lost") {
     throw invalidRequest(`This dispute is already closed (${dispute.status}).`, { code: "dispute_already_closed" });
   }
@@ -948,15 +948,15 @@ function closeDispute(ctx: Context, p: Params, [id]: string[], engine: Engine) {
   requireSecret(ctx);
   const expandPaths = p.strings("expand");
   p.done();
-  return expand(ctx.account, engine.closeDispute(ctx, ctx.account.dispute(id), "lost"), expandPaths);
+  return expand(ctx.account, engine.closeDispute(ctx, ctx.account.dispute(id!), "lost"), expandPaths);
 }
 
 function retrieveEvent(ctx: Context, p: Params, [id]: string[]) {
   requireSecret(ctx);
   p.strings("expand");
   p.done();
-  const record = ctx.account.eventsById.get(id);
-  if (!record) throw missing("event", id);
+  const record = ctx.account.eventsById.get(id!);
+  if (!record) throw missing("event", id!);
   return record.event;
 }
 
@@ -981,7 +981,7 @@ function listEvents(ctx: Context, p: Params) {
 export const API_ROUTES: ApiRoute[] = [
   route("GET", "/v1/account", retrieveAccount),
   route("GET", "/v1/accounts/:id", (ctx, p, [id]) => {
-    if (id !== ctx.account.id) throw missing("account", id);
+    if (id !== ctx.account.id) throw missing("account", id!);
     return retrieveAccount(ctx, p);
   }),
   route("POST", "/v1/customers", createCustomer),

@@ -61,8 +61,8 @@ const standIn = await startStripeStandIn({
 console.log(`Stripe stand-in listening on ${standIn.url}`);
 console.log(`  STRIPE_API_URL=${standIn.url}`);
 console.log(`  STRIPE_JS_URL=${standIn.stripeJsUrl}`);
-console.log(`  secret key:      ${standIn.accounts[0].config.secretKey}`);
-console.log(`  publishable key: ${standIn.accounts[0].config.publishableKey}`);
+console.log(`  secret key:      ${standIn.accounts[0]!.config.secretKey}`);
+console.log(`  publishable key: ${standIn.accounts[0]!.config.publishableKey}`);
 if (values["webhook-url"]) console.log(`  webhooks to:     ${values["webhook-url"]}`);
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {

@@ -58,7 +58,7 @@ function owner(standIn: StripeStandIn, id: string, kind: string): AccountState {
 
 /** `account`: an account ID or one of its keys; the first account when not given. */
 function accountOf(standIn: StripeStandIn, value: string | undefined): AccountState {
-  if (value === undefined) return standIn.accounts[0];
+  if (value === undefined) return standIn.accounts[0]!;
   const account = standIn.accountFor(value);
   if (!account) throw invalidRequest(`No stand-in account matches ${value}.`, { param: "account", status: 404 });
   return account;
@@ -173,16 +173,16 @@ on("GET", "/events", (standIn, _body, _args, url) => {
 });
 
 on("POST", "/events/:id/deliver", async (standIn, body, [id]) => {
-  const account = standIn.accounts.find((a) => a.eventsById.has(id));
-  if (!account) throw missing("event", id);
+  const account = standIn.accounts.find((a) => a.eventsById.has(id!));
+  if (!account) throw missing("event", id!);
   const signature = oneOf<SignatureMode>(body, "signature", ["valid", "stale", "invalid", "none"], "valid");
-  const attempt = await standIn.webhooks.deliverNow(account, account.eventsById.get(id)!, signature);
+  const attempt = await standIn.webhooks.deliverNow(account, account.eventsById.get(id!)!, signature);
   return ok(attempt);
 });
 
 on("GET", "/three_d_secure/:id", (standIn, _body, [id], url) => {
-  const account = owner(standIn, id, id.startsWith("seti_") ? "setup_intent" : "payment_intent");
-  const intent = account.objects.get(id) as Stripe.PaymentIntent | Stripe.SetupIntent;
+  const account = owner(standIn, id!, id!.startsWith("seti_") ? "setup_intent" : "payment_intent");
+  const intent = account.objects.get(id!) as Stripe.PaymentIntent | Stripe.SetupIntent;
   const secret = url.searchParams.get("client_secret");
   if (secret !== intent.client_secret) {
     return { status: 403, html: "<!doctype html><title>Not allowed</title><p>Unknown challenge.</p>" };
@@ -192,31 +192,31 @@ on("GET", "/three_d_secure/:id", (standIn, _body, [id], url) => {
 
 for (const outcome of ["complete", "fail"] as const) {
   on("POST", `/three_d_secure/:id/${outcome}`, (standIn, body, [id]) => {
-    const account = owner(standIn, id, id.startsWith("seti_") ? "setup_intent" : "payment_intent");
-    const intent = account.objects.get(id) as Stripe.PaymentIntent | Stripe.SetupIntent;
+    const account = owner(standIn, id!, id!.startsWith("seti_") ? "setup_intent" : "payment_intent");
+    const intent = account.objects.get(id!) as Stripe.PaymentIntent | Stripe.SetupIntent;
     const secret = text(body, "client_secret");
     if (secret !== undefined && secret !== intent.client_secret) {
       throw invalidRequest("The client_secret does not match the intent.", { param: "client_secret", status: 403 });
     }
-    return ok(standIn.engine.completeChallenge(controlContext(account), id, outcome));
+    return ok(standIn.engine.completeChallenge(controlContext(account), id!, outcome));
   });
 }
 
 on("POST", "/payment_methods/:id/behaviour", (standIn, body, [id]) => {
-  const account = owner(standIn, id, "payment_method");
+  const account = owner(standIn, id!, "payment_method");
   const behaviour = required(body, "behaviour");
   if (!isBehaviour(behaviour)) {
     throw invalidRequest(`behaviour must be one of ${BEHAVIOURS.join(", ")}.`, { param: "behaviour" });
   }
-  const facts = account.methodFacts(id);
+  const facts = account.methodFacts(id!);
   facts.behaviour = behaviour;
   return ok({ id, behaviour: facts.behaviour, set_up: facts.setUp });
 });
 
 on("POST", "/payment_intents/:id/settle", (standIn, body, [id]) => {
-  const account = owner(standIn, id, "payment_intent");
+  const account = owner(standIn, id!, "payment_intent");
   const outcome = oneOf(body, "outcome", ["succeeded", "failed"] as const);
-  return ok(standIn.engine.settleProcessing(controlContext(account), account.paymentIntent(id), outcome));
+  return ok(standIn.engine.settleProcessing(controlContext(account), account.paymentIntent(id!), outcome));
 });
 
 on("POST", "/refunds/mode", (standIn, body) => {
@@ -238,19 +238,19 @@ on("POST", "/refunds/fail_next", (standIn, body) => {
 });
 
 on("POST", "/refunds/:id/succeed", (standIn, _body, [id]) => {
-  const account = owner(standIn, id, "refund");
-  return ok(standIn.engine.settleRefund(controlContext(account), account.refund(id)));
+  const account = owner(standIn, id!, "refund");
+  return ok(standIn.engine.settleRefund(controlContext(account), account.refund(id!)));
 });
 
 on("POST", "/refunds/:id/fail", (standIn, body, [id]) => {
-  const account = owner(standIn, id, "refund");
+  const account = owner(standIn, id!, "refund");
   const reason = text(body, "reason") ?? "declined";
-  return ok(standIn.engine.failRefund(controlContext(account), account.refund(id), reason));
+  return ok(standIn.engine.failRefund(controlContext(account), account.refund(id!), reason));
 });
 
 on("POST", "/charges/:id/dispute", (standIn, _body, [id]) => {
-  const account = owner(standIn, id, "charge");
-  const charge = account.charge(id);
+  const account = owner(standIn, id!, "charge");
+  const charge = account.charge(id!);
   if (charge.status !== "succeeded" || charge.disputed) {
     throw invalidRequest("Only a succeeded, undisputed charge can be disputed.", { param: "id" });
   }
@@ -258,9 +258,9 @@ on("POST", "/charges/:id/dispute", (standIn, _body, [id]) => {
 });
 
 on("POST", "/disputes/:id/close", (standIn, body, [id]) => {
-  const account = owner(standIn, id, "dispute");
+  const account = owner(standIn, id!, "dispute");
   const outcome = oneOf(body, "outcome", ["won", "lost"] as const);
-  return ok(standIn.engine.closeDispute(controlContext(account), account.dispute(id), outcome));
+  return ok(standIn.engine.closeDispute(controlContext(account), account.dispute(id!), outcome));
 });
 
 /**
@@ -279,7 +279,7 @@ on("GET", "/charges/count", (standIn, _body, _args, url) => {
   const charges = account.all<Stripe.Charge>("charge").filter((charge) => {
     if (intent !== null && charge.payment_intent !== intent) return false;
     if (key !== null && account.charges.get(charge.id)?.idempotencyKey !== key) return false;
-    return metadata.every(([k, v]) => charge.metadata[k] === v);
+    return metadata.every(([k, v]) => charge.metadata[k!] === v);
   });
   const by = (status: string) => charges.filter((c) => c.status === status).length;
   return ok({

@@ -25,7 +25,7 @@ function keyPath(key: string): string[] {
   let consumed = 0;
   for (let match = pattern.exec(rest); match; match = pattern.exec(rest)) {
     if (match.index !== consumed) throw new FormError(`Invalid parameter name: ${key}`);
-    parts.push(match[1]);
+    parts.push(match[1]!);
     consumed = match.index + match[0].length;
   }
   if (consumed !== rest.length) throw new FormError(`Invalid parameter name: ${key}`);
@@ -67,7 +67,7 @@ export function parseForm(text: string): FormObject {
 function assign(target: FormObject | FormValue[], path: string[], value: string, key: string): void {
   const [head, ...rest] = path;
   if (Array.isArray(target)) {
-    const index = head === "" ? target.length : /^\d+$/.test(head) ? Number(head) : Number.NaN;
+    const index = head === "" ? target.length : /^\d+$/.test(head!) ? Number(head) : Number.NaN;
     if (Number.isNaN(index) || index > target.length) throw new FormError(`Invalid array index in ${key}`);
     if (rest.length === 0) {
       if (index < target.length) throw new FormError(`Parameter given twice: ${key}`);
@@ -76,7 +76,7 @@ function assign(target: FormObject | FormValue[], path: string[], value: string,
     }
     let child = target[index];
     if (child === undefined) {
-      child = rest[0] === "" || /^\d+$/.test(rest[0]) ? [] : {};
+      child = rest[0] === "" || /^\d+$/.test(rest[0]!) ? [] : {};
       target.push(child);
     }
     if (typeof child === "string") throw new FormError(`Parameter has two shapes: ${key}`);
@@ -87,14 +87,14 @@ function assign(target: FormObject | FormValue[], path: string[], value: string,
     throw new FormError(`Invalid parameter name: ${key}`);
   }
   if (rest.length === 0) {
-    if (Object.hasOwn(target, head)) throw new FormError(`Parameter given twice: ${key}`);
-    target[head] = value;
+    if (Object.hasOwn(target, head!)) throw new FormError(`Parameter given twice: ${key}`);
+    target[head!] = value;
     return;
   }
-  let child = Object.hasOwn(target, head) ? target[head] : undefined;
+  let child = Object.hasOwn(target, head!) ? target[head!] : undefined;
   if (child === undefined) {
-    child = rest[0] === "" || /^\d+$/.test(rest[0]) ? [] : {};
-    target[head] = child;
+    child = rest[0] === "" || /^\d+$/.test(rest[0]!) ? [] : {};
+    target[head!] = child;
   }
   if (typeof child === "string") {
     // `metadata=` (empty: "unset all") followed by `metadata[k]=v` is not a shape Stripe accepts either.

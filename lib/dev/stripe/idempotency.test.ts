@@ -51,7 +51,7 @@ describe("Idempotency-Key", () => {
     expect(second.lastResponse.headers["original-request"]).toBe(first.lastResponse.requestId);
     expect(second.lastResponse.idempotencyKey).toBe("attempt-1");
     expect(await control.chargeCount({ idempotency_key: "attempt-1" })).toMatchObject({ count: 1, succeeded: 1 });
-    expect(standIn.accounts[0].all("payment_intent")).toHaveLength(1);
+    expect(standIn.accounts[0]!.all("payment_intent")).toHaveLength(1);
   });
 
   it("treats parameter order as the same request", async () => {
@@ -81,7 +81,7 @@ describe("Idempotency-Key", () => {
     expect(error.type).toBe("StripeIdempotencyError");
     expect(error.rawType).toBe("idempotency_error");
     expect(error.message).toMatch(/same parameters they were first used with/);
-    expect(standIn.accounts[0].all("payment_intent")).toHaveLength(1);
+    expect(standIn.accounts[0]!.all("payment_intent")).toHaveLength(1);
   });
 
   it("refuses the same key on another endpoint", async () => {
@@ -204,7 +204,7 @@ describe("Idempotency-Key", () => {
       card: { number: "4242424242424242", exp_month: 1, exp_year: 2040, cvc: "123" },
     } as Stripe.PaymentMethodCreateParams);
     const [entry] = await control.requests({ path: "/v1/payment_methods" });
-    expect(JSON.stringify(entry.params)).not.toContain("4242424242424242");
-    expect(entry.params).toMatchObject({ card: { number: "…4242", cvc: "***" } });
+    expect(JSON.stringify(entry!.params)).not.toContain("4242424242424242");
+    expect(entry!.params).toMatchObject({ card: { number: "…4242", cvc: "***" } });
   });
 });

@@ -34,14 +34,14 @@ function expandOne(account: AccountState, target: Json, path: string[], full: st
   const two = path.length >= 2 ? `${path[0]}.${path[1]}` : null;
   const allowed = EXPANDABLE[type] ?? [];
   if (two && allowed.includes(two)) {
-    const holder = target[path[0]] as Json | null;
-    if (holder) expandField(account, holder, path[1], target, path.slice(2), full);
+    const holder = target[path[0]!] as Json | null;
+    if (holder) expandField(account, holder, path[1]!, target, path.slice(2), full);
     return;
   }
-  if (!allowed.includes(path[0])) {
+  if (!allowed.includes(path[0]!)) {
     throw invalidRequest(`This property cannot be expanded (${full}).`, { param: "expand" });
   }
-  expandField(account, target, path[0], target, path.slice(1), full);
+  expandField(account, target, path[0]!, target, path.slice(1), full);
 }
 
 function expandField(account: AccountState, holder: Json, field: string, owner: Json, rest: string[], full: string) {

@@ -164,8 +164,8 @@ interface Auth {
 
 export async function startStripeStandIn(options: StandInOptions = {}): Promise<StripeStandIn> {
   const configs = options.accounts?.length ? options.accounts : [{ ...DEFAULT_ACCOUNT }];
-  if (options.webhookUrl) configs[0] = { ...configs[0], webhookUrl: options.webhookUrl };
-  if (options.webhookSecret) configs[0] = { ...configs[0], webhookSecret: options.webhookSecret };
+  if (options.webhookUrl) configs[0] = { ...configs[0]!, webhookUrl: options.webhookUrl };
+  if (options.webhookSecret) configs[0] = { ...configs[0]!, webhookSecret: options.webhookSecret };
   const accounts = configs.map((config) => new AccountState(config));
   const webhooks = new WebhookDeliverer();
   let publicUrl = options.publicUrl ?? "";
@@ -201,8 +201,8 @@ export async function startStripeStandIn(options: StandInOptions = {}): Promise<
     let key: string | undefined;
     if (header) {
       const [scheme, value = ""] = header.split(/\s+/, 2);
-      if (/^bearer$/i.test(scheme)) key = value;
-      else if (/^basic$/i.test(scheme)) key = Buffer.from(value, "base64").toString("utf8").split(":")[0];
+      if (/^bearer$/i.test(scheme!)) key = value;
+      else if (/^basic$/i.test(scheme!)) key = Buffer.from(value, "base64").toString("utf8").split(":")[0];
     } else if (typeof params.key === "string") {
       key = params.key;
     }
@@ -501,7 +501,7 @@ export async function startStripeStandIn(options: StandInOptions = {}): Promise<
     requests: [],
     latencyMs: options.latencyMs ?? 0,
     client(key, config = {}) {
-      return new Stripe(key ?? accounts[0].config.secretKey, {
+      return new Stripe(key ?? accounts[0]!.config.secretKey, {
         host,
         port,
         protocol: "http",

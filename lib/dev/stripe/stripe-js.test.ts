@@ -210,7 +210,7 @@ describe.skipIf(!executablePath)("stand-in Stripe.js", { timeout: 90_000 }, () =
     await fillCard(tab, "4242 4242 4242 4242");
     await tab.getByRole("button", { name: "Pay" }).click();
     expect(await result(tab)).toBe("ok: succeeded");
-    expect(standIn.accounts[0].chargesByIntent.get(pi.id)).toHaveLength(1);
+    expect(standIn.accounts[0]!.chargesByIntent.get(pi.id)).toHaveLength(1);
     await tab.context().close();
   });
 

@@ -35,7 +35,7 @@ beforeEach(() => {
 
 function verify(index: number) {
   const request = receiver.received[index];
-  return Stripe.webhooks.constructEvent(request.body, request.headers["stripe-signature"] as string, SECRET);
+  return Stripe.webhooks.constructEvent(request!.body, request!.headers["stripe-signature"] as string, SECRET);
 }
 
 async function pay() {
@@ -73,24 +73,24 @@ describe("webhook delivery", () => {
         },
       },
     });
-    expect(succeeded.id).toMatch(/^evt_/);
+    expect(succeeded!.id).toMatch(/^evt_/);
     const request = receiver.received[2];
-    expect(request.headers["content-type"]).toBe("application/json; charset=utf-8");
-    expect(request.headers["user-agent"]).toMatch(/^Stripe\/1\.0/);
+    expect(request!.headers["content-type"]).toBe("application/json; charset=utf-8");
+    expect(request!.headers["user-agent"]).toMatch(/^Stripe\/1\.0/);
     const deliveries = await control.events({ type: "payment_intent.succeeded" });
-    expect(deliveries[0]).toMatchObject({ id: succeeded.id, delivery: "delivered", object_id: intent.id });
-    expect(deliveries[0].attempts[0]).toMatchObject({ status: 200, signature: "valid" });
+    expect(deliveries[0]).toMatchObject({ id: succeeded!.id, delivery: "delivered", object_id: intent.id });
+    expect(deliveries[0]!.attempts[0]).toMatchObject({ status: 200, signature: "valid" });
   });
 
   it("the signature does not verify with another secret, nor once the body is changed", async () => {
     await pay();
     await standIn.webhooks.idle();
     const request = receiver.received[0];
-    const header = request.headers["stripe-signature"] as string;
-    expect(() => Stripe.webhooks.constructEvent(request.body, header, "whsec_other")).toThrow(
+    const header = request!.headers["stripe-signature"] as string;
+    expect(() => Stripe.webhooks.constructEvent(request!.body, header, "whsec_other")).toThrow(
       Stripe.errors.StripeSignatureVerificationError,
     );
-    expect(() => Stripe.webhooks.constructEvent(`${request.body} `, header, SECRET)).toThrow(
+    expect(() => Stripe.webhooks.constructEvent(`${request!.body} `, header, SECRET)).toThrow(
       Stripe.errors.StripeSignatureVerificationError,
     );
   });
@@ -100,15 +100,15 @@ describe("webhook delivery", () => {
     await pay();
     await standIn.webhooks.idle();
     const [created] = await control.events({ type: "payment_intent.created" });
-    expect(created.delivery).toBe("failed");
-    expect(created.attempts[0]).toMatchObject({ status: 500, body: "down" });
+    expect(created!.delivery).toBe("failed");
+    expect(created!.attempts[0]).toMatchObject({ status: 500, body: "down" });
 
     receiver.respond(() => ({ status: 200 }));
-    const attempt = await control.deliver(created.id);
+    const attempt = await control.deliver(created!.id);
     expect(attempt.status).toBe(200);
     const redelivered = verify(receiver.received.length - 1);
-    expect(redelivered.id).toBe(created.id);
-    expect((await control.events({ type: "payment_intent.created" }))[0].delivery).toBe("delivered");
+    expect(redelivered.id).toBe(created!.id);
+    expect((await control.events({ type: "payment_intent.created" }))[0]!.delivery).toBe("delivered");
   });
 
   it("redelivers an event with the same ID (a duplicate, as Stripe may send)", async () => {
@@ -142,7 +142,7 @@ describe("webhook delivery", () => {
     await control.holdWebhooks();
     await pay();
     const ids = (await control.events()).map((e) => e.id);
-    await control.releaseWebhooks([ids[1], ids[2]]);
+    await control.releaseWebhooks([ids[1]!, ids[2]!]);
     await standIn.webhooks.idle();
     expect(receiver.received.map((_, i) => verify(i).id)).toEqual([ids[1], ids[2], ids[0]]);
   });
@@ -151,21 +151,21 @@ describe("webhook delivery", () => {
     await control.holdWebhooks();
     await pay();
     const [event] = await control.events({ type: "payment_intent.succeeded" });
-    await control.deliver(event.id, "stale");
-    await control.deliver(event.id, "invalid");
-    await control.deliver(event.id, "none");
+    await control.deliver(event!.id, "stale");
+    await control.deliver(event!.id, "invalid");
+    await control.deliver(event!.id, "none");
     const [stale, invalid, none] = receiver.received;
     expect(() =>
-      Stripe.webhooks.constructEvent(stale.body, stale.headers["stripe-signature"] as string, SECRET),
+      Stripe.webhooks.constructEvent(stale!.body, stale!.headers["stripe-signature"] as string, SECRET),
     ).toThrow(/Timestamp outside the tolerance zone/);
     // The stale signature itself is right: only its age is wrong.
     expect(
-      Stripe.webhooks.constructEvent(stale.body, stale.headers["stripe-signature"] as string, SECRET, 3_600),
-    ).toMatchObject({ id: event.id });
+      Stripe.webhooks.constructEvent(stale!.body, stale!.headers["stripe-signature"] as string, SECRET, 3_600),
+    ).toMatchObject({ id: event!.id });
     expect(() =>
-      Stripe.webhooks.constructEvent(invalid.body, invalid.headers["stripe-signature"] as string, SECRET),
+      Stripe.webhooks.constructEvent(invalid!.body, invalid!.headers["stripe-signature"] as string, SECRET),
     ).toThrow(Stripe.errors.StripeSignatureVerificationError);
-    expect(none.headers["stripe-signature"]).toBeUndefined();
+    expect(none!.headers["stripe-signature"]).toBeUndefined();
   });
 
   it("sends nothing for an account without an endpoint, and records that", async () => {
@@ -182,9 +182,9 @@ describe("webhook delivery", () => {
     await pay();
     await standIn.webhooks.idle();
     const [event] = await control.events({ type: "payment_intent.created" });
-    expect(event.delivery).toBe("failed");
-    expect(event.attempts[0].status).toBeNull();
-    expect(event.attempts[0].error).toBeTruthy();
+    expect(event!.delivery).toBe("failed");
+    expect(event!.attempts[0]!.status).toBeNull();
+    expect(event!.attempts[0]!.error).toBeTruthy();
     await control.setWebhook({ url: receiver.url, secret: SECRET });
   });
 

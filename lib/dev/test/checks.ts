@@ -105,8 +105,8 @@ export function events(entityId: string) {
 export async function expectOnlyEvent(entityId: string, type: string, data: unknown) {
   const rows = await events(entityId);
   expect(rows).toHaveLength(1);
-  expect(rows[0].eventType).toBe(type);
-  expect(rows[0].id).toMatch(/^evt_[a-z0-9]{26}$/);
-  expect(rows[0].data).toEqual(data);
+  expect(rows[0]!.eventType).toBe(type);
+  expect(rows[0]!.id).toMatch(/^evt_[a-z0-9]{26}$/);
+  expect(rows[0]!.data).toEqual(data);
   return rows[0];
 }

@@ -218,7 +218,7 @@ export function matchOperation(
     let matches = true;
     for (let i = 0; i < segments.length; i++) {
       const part = op.segments[i];
-      if (part.startsWith("{") && part.endsWith("}")) {
+      if (part!.startsWith("{") && part!.endsWith("}")) {
         if (segments[i] === "") matches = false;
       } else if (part === segments[i]) literals++;
       else matches = false;

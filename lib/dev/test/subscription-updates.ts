@@ -82,7 +82,7 @@ export const transactionsOf = (subscriptionId: string): Promise<TxnRow[]> =>
 
 export async function lastTransaction(subscriptionId: string): Promise<TxnRow> {
   const txns = await transactionsOf(subscriptionId);
-  return txns[txns.length - 1];
+  return txns[txns.length - 1]!;
 }
 
 export async function creditBalance(customerId: string): Promise<Entity[]> {
@@ -135,8 +135,8 @@ export function comparable(entity: Entity): Entity {
     ...(urls
       ? {
           management_urls: {
-            update_payment_method: untokened(urls.update_payment_method),
-            cancel: untokened(urls.cancel),
+            update_payment_method: untokened(urls.update_payment_method!),
+            cancel: untokened(urls.cancel!),
           },
         }
       : {}),

@@ -47,7 +47,7 @@ async function eventId(entityId: string, type: string): Promise<string> {
     entityId,
     type,
   ]);
-  return row.id;
+  return row!.id;
 }
 
 async function queuedJobs(event: string): Promise<number> {
@@ -57,7 +57,7 @@ async function queuedJobs(event: string): Promise<number> {
       WHERE t.identifier = 'send_event_emails' AND j.payload->>'event_id' = $1`,
     [event],
   );
-  return row.n;
+  return row!.n;
 }
 
 async function emailsAbout(entityId: string): Promise<Entity[]> {
@@ -83,13 +83,13 @@ describe("the invoice-issued email through SMTP", () => {
       const [customer] = await query<{ email: string }>("SELECT email FROM customers WHERE id = $1", [
         billed.customer_id,
       ]);
-      expect(mail.to).toEqual([customer.email]);
-      expect(mail.from).toBe("billing@acme.example");
-      expect(mailSubject(mail.raw)).toBe(`Invoice ${billed.invoice_number} from Acme Tools`);
-      const text = mailPart(mail.raw, "text/plain");
+      expect(mail!.to).toEqual([customer!.email]);
+      expect(mail!.from).toBe("billing@acme.example");
+      expect(mailSubject(mail!.raw)).toBe(`Invoice ${billed.invoice_number} from Acme Tools`);
+      const text = mailPart(mail!.raw, "text/plain");
       const link = /View and pay invoice: (\S+)/.exec(text)?.[1] as string;
       expect(link).toMatch(new RegExp(`^http://localhost:3000/invoices/${billed.id}-\\d+-[0-9a-f]{64}$`));
-      expect(mailPart(mail.raw, "text/html")).toContain(`href="${link}"`);
+      expect(mailPart(mail!.raw, "text/html")).toContain(`href="${link}"`);
 
       // The link opens the right invoice's hosted page.
       const page = await loadHostedInvoice(new URL(link).pathname.split("/").at(-1));
@@ -103,7 +103,7 @@ describe("the invoice-issued email through SMTP", () => {
       await until(async () => (await emailsAbout(billed.id))[0]?.status === "sent");
       const [row] = await emailsAbout(billed.id);
       expect(row).toMatchObject({ template: "invoice_issued", event_type: "transaction.billed", error: null });
-      expect(row.sent_at).not.toBeNull();
+      expect(row!.sent_at).not.toBeNull();
     } finally {
       await worker.stop();
       await sink.close();
@@ -120,14 +120,14 @@ describe("the invoice-issued email through SMTP", () => {
       await expect(sendEventEmails(event)).rejects.toThrow(/SMTP refused 1 email/);
       const [failed] = await emailsAbout(billed.id);
       expect(failed).toMatchObject({ status: "failed", attempts: 1 });
-      expect(failed.error).toContain("Mailbox unavailable");
+      expect(failed!.error).toContain("Mailbox unavailable");
       sink.refuse(false);
       await sendEventEmails(event);
       await sendEventEmails(event); // once sent, never again
       expect(sink.received).toHaveLength(1);
       const rows = await emailsAbout(billed.id);
       expect(rows).toHaveLength(1);
-      expect(rows[0]).toMatchObject({ id: failed.id, status: "sent", attempts: 2, error: null });
+      expect(rows[0]).toMatchObject({ id: failed!.id, status: "sent", attempts: 2, error: null });
     } finally {
       await sink.close();
     }
@@ -151,7 +151,7 @@ describe("without SMTP_URL: the sandbox's Emails log", () => {
       "SELECT id, type FROM notifications WHERE notification_setting_id = $1",
       [destination.id],
     );
-    expect(notification.type).toBe("transaction.billed");
+    expect(notification!.type).toBe("transaction.billed");
 
     await payAtCheckout(billed.id, {
       cardholder_name: "Sam",
@@ -174,9 +174,9 @@ describe("without SMTP_URL: the sandbox's Emails log", () => {
     await query("UPDATE customers SET name = $2 WHERE id = $1", [billed.customer_id, "<img src=x onerror=alert(1)>"]);
     await sendEventEmails(await eventId(billed.id, "transaction.billed"));
     const [email] = await emailsAbout(billed.id);
-    expect(email.text_body).toContain("Hello <img src=x onerror=alert(1)>,");
-    expect(email.html_body).toContain("Hello &lt;img src=x onerror=alert(1)&gt;,");
-    expect(email.html_body).not.toContain("<img");
+    expect(email!.text_body).toContain("Hello <img src=x onerror=alert(1)>,");
+    expect(email!.html_body).toContain("Hello &lt;img src=x onerror=alert(1)&gt;,");
+    expect(email!.html_body).not.toContain("<img");
   });
 });
 
@@ -252,12 +252,14 @@ describe("POST /customers/{customer_id}/portal-link-email", () => {
     expect(res.status, JSON.stringify(res.body)).toBe(202);
     const [email] = await emailsAbout(customer.id);
     expect(email).toMatchObject({ template: "portal_link", status: "pending", to_address: customer.email });
-    expect(email.text_body).toMatch(/Open billing portal: http:\/\/localhost:3000\/portal\/overview\?token=/);
-    const [{ n }] = await query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
+    expect(email!.text_body).toMatch(/Open billing portal: http:\/\/localhost:3000\/portal\/overview\?token=/);
+    const { n } = (
+      await query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
         WHERE t.identifier = 'deliver_emails' AND (j.payload->'ids')::jsonb ? $1`,
-      [email.id],
-    );
+        [email!.id],
+      )
+    )[0]!;
     expect(n).toBe(1);
   });
 
@@ -278,7 +280,7 @@ describe("an invoice to a business's billing contacts", () => {
       contacts: [
         { name: "Ana Accounts", email: "accounts@becker.example" },
         { email: "AP@becker.example" },
-        { name: "The customer again", email: customer.email.toUpperCase() },
+        { name: "The customer again", email: customer!.email.toUpperCase() },
       ],
     });
     expect((await transactions.update(ready.id, { business_id: business.id })).status).toBe(200);
@@ -291,7 +293,7 @@ describe("an invoice to a business's billing contacts", () => {
       [
         ["invoice_issued", "AP@becker.example"],
         ["invoice_issued", "accounts@becker.example"],
-        ["invoice_issued", customer.email],
+        ["invoice_issued", customer!.email],
       ].sort(),
     );
     const ana = rows.find((e) => e.to_address === "accounts@becker.example");
@@ -320,18 +322,18 @@ describe("POST /emails/{email_id}/resend", () => {
     const billed = await makeBilled();
     await sendEventEmails(await eventId(billed.id, "transaction.billed"));
     const [first] = await emailsAbout(billed.id);
-    const res = await resend(first.id);
+    const res = await resend(first!.id);
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body.data).toMatchObject({
-      to: first.to_address,
-      subject: first.subject,
+      to: first!.to_address,
+      subject: first!.subject,
       template: "invoice_issued",
       event_id: null,
       event_type: "transaction.billed",
       entity_id: billed.id,
       status: "pending",
     });
-    expect(res.body.data.id).not.toBe(first.id);
+    expect(res.body.data.id).not.toBe(first!.id);
     const rows = await emailsAbout(billed.id);
     expect(rows).toHaveLength(2);
     const again = rows.find((e) => e.id === res.body.data.id);
@@ -339,12 +341,14 @@ describe("POST /emails/{email_id}/resend", () => {
     const page = await loadHostedInvoice(new URL(link).pathname.split("/").at(-1));
     expect(page.ok).toBe(true);
     // The first keeps its status; the new one's delivery is queued.
-    expect(rows.find((e) => e.id === first.id)?.status).toBe("logged");
-    const [{ n }] = await query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
+    expect(rows.find((e) => e.id === first!.id)?.status).toBe("logged");
+    const { n } = (
+      await query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
         WHERE t.identifier = 'deliver_emails' AND (j.payload->'ids')::jsonb ? $1`,
-      [res.body.data.id],
-    );
+        [res.body.data.id],
+      )
+    )[0]!;
     expect(n).toBe(1);
   });
 
@@ -360,7 +364,7 @@ describe("POST /emails/{email_id}/resend", () => {
     const billed = await makeBilled();
     await sendEventEmails(await eventId(billed.id, "transaction.billed"));
     const [email] = await emailsAbout(billed.id);
-    expectError(await resend(email.id, await testKey(["notification.read"])), 403, "forbidden");
+    expectError(await resend(email!.id, await testKey(["notification.read"])), 403, "forbidden");
     const missing = newId("eml");
     expectNotFound(await resend(missing), missing);
     const hostile = await resend("eml_'; drop table emails; --");

@@ -51,7 +51,7 @@ async function logsOf(id: string): Promise<Entity[]> {
 
 async function emailOf(notificationId: string): Promise<Entity> {
   const [row] = await query("SELECT * FROM emails WHERE notification_id = $1", [notificationId]);
-  return row;
+  return row!;
 }
 
 describe("email notification destinations", () => {
@@ -63,9 +63,9 @@ describe("email notification destinations", () => {
     try {
       const customerId = await makeChange();
       const [mail] = await sink.waitFor(1);
-      expect(mail.to).toEqual(["ops@acme.example"]);
-      expect(mailSubject(mail.raw)).toBe(`[Billing] customer.created ${customerId}`);
-      expect(mailPart(mail.raw, "text/plain")).toContain(
+      expect(mail!.to).toEqual(["ops@acme.example"]);
+      expect(mailSubject(mail!.raw)).toBe(`[Billing] customer.created ${customerId}`);
+      expect(mailPart(mail!.raw, "text/plain")).toContain(
         `Open in the dashboard: http://localhost:3000/customers/${customerId}`,
       );
 
@@ -79,12 +79,12 @@ describe("email notification destinations", () => {
         notification_setting_id: destination.id,
         retry_at: null,
       });
-      expect(notification.payload).toMatchObject({ event_type: "customer.created", data: { id: customerId } });
-      expect(notification.delivered_at).not.toBeNull();
-      const [attempt] = await logsOf(notification.id);
-      const email = await emailOf(notification.id);
+      expect(notification!.payload).toMatchObject({ event_type: "customer.created", data: { id: customerId } });
+      expect(notification!.delivered_at).not.toBeNull();
+      const [attempt] = await logsOf(notification!.id);
+      const email = await emailOf(notification!.id);
       expect(attempt).toMatchObject({ response_code: 250, error: null, response_content_type: null });
-      expect(attempt.response_body).toContain(`Sent as ${email.id} to ops@acme.example.`);
+      expect(attempt!.response_body).toContain(`Sent as ${email.id} to ops@acme.example.`);
       expect(email).toMatchObject({
         template: "notification",
         status: "sent",
@@ -98,7 +98,7 @@ describe("email notification destinations", () => {
       const res = await call(notificationsRoute.GET, "GET", `/notifications?filter=${customerId}`, {
         key: await testKey(["notification.read", "customer.read"]),
       });
-      expect(res.body.data.map((n: Entity) => n.id)).toContain(notification.id);
+      expect(res.body.data.map((n: Entity) => n.id)).toContain(notification!.id);
     } finally {
       await worker.stop();
       await sink.close();
@@ -112,25 +112,25 @@ describe("email notification destinations", () => {
     await makeChange();
     const [notification] = await notificationsOf(destination.id);
     sink.refuse(true);
-    const first = await deliverNotification(notification.id, 1, { schedule: [60_000], random: () => 0.5 });
+    const first = await deliverNotification(notification!.id, 1, { schedule: [60_000], random: () => 0.5 });
     expect(first.done).toBe("needs_retry");
-    const second = await deliverNotification(notification.id, 2, { schedule: [60_000] });
+    const second = await deliverNotification(notification!.id, 2, { schedule: [60_000] });
     expect(second.done).toBe("failed");
     const [row] = await listed(destination.id);
-    expect(row).toMatchObject({ id: notification.id, status: "failed", times_attempted: 2, delivered_at: null });
-    const attempts = await logsOf(notification.id);
+    expect(row).toMatchObject({ id: notification!.id, status: "failed", times_attempted: 2, delivered_at: null });
+    const attempts = await logsOf(notification!.id);
     expect(attempts).toHaveLength(2);
     for (const attempt of attempts) {
       expect(attempt.response_code).toBe(550);
       expect(attempt.error).toContain("Mailbox unavailable");
     }
-    const email = await emailOf(notification.id);
+    const email = await emailOf(notification!.id);
     expect(email).toMatchObject({ status: "failed", attempts: 2 });
     expect(sink.received).toHaveLength(0);
 
     // A replay is a new notification with its own email, sent this time.
     sink.refuse(false);
-    const { notification_id } = await replayNotification(notification.id);
+    const { notification_id } = await replayNotification(notification!.id);
     expect((await deliverNotification(notification_id, 1)).done).toBe("delivered");
     expect(sink.received).toHaveLength(1);
     const replayed = await emailOf(notification_id);
@@ -145,12 +145,12 @@ describe("email notification destinations", () => {
     const destination = await insertDestination("log@acme.example", ["customer.created"], { type: "email" });
     const customerId = await makeChange();
     const [notification] = await notificationsOf(destination.id);
-    expect((await deliverNotification(notification.id, 1)).done).toBe("delivered");
-    const email = await emailOf(notification.id);
+    expect((await deliverNotification(notification!.id, 1)).done).toBe("delivered");
+    const email = await emailOf(notification!.id);
     expect(email).toMatchObject({ status: "logged", attempts: 1, entity_id: customerId });
-    const [attempt] = await logsOf(notification.id);
+    const [attempt] = await logsOf(notification!.id);
     expect(attempt).toMatchObject({ response_code: null, error: null });
-    expect(attempt.response_body).toContain(`Kept in the Emails log as ${email.id}`);
+    expect(attempt!.response_body).toContain(`Kept in the Emails log as ${email.id}`);
     const res = await call(emailRoute.GET, "GET", `/emails/${email.id}`, {
       key: await testKey(["notification.read"]),
       params: { email_id: email.id },

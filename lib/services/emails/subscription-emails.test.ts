@@ -27,7 +27,7 @@ async function reminderJob(subscriptionId: string): Promise<{ run_at: Date; payl
     "SELECT run_at, payload FROM graphile_worker._private_jobs WHERE key = $1",
     [`trial_ending:${subscriptionId}`],
   );
-  return job;
+  return job!;
 }
 
 async function emailsOf(entityIds: string[]): Promise<Entity[]> {
@@ -78,15 +78,15 @@ describe("subscription emails", () => {
       to_address: customer.email,
       event_type: "subscription.trialing",
     });
-    expect(reminder.subject).toMatch(/^Your trial with .+ ends on \d{1,2} \w+ \d{4}$/);
-    expect(reminder.text_body).toMatch(/Manage subscription: http:\/\/localhost:3000\/portal\/overview\?token=/);
+    expect(reminder!.subject).toMatch(/^Your trial with .+ ends on \d{1,2} \w+ \d{4}$/);
+    expect(reminder!.text_body).toMatch(/Manage subscription: http:\/\/localhost:3000\/portal\/overview\?token=/);
     // The real-time job, when it runs, and a further advance do not write it twice.
     const job = await reminderJob(subscription.id);
     await sendTrialEndingEmail(job.payload as Parameters<typeof sendTrialEndingEmail>[0]);
     await advanceTo(subscription.id, new Date(endsAt + 60_000));
     const reminders = (await emailsOf([subscription.id])).filter((e) => e.template === "trial_ending");
     expect(reminders).toHaveLength(1);
-    expect(reminders[0].status).toBe("logged");
+    expect(reminders[0]!.status).toBe("logged");
 
     // One clock jump over the whole trial still sends the reminder (as of its own time, while trialing).
     const jumped = await subscribeAtCheckout({ price });

@@ -87,10 +87,12 @@ describe("settleAttempt", () => {
       settleAttempt(attempt.id, outcome(t, attempt.id)),
     ]);
     expect(results.map((r) => r.outcome).sort()).toEqual(["already_settled", "completed"]);
-    const [{ n }] = await query<{ n: number }>(
-      "SELECT count(*)::int AS n FROM events WHERE entity_id = $1 AND event_type = 'transaction.completed'",
-      [t.id],
-    );
+    const { n } = (
+      await query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM events WHERE entity_id = $1 AND event_type = 'transaction.completed'",
+        [t.id],
+      )
+    )[0]!;
     expect(n).toBe(1);
   });
 
@@ -160,7 +162,7 @@ describe("settleAttempt", () => {
       [customer.id],
     );
     expect(method).toMatchObject({ processor: "stripe", processor_reference: `pm_${attempt.id.slice(0, 8)}` });
-    expect(method.sub).toBe(method.id);
-    expect(paid.payments[0].payment_method_id).toBe(method.id);
+    expect(method!.sub).toBe(method!.id);
+    expect(paid.payments[0].payment_method_id).toBe(method!.id);
   });
 });

@@ -23,8 +23,9 @@ export async function reportCsv(id: string, received: ReceivedLink): Promise<Fil
     [id],
   );
   if (!meta) throw notFound(id);
+  const chunkCount = meta.chunks;
   async function* chunks(): AsyncGenerator<Buffer> {
-    for (let seq = 0; seq < meta.chunks; seq++) {
+    for (let seq = 0; seq < chunkCount; seq++) {
       const [row] = await query<{ data: Buffer }>("SELECT data FROM report_chunks WHERE report_id = $1 AND seq = $2", [
         id,
         seq,

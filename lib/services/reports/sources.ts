@@ -315,6 +315,8 @@ export function filterConditions(
     const expr = filterSql[filter.name];
     if (filter.operator) {
       const value = typeof filter.value === "string" ? filter.value : filter.value[0];
+      // A date filter (the ones with an operator) has one value: the report schema checks it.
+      if (value === undefined) throw new Error(`report filter ${filter.name} has no value`);
       const instant = /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value;
       out.push(`${expr} ${filter.operator === "lt" ? "<" : ">="} ${params.add(instant)}::timestamptz`);
     } else {

@@ -1,5 +1,5 @@
 import { SIMULATION } from "../../db/entities/simulation.ts";
-import { forgetTotals, jsonObject, query, RawJson } from "../../db/sql.ts";
+import { forgetTotals, jsonObject, queryExactlyOne, RawJson } from "../../db/sql.ts";
 import { invalidFields } from "../../errors.ts";
 import { newId } from "../../ids.ts";
 import type { CreateSimulationInput, Simulation } from "../../schemas/simulation.ts";
@@ -24,7 +24,7 @@ export async function createSimulation(
   const payload = isScenario(input.type) ? null : (input.payload ?? null);
   // A destination deleted since it was checked fails the foreign key: 400 invalid_field on
   // notification_setting_id, by the central mapping of database errors (lib/errors.ts).
-  const [row] = await query<{ j: string }>(
+  const row = await queryExactlyOne<{ j: string }>(
     `WITH t AS (INSERT INTO simulations (id, notification_setting_id, name, type, payload, config)
                 VALUES ($1, $2, $3, $4, $5::json, $6::json) RETURNING *)
      SELECT ${jsonObject(SIMULATION)}::text AS j FROM t`,

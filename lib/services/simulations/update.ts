@@ -1,5 +1,5 @@
 import { SIMULATION } from "../../db/entities/simulation.ts";
-import { forgetTotals, jsonObject, Params, query, RawJson, sqlTransaction } from "../../db/sql.ts";
+import { forgetTotals, jsonObject, Params, queryExactlyOne, RawJson, sqlTransaction } from "../../db/sql.ts";
 import { invalidFields, notFound } from "../../errors.ts";
 import {
   type Simulation,
@@ -60,7 +60,7 @@ export async function updateSimulation(
     for (const [name, value, cast] of columns) sets.push(`${name} = ${params.add(value)}${cast ? `::${cast}` : ""}`);
     // A new destination deleted since it was checked fails the foreign key: 400 invalid_field on
     // notification_setting_id, by the central mapping of database errors (lib/errors.ts).
-    const [row] = await query<{ j: string }>(
+    const row = await queryExactlyOne<{ j: string }>(
       `WITH t AS (UPDATE simulations t SET ${sets.join(", ")} WHERE t.id = $1 RETURNING t.*)
        SELECT ${jsonObject(SIMULATION)}::text AS j FROM t`,
       params.values,

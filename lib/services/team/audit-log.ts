@@ -92,15 +92,17 @@ const ENTITY_ID = /^[a-z]+_[a-z0-9]{26}$/;
 
 /** The entity a request is about: the last ID in its path (`/api/customers/ctm_…/addresses/add_…`). */
 export function pathEntityId(pathname: string): string | null {
-  const segments = pathname.split("/").filter(Boolean);
-  for (let i = segments.length - 1; i >= 0; i--) if (ENTITY_ID.test(segments[i])) return segments[i];
-  return null;
+  return (
+    pathname
+      .split("/")
+      .filter(Boolean)
+      .findLast((segment) => ENTITY_ID.test(segment)) ?? null
+  );
 }
 
 /** The ID of the entity an answer carries (its JSON text starts with it: fields are in spec order). */
 export function answerEntityId(json: string): string | null {
-  const match = /^\{"id":"([a-z]+_[a-z0-9]{26})"/.exec(json);
-  return match ? match[1] : null;
+  return /^\{"id":"([a-z]+_[a-z0-9]{26})"/.exec(json)?.[1] ?? null;
 }
 
 function escapeLike(value: string): string {

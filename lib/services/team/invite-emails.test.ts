@@ -54,16 +54,16 @@ describe("invitation emails", () => {
       const email = inviteeEmail();
       const created = await invite(owner.headers, email, "admin");
       const [mail] = await sink.waitFor(1);
-      expect(mail.to).toEqual([email]);
-      expect(mailSubject(mail.raw)).toBe("Olive Owner invited you to the Acme Tools billing dashboard");
-      const text = mailPart(mail.raw, "text/plain");
+      expect(mail!.to).toEqual([email]);
+      expect(mailSubject(mail!.raw)).toBe("Olive Owner invited you to the Acme Tools billing dashboard");
+      const text = mailPart(mail!.raw, "text/plain");
       expect(text).toContain(
         "Olive Owner invited you to join the Acme Tools billing dashboard as an admin (everything but the team).",
       );
       expect(text).toMatch(/works once, for 7 days \(until \d{1,2} \w+ \d{4}\)/);
       const link = /Accept invitation: (\S+)/.exec(text)?.[1] as string;
       expect(link).toBe(created.url);
-      expect(mailPart(mail.raw, "text/html")).toContain(`href="${link}"`);
+      expect(mailPart(mail!.raw, "text/html")).toContain(`href="${link}"`);
 
       const token = new URL(link).pathname.split("/invite/")[1];
       const joined = await call(accept.POST, "POST", "/team/invites/accept", {
@@ -76,9 +76,9 @@ describe("invitation emails", () => {
       await until(async () => (await emailsTo(email))[0]?.status === "sent");
       const [row] = await emailsTo(email);
       expect(row).toMatchObject({ template: "team_invite", entity_id: created.id, event_id: null });
-      expect(row.text_body).not.toContain(token);
-      expect(row.html_body).not.toContain(token);
-      expect(row.text_body).toContain("/invite/[link hidden: shown once to the inviter]");
+      expect(row!.text_body).not.toContain(token);
+      expect(row!.html_body).not.toContain(token);
+      expect(row!.text_body).toContain("/invite/[link hidden: shown once to the inviter]");
     } finally {
       await worker.stop();
       await sink.close();
@@ -93,9 +93,9 @@ describe("invitation emails", () => {
     const [pending] = await emailsTo(email);
     expect(pending).toMatchObject({ template: "team_invite", status: "pending" });
     const read = async () =>
-      call(emailRoute.GET, "GET", `/emails/${pending.id}`, {
+      call(emailRoute.GET, "GET", `/emails/${pending!.id}`, {
         key: await testKey(["notification.read"]),
-        params: { email_id: pending.id },
+        params: { email_id: pending!.id },
       });
     const before = await read();
     expect(before.status).toBe(200);
@@ -104,11 +104,11 @@ describe("invitation emails", () => {
     expect(before.body.data.html).not.toContain(token);
     expect(before.body.data.text).toContain("as a viewer (reads everything but API keys)");
 
-    await deliverEmails([pending.id]);
+    await deliverEmails([pending!.id]);
     const [logged] = await emailsTo(email);
-    expect(logged.status).toBe("logged");
-    expect(logged.text_body).not.toContain(token);
-    expect(logged.html_body).not.toContain(token);
+    expect(logged!.status).toBe("logged");
+    expect(logged!.text_body).not.toContain(token);
+    expect(logged!.html_body).not.toContain(token);
   });
 
   it("re-inviting sends a new email with a new link; the older link stops working", async () => {
@@ -133,7 +133,7 @@ describe("invitation emails", () => {
     const [self] = await query<{ email: string }>("SELECT email FROM users WHERE id = $1", [owner.userId]);
     const taken = await call(invites.POST, "POST", "/team/invites", {
       headers: owner.headers,
-      body: { email: self.email, role: "viewer" },
+      body: { email: self!.email, role: "viewer" },
     });
     expect(taken.status).toBe(409);
     const bad = await call(invites.POST, "POST", "/team/invites", {
@@ -141,7 +141,7 @@ describe("invitation emails", () => {
       body: { email: "x-bad-role@example.com", role: "superuser" },
     });
     expect(bad.status).toBe(400);
-    expect(await emailsTo(self.email)).toHaveLength(0);
+    expect(await emailsTo(self!.email)).toHaveLength(0);
     expect(await emailsTo("x-bad-role@example.com")).toHaveLength(0);
   });
 });

@@ -19,6 +19,7 @@ import {
   listJson,
   Params,
   query,
+  queryExactlyOne,
   type RawJson,
   sqlTransaction,
   ts,
@@ -97,7 +98,7 @@ export async function createInvite(
       [id, input.email, input.role, hashInviteToken(token), invitedBy, INVITE_LIFETIME_DAYS],
       client,
     );
-    const [row] = await query<{ j: string; expires_at: Date; inviter: string | null }>(
+    const row = await queryExactlyOne<{ j: string; expires_at: Date; inviter: string | null }>(
       `SELECT (SELECT row_to_json(r) FROM (SELECT ${TEAM_INVITE.fields.map(([n, e]) => `${e} AS "${n}"`).join(", ")},
               $2::text AS url) r)::text AS j, t.expires_at,
               (SELECT coalesce(nullif(trim(u.name), ''), u.email) FROM users u WHERE u.id = t.invited_by) AS inviter

@@ -75,7 +75,10 @@ function contextOf(countryCode: string | null, mode: string | null, rate: string
  * price has one, else of its unit price.
  */
 export function defaultCurrency(items: readonly ResolvedItem[], countryCode: string | null): string {
-  const price = items[0].price;
+  const [first] = items;
+  // The request schemas ask for at least one item.
+  if (!first) throw new Error("defaultCurrency: a transaction without items has no default currency");
+  const price = first.price;
   const country = countryCode?.toUpperCase();
   const override = country
     ? price.unit_price_overrides.find((o) => o.country_codes.some((code) => code.toUpperCase() === country))
@@ -157,7 +160,9 @@ export function totalsFor(items: readonly ResolvedItem[], options: DetailsOption
     });
   } catch (error) {
     if (!isInvalidField(error)) throw error;
-    const [{ field: lineField, message }] = error.errors;
+    const [first] = error.errors;
+    if (!first) throw error;
+    const { field: lineField, message } = first;
     const field = lineField.replace(/^items\[(\d+)\]/, (_, k: string) => counted[Number(k)]?.field ?? `items[${k}]`);
     throw invalidField(field, message);
   }
@@ -181,6 +186,15 @@ function adjustedTotals(totals: TransactionTotals): TransactionDetails["adjusted
   };
 }
 
+/** Each computed line with the item it was computed from: totalsFor returns one line per item, in order. */
+export function withItems<L, I>(lines: readonly L[], items: readonly I[]): [L, I][] {
+  return lines.map((line, i) => {
+    const item = items[i];
+    if (item === undefined) throw new Error(`line ${i} was computed from no item`);
+    return [line, item];
+  });
+}
+
 /**
  * A stored transaction's `details`. The items must be stored (their `txnitm_` IDs are the line
  * items' IDs) and all counted. Payout totals are null until the transaction is completed.
@@ -193,16 +207,16 @@ export function transactionDetails(items: readonly ResolvedItem[], options: Deta
     adjusted_totals: adjustedTotals(computed.totals),
     payout_totals: null,
     adjusted_payout_totals: null,
-    line_items: computed.line_items.map((line, i) => ({
-      id: items[i].id as string,
-      price_id: items[i].price.id as string,
+    line_items: withItems(computed.line_items, items).map(([line, item]) => ({
+      id: item.id as string,
+      price_id: item.price.id as string,
       // The engine's quantity, already negative on a credit line.
       quantity: line.quantity,
-      proration: prorationJson(items[i].proration),
+      proration: prorationJson(item.proration),
       tax_rate: line.tax_rate,
       unit_totals: line.unit_totals,
       totals: line.totals,
-      product: items[i].product as ProductJson & Record<string, unknown>,
+      product: item.product as ProductJson & Record<string, unknown>,
     })),
   };
 }

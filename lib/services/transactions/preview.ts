@@ -4,7 +4,7 @@
  */
 import { pool } from "../../db/connection.ts";
 import type { PreviewTransactionInput } from "../../schemas/transaction.ts";
-import { taxContext, totalsFor } from "./details.ts";
+import { taxContext, totalsFor, withItems } from "./details.ts";
 import { AVAILABLE_PAYMENT_METHODS, previewAddress, previewContext } from "./preview-context.ts";
 
 export async function previewTransaction(input: PreviewTransactionInput) {
@@ -36,13 +36,13 @@ export async function previewTransaction(input: PreviewTransactionInput) {
     details: {
       tax_rates_used: computed.tax_rates_used,
       totals: computed.totals,
-      line_items: computed.line_items.map((line, i) => ({
-        price_id: counted[i].price.id,
+      line_items: withItems(computed.line_items, counted).map(([line, item]) => ({
+        price_id: item.price.id,
         quantity: line.quantity,
         tax_rate: line.tax_rate,
         unit_totals: line.unit_totals,
         totals: line.totals,
-        product: counted[i].product,
+        product: item.product,
         proration: null,
       })),
     },

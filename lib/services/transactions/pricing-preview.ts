@@ -51,7 +51,8 @@ export async function pricingPreview(input: PricingPreviewInput) {
   const discountJson = context.discount?.json ? JSON.parse(context.discount.json) : null;
   const lineItems = context.items.map((item) => {
     const computed = totalsFor([item], { currency, tax, discount: context.discount });
-    const line = computed.line_items[0];
+    const [line] = computed.line_items;
+    if (!line) throw new Error(`no line computed for ${item.price.id}`);
     return {
       price: item.price,
       quantity: item.quantity,

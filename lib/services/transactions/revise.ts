@@ -15,7 +15,15 @@ import { ADDRESS } from "../../db/entities/address.ts";
 import { BUSINESS } from "../../db/entities/business.ts";
 import { CUSTOMER } from "../../db/entities/customer.ts";
 import { TRANSACTION } from "../../db/entities/transaction.ts";
-import { query, type RawJson, relatedJson, sqlTransaction, storableJson, updateJson } from "../../db/sql.ts";
+import {
+  query,
+  queryExactlyOne,
+  type RawJson,
+  relatedJson,
+  sqlTransaction,
+  storableJson,
+  updateJson,
+} from "../../db/sql.ts";
 import { ApiError, type FieldError, invalidFields, notFound } from "../../errors.ts";
 import type { ReviseTransactionInput } from "../../schemas/adjustment.ts";
 import type { Transaction, TransactionInclude } from "../../schemas/transaction.ts";
@@ -88,7 +96,7 @@ export async function reviseTransaction(
     }
     if (problems.length) throw invalidFields(problems);
 
-    const [{ now }] = await query<{ now: string }>("SELECT now()::text AS now", [], client);
+    const { now } = await queryExactlyOne<{ now: string }>("SELECT now()::text AS now", [], client);
     const snapshot = (current: Snapshot | null, changes: Record<string, unknown> | undefined) =>
       changes && current ? storableJson(revised(current, changes)) : undefined;
     const written = await updateJson(

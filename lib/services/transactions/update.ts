@@ -27,7 +27,7 @@ import type pg from "pg";
 import { invoiceIdOf } from "../../billing/payments.ts";
 import { EDITABLE_STATUSES } from "../../billing/transaction-states.ts";
 import { TRANSACTION } from "../../db/entities/transaction.ts";
-import { jsonb, query, type RawJson, sqlTransaction, storableJson, updateJson } from "../../db/sql.ts";
+import { jsonb, query, queryExactlyOne, type RawJson, sqlTransaction, storableJson, updateJson } from "../../db/sql.ts";
 import { notFound } from "../../errors.ts";
 import type {
   BillingDetails,
@@ -237,7 +237,7 @@ async function planChanges(
 
 /** `now()` of the database transaction, exactly (a JavaScript Date would drop the microseconds). */
 async function transactionNow(client: pg.PoolClient): Promise<string> {
-  const [row] = await query<{ now: string }>("SELECT now()::text AS now", [], client);
+  const row = await queryExactlyOne<{ now: string }>("SELECT now()::text AS now", [], client);
   return row.now;
 }
 
@@ -329,13 +329,17 @@ export async function updateTransaction(
     // (decision: subscription-from-recurring-items): subscription.created and .activated after transaction.billed, then the transaction.updated
     // that carries subscription_id and billing_period.
     if (wanted === "billed") {
-      const [row] = await query<{ collection_mode: string; subscription_id: string | null; period_set: boolean }>(
+      const row = await queryExactlyOne<{
+        collection_mode: string;
+        subscription_id: string | null;
+        period_set: boolean;
+      }>(
         "SELECT collection_mode, subscription_id, billing_period_starts_at IS NOT NULL AS period_set FROM transactions WHERE id = $1",
         [id],
         client,
       );
       if (row.collection_mode === "manual" && row.subscription_id === null) {
-        const [{ now }] = await query<{ now: Date }>("SELECT now() AS now", [], client);
+        const { now } = await queryExactlyOne<{ now: Date }>("SELECT now() AS now", [], client);
         const created = await createFromTransaction(client, id, now, null);
         if (created) {
           const linked = await updateJson(

@@ -65,6 +65,6 @@ export function restrictionSummary(restrictTo: string[] | null, names: Catalogue
       .filter(Boolean)
       .join(", ");
   }
-  const first = known.find((name) => name !== null) ?? restrictTo[0];
+  const first = known.find((name) => name !== null) ?? restrictTo[0] ?? "";
   return restrictTo.length === 1 ? first : `${first} and ${restrictTo.length - 1} more`;
 }

@@ -28,8 +28,8 @@ import { ProductForm } from "./product-form";
 /** "$10.50 / month", the first active price, and how many more. */
 function pricesSummary(product: ProductWithPrices) {
   const active = product.prices.filter((p) => p.status === "active");
-  if (active.length === 0) return <span className="text-slate-500">No active prices</span>;
-  const first = active[0];
+  const [first] = active;
+  if (!first) return <span className="text-slate-500">No active prices</span>;
   return (
     <span>
       {formatMoney(first.unit_price.amount, first.unit_price.currency_code)}{" "}

@@ -15,7 +15,7 @@ import Link from "next/link";
 import { type FormEvent, useId, useRef, useState } from "react";
 import { Button } from "@/components/button";
 import { FormActions, FormError, SelectField, TextField, useFocusOnError } from "@/components/form";
-import { lineItems, type PriceLine, PriceLines } from "@/components/price-lines";
+import { lineItems, lineQuantity, type PriceLine, PriceLines } from "@/components/price-lines";
 import { useToast } from "@/components/toast";
 import { ApiClientError, api } from "@/lib/dashboard/api";
 import { useDiscounts } from "@/lib/dashboard/catalogue";
@@ -36,8 +36,8 @@ interface Problems {
 /** The lines as the API's items: catalogue prices, or copies with another trial. */
 function items(lines: PriceLine[], trial: Trial, days: number) {
   if (trial === "price") return lineItems(lines);
-  return lines.map((line, i) => ({
-    quantity: lineItems(lines)[i].quantity,
+  return lines.map((line) => ({
+    quantity: lineQuantity(line),
     price: {
       description: line.price.description,
       name: line.price.name,

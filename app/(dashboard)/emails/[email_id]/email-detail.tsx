@@ -30,7 +30,8 @@ export function EmailDetail({ emailId }: { emailId: string }) {
 function entityLink(id: string | null) {
   if (!id) return dash;
   const areas: Record<string, string> = { txn: "transactions", sub: "subscriptions", ctm: "customers" };
-  const area = areas[id.split("_")[0]];
+  const [prefix = ""] = id.split("_");
+  const area = areas[prefix];
   return area ? (
     <Link href={`/${area}/${id}`} className="font-mono text-xs text-brand-700 hover:underline">
       {id}

@@ -225,8 +225,9 @@ function AdjustmentForm({
         }
       }
       const amountsRead = lines.every((line) => !local[amountField(line.id)]);
-      if (items.length === 0 && amountsRead && lines.length > 0) {
-        local[amountField(lines[0].id)] = `Enter an amount for at least one line to ${text.noun}.`;
+      const [firstLine] = lines;
+      if (items.length === 0 && amountsRead && firstLine) {
+        local[amountField(firstLine.id)] = `Enter an amount for at least one line to ${text.noun}.`;
       }
     }
     const reason = values.reason.trim();

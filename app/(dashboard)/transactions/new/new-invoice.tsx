@@ -58,8 +58,9 @@ function sortErrors(error: unknown, draft: InvoiceDraft): ServerErrors {
   for (const { field, message } of error.errors) {
     const step = stepOfField(field);
     const line = lineOfField(field);
-    if (line && draft.lines[line.index] && line.field) {
-      const key = draft.lines[line.index].key;
+    const draftLine = line ? draft.lines[line.index] : undefined;
+    if (line && draftLine && line.field) {
+      const key = draftLine.key;
       out.lines[key] = { ...out.lines[key], [line.field]: message };
     }
     const termsField = /^billing_details\.(payment_terms|purchase_order_number|additional_information)/.exec(field);
@@ -88,7 +89,8 @@ export function NewInvoice() {
   const router = useRouter();
   const toast = useToast();
   const client = useQueryClient();
-  const step = STEPS[stepIndex];
+  // stepIndex moves only between STEPS' indices (goTo).
+  const step = STEPS[stepIndex] ?? STEPS[0];
   // An edit answers the API's last refusal: its messages go until the next attempt.
   const update = (patch: Partial<InvoiceDraft>) => {
     setDraft((d) => ({ ...d, ...patch }));

@@ -75,8 +75,8 @@ describe("GET /metrics/revenue", () => {
       { timestamp: "2030-01-03T00:00:00.000000Z", amount: convert(1540n, "JPY", "USD").toString(), count: 1 },
     ]);
     // By hand, at the table's rates (EUR 0.86, JPY 154 a dollar): €8.00 = $9.30..., ¥1,540 = $10.00.
-    expect(data.timeseries[0].amount).toBe(String(1250 + 930));
-    expect(data.timeseries[2].amount).toBe("1000");
+    expect(data.timeseries[0]!.amount).toBe(String(1250 + 930));
+    expect(data.timeseries[2]!.amount).toBe("1000");
     expect(data.updated_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/);
   });
 
@@ -110,7 +110,7 @@ describe("GET /metrics/revenue", () => {
 
   it("refuses from after to, naming from", async () => {
     const error = expectFieldError(await get("2030-01-02", "2030-01-01"), "from");
-    expect(error.errors?.[0].message).toContain("on or before");
+    expect(error.errors?.[0]?.message).toContain("on or before");
   });
 
   it("refuses dates that are not RFC 3339 full-dates, naming the field", async () => {
@@ -186,8 +186,8 @@ describe("the daily revenue rollup", () => {
     const before = await series(today, nextDay(today));
     await insertCompletedTransaction({ currency: "USD", earnings: "321", completedAt: null });
     const after = await series(today, nextDay(today));
-    expect(after.timeseries[0].count).toBe(before.timeseries[0].count + 1);
-    expect(BigInt(after.timeseries[0].amount) - BigInt(before.timeseries[0].amount)).toBe(321n);
+    expect(after.timeseries[0]!.count).toBe(before.timeseries[0]!.count + 1);
+    expect(BigInt(after.timeseries[0]!.amount) - BigInt(before.timeseries[0]!.amount)).toBe(321n);
     expect(after.updated_at >= before.updated_at).toBe(true);
   });
 

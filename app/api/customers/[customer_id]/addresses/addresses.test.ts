@@ -111,9 +111,9 @@ describe("POST /customers/{customer_id}/addresses", () => {
 
     const rows = await events(res.body.data.id);
     expect(rows).toHaveLength(1);
-    expect(rows[0].eventType).toBe("address.created");
-    expect(rows[0].id).toMatch(/^evt_[a-z0-9]{26}$/);
-    expect(rows[0].data).toEqual(res.body.data);
+    expect(rows[0]!.eventType).toBe("address.created");
+    expect(rows[0]!.id).toMatch(/^evt_[a-z0-9]{26}$/);
+    expect(rows[0]!.data).toEqual(res.body.data);
   });
 
   it("accepts null for every optional field", async () => {
@@ -272,7 +272,7 @@ describe("PATCH /customers/{customer_id}/addresses/{address_id}", () => {
 
     const rows = await events(created.id);
     expect(rows.map((row) => row.eventType)).toEqual(["address.created", "address.updated"]);
-    expect(rows[1].data).toEqual(res.body.data);
+    expect(rows[1]!.data).toEqual(res.body.data);
     expect((await get(customerId, created.id)).body.data).toEqual(res.body.data);
   });
 

@@ -110,9 +110,9 @@ describe("POST /customers/{customer_id}/businesses", () => {
 
     const rows = await events(res.body.data.id);
     expect(rows).toHaveLength(1);
-    expect(rows[0].eventType).toBe("business.created");
-    expect(rows[0].id).toMatch(/^evt_[a-z0-9]{26}$/);
-    expect(rows[0].data).toEqual(res.body.data);
+    expect(rows[0]!.eventType).toBe("business.created");
+    expect(rows[0]!.id).toMatch(/^evt_[a-z0-9]{26}$/);
+    expect(rows[0]!.data).toEqual(res.body.data);
   });
 
   it("accepts null for the optional fields and for a contact's name", async () => {
@@ -307,7 +307,7 @@ describe("PATCH /customers/{customer_id}/businesses/{business_id}", () => {
 
     const rows = await events(created.id);
     expect(rows.map((row) => row.eventType)).toEqual(["business.created", "business.updated"]);
-    expect(rows[1].data).toEqual(res.body.data);
+    expect(rows[1]!.data).toEqual(res.body.data);
     expect((await get(customerId, created.id)).body.data).toEqual(res.body.data);
   });
 

@@ -101,11 +101,11 @@ describe("POST /customers/{customer_id}/portal-sessions", () => {
     const other = await makeCustomer();
     const token = tokenOf((await createSession(customer.id)).body.data.urls.general.overview);
     const [body, signature] = token.split(".");
-    const payload = JSON.parse(Buffer.from(body.slice(4), "base64url").toString());
+    const payload = JSON.parse(Buffer.from(body!.slice(4), "base64url").toString());
     const forged = `pga_${Buffer.from(JSON.stringify({ ...payload, sub: other.id })).toString("base64url")}`;
     for (const bad of [
       `${forged}.${signature}`,
-      `${body}.${signature.slice(0, -2)}AA`,
+      `${body}.${signature!.slice(0, -2)}AA`,
       `${body}x.${signature}`,
       token.replace(/^pga_/, "pca_"),
       (await issueToken("customer_auth", customer.id)).token,
@@ -131,10 +131,10 @@ describe("POST /customers/{customer_id}/portal-sessions", () => {
       await createSession(customer.id, { subscription_ids: [unknown] }),
       "subscription_ids[0]",
     );
-    expect(a.errors?.[0].message).toBe(
+    expect(a.errors?.[0]?.message).toBe(
       `no subscription of customer ${customer.id} has the ID ${other.subscription.id}`,
     );
-    expect(b.errors?.[0].message).toBe(`no subscription of customer ${customer.id} has the ID ${unknown}`);
+    expect(b.errors?.[0]?.message).toBe(`no subscription of customer ${customer.id} has the ID ${unknown}`);
 
     const many = Array.from({ length: 26 }, () => subscription.id);
     expectFieldError(await createSession(customer.id, { subscription_ids: many }), "subscription_ids");

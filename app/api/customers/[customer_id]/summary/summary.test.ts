@@ -56,7 +56,7 @@ describe("GET /customers/{id}/summary", () => {
     ];
     for (const t of paid) await completeByPayment(t.id);
     // A partial refund of the first: lifetime spend counts what the customer kept paying.
-    const full = (await transactions.get(paid[0].id)).body.data;
+    const full = (await transactions.get(paid[0]!.id)).body.data;
     const line = full.details.line_items[0];
     const refund = await call(adjustmentCollection.POST, "POST", "/adjustments", {
       key: await admin(),
@@ -77,8 +77,8 @@ describe("GET /customers/{id}/summary", () => {
     await transaction(customer.id, address.id, "9900", "USD");
 
     const after = (await transactions.get(full.id)).body.data.details.adjusted_totals.grand_total;
-    const second = (await transactions.get(paid[1].id)).body.data.details.totals.grand_total;
-    const euro = (await transactions.get(paid[2].id)).body.data.details.totals.grand_total;
+    const second = (await transactions.get(paid[1]!.id)).body.data.details.totals.grand_total;
+    const euro = (await transactions.get(paid[2]!.id)).body.data.details.totals.grand_total;
     const res = await get(customer.id);
     expect(res.status).toBe(200);
     expect(res.body.data.lifetime_spend).toEqual([

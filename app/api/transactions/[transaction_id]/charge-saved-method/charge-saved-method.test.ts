@@ -36,15 +36,15 @@ async function methodOf(subscriptionId: string): Promise<string | null> {
     "SELECT payment_method_id FROM subscriptions WHERE id = $1",
     [subscriptionId],
   );
-  return row.payment_method_id;
+  return row!.payment_method_id;
 }
 
 /** A customer who bought once (so has a saved card) and a ready transaction for a new monthly plan. */
 async function returningCustomer(card?: typeof DECLINES_LATER_CARD, priceBody: Entity = {}) {
   const first = await subscribeAtCheckout(card ? { card } : {});
-  const [{ id: methodId }] = await query<{ id: string }>("SELECT id FROM payment_methods WHERE customer_id = $1", [
-    first.customer.id,
-  ]);
+  const { id: methodId } = (
+    await query<{ id: string }>("SELECT id FROM payment_methods WHERE customer_id = $1", [first.customer.id])
+  )[0]!;
   const price = await makeRecurringPrice({ unit_price: { amount: "5000", currency_code: "USD" }, ...priceBody });
   const txn = await makeTransaction({
     items: [{ price_id: price.id, quantity: 2 }],
@@ -132,10 +132,10 @@ describe("POST /transactions/{id}/checkout-email", () => {
       "SELECT template, subject, text_body FROM emails WHERE id = $1",
       [res.body.data.id],
     );
-    expect(row.template).toBe("checkout_link");
-    expect(row.subject).toContain("Start your subscription");
-    expect(row.text_body).toContain(`/checkout?_ptxn=${txn.id}`);
-    expect(row.text_body).toContain("$100.00");
+    expect(row!.template).toBe("checkout_link");
+    expect(row!.subject).toContain("Start your subscription");
+    expect(row!.text_body).toContain(`/checkout?_ptxn=${txn.id}`);
+    expect(row!.text_body).toContain("$100.00");
     expectError(await emailIt(first.transaction.id), 400, "transaction_not_payable");
     expectNotFound(await emailIt("txn_00000000000000000000000000"));
     await expectPermission((key) => emailIt(txn.id, key), {

@@ -55,7 +55,7 @@ describe("POST /transactions/{transaction_id}/mark-paid", () => {
     const [row] = await query<{ completed_at: Date | null }>("SELECT completed_at FROM transactions WHERE id = $1", [
       invoice.id,
     ]);
-    expect(row.completed_at).not.toBeNull();
+    expect(row!.completed_at).not.toBeNull();
     expect((await eventTypes(invoice.id)).slice(-3)).toEqual([
       "transaction.updated",
       "transaction.paid",
@@ -93,7 +93,7 @@ describe("POST /transactions/{transaction_id}/mark-paid", () => {
     const invoice = await makeInvoice({ discount_id: discount.id });
     await markPaid(invoice.id);
     const [row] = await query<{ times_used: number }>("SELECT times_used FROM discounts WHERE id = $1", [discount.id]);
-    expect(row.times_used).toBe(1);
+    expect(row!.times_used).toBe(1);
   });
 
   it("validation: method and reference, each on its field", async () => {
