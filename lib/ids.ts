@@ -42,7 +42,8 @@ function randomPart(): string {
   }
   let out = "";
   // The low 5 bits of each byte: 256 is a multiple of 32, so every character is equally likely.
-  for (let i = poolAt; i < poolAt + RANDOM_CHARS; i++) out += ALPHABET[pool[i] & 31];
+  // `pool[i]!`: i < poolAt + RANDOM_CHARS <= pool.length, as the refill above ensures.
+  for (let i = poolAt; i < poolAt + RANDOM_CHARS; i++) out += ALPHABET[pool[i]! & 31];
   poolAt += RANDOM_CHARS;
   return out;
 }

@@ -52,11 +52,11 @@ export function cardType(digits: string): string {
 
 /** An expiry `MM/YY` (or `MM/YYYY`) as month and four-digit year; null when not shaped so. */
 export function parseExpiry(text: string): { month: number; year: number } | null {
-  const match = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(text);
-  if (!match) return null;
-  const month = Number(match[1]);
+  const [, monthText, yearText] = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(text) ?? [];
+  if (monthText === undefined || yearText === undefined) return null;
+  const month = Number(monthText);
   if (month < 1 || month > 12) return null;
-  const year = match[2].length === 2 ? 2000 + Number(match[2]) : Number(match[2]);
+  const year = yearText.length === 2 ? 2000 + Number(yearText) : Number(yearText);
   return { month, year };
 }
 

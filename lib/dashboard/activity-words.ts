@@ -35,7 +35,8 @@ const PAGES: Record<string, string> = {
 /** The dashboard page of an entity from its ID's prefix, or null. */
 export function pageOf(id: string | null | undefined): string | null {
   if (!id) return null;
-  const base = PAGES[id.split("_")[0]];
+  const [prefix = ""] = id.split("_");
+  const base = PAGES[prefix];
   return base ? `${base}/${id}` : null;
 }
 
@@ -84,11 +85,11 @@ const ID_SEGMENT = /^[a-z]+_[a-z0-9]{26}$/;
 
 /** "PATCH /api/transactions/txn_…/mark-paid" → "PATCH transactions/txn/mark-paid". */
 function routeKey(action: string): { key: string; path: string[] } | null {
-  const match = /^(POST|PATCH|PUT|DELETE) \/api\/(.+?)\/?$/.exec(action);
-  if (!match) return null;
-  const path = match[2].split("/");
+  const [, method, rest] = /^(POST|PATCH|PUT|DELETE) \/api\/(.+?)\/?$/.exec(action) ?? [];
+  if (!method || !rest) return null;
+  const path = rest.split("/");
   const pattern = path.map((s) => (ID_SEGMENT.test(s) ? s.split("_")[0] : /^[A-Z]{2}$/.test(s) ? "CC" : s));
-  return { key: `${match[1]} ${pattern.join("/")}`, path };
+  return { key: `${method} ${pattern.join("/")}`, path };
 }
 
 function singular(words: string): string {
@@ -101,7 +102,7 @@ function singular(words: string): string {
 function fallback(entry: AuditEntryLike): Phrase {
   const route = routeKey(entry.action);
   if (!route) return [entry.action.replace(/_/g, " ")];
-  const [method] = entry.action.split(" ");
+  const [method = ""] = entry.action.split(" ");
   const segments = route.path.filter((s) => !ID_SEGMENT.test(s) && !/^[A-Z]{2}$/.test(s));
   const last = segments.at(-1) ?? "";
   const verb = { POST: "Created", PATCH: "Updated", PUT: "Set", DELETE: "Deleted" }[method] ?? "Changed";

@@ -22,7 +22,7 @@ const WORDS: Record<string, string> = {
 export function eventName(type: string): string {
   const known = WORDS[type];
   if (known) return known;
-  const [entity, action = ""] = type.split(".");
+  const [entity = "", action = ""] = type.split(".");
   const noun = entity.replace(/_/g, " ");
   return `${noun.charAt(0).toUpperCase()}${noun.slice(1)} ${action.replace(/_/g, " ")}`.trim();
 }

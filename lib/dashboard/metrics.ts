@@ -198,10 +198,29 @@ export function percent(numerator: number | bigint, denominator: number | bigint
 
 /** The API's rate string ("0.033113") as a percentage with one decimal ("3.3%"). */
 export function rateText(rate: string): string {
-  const [whole, fraction = ""] = rate.split(".");
+  const [whole = "", fraction = ""] = rate.split(".");
   const millionths = BigInt(whole) * 1_000_000n + BigInt(fraction.padEnd(6, "0").slice(0, 6));
   return percent(millionths, 1_000_000n);
 }
+
+/** A day's MRR movements, without the day. */
+export type MrrMovements = Omit<MrrMovementsMetrics["timeseries"][number], "timestamp">;
+
+/**
+ * The movements of a day the movements' series lacks: none. Sections pair the movements with
+ * another metric's days, and while a new range loads one of them may still show the previous
+ * range's points (placeholder data), with other days.
+ */
+export const NO_MOVEMENTS: MrrMovements = {
+  new: "0",
+  expansion: "0",
+  contraction: "0",
+  churn: "0",
+  reactivation: "0",
+  new_subscribers: 0,
+  reactivated_subscribers: 0,
+  churned_subscribers: 0,
+};
 
 export interface ChurnPoint {
   day: string;

@@ -121,10 +121,12 @@ export function useResetTaxRate() {
  */
 export function percentToFraction(text: string): string | null {
   const match = /^(\d*)(?:[.,](\d*))?$/.exec(text.trim());
-  if (!match || (match[1] === "" && (match[2] ?? "") === "")) return null;
-  const whole = match[1].padStart(3, "0");
-  const digits = `${whole.slice(0, -2)}.${whole.slice(-2)}${match[2] ?? ""}`;
-  const [int, frac = ""] = digits.split(".");
+  if (!match) return null;
+  const [, intDigits = "", fracDigits = ""] = match;
+  if (intDigits === "" && fracDigits === "") return null;
+  const whole = intDigits.padStart(3, "0");
+  const digits = `${whole.slice(0, -2)}.${whole.slice(-2)}${fracDigits}`;
+  const [int = "", frac = ""] = digits.split(".");
   const cleanInt = int.replace(/^0+(?=\d)/, "");
   const cleanFrac = frac.replace(/0+$/, "");
   return cleanFrac ? `${cleanInt}.${cleanFrac}` : cleanInt;

@@ -84,7 +84,7 @@ export function useStatusCounts(params: ListParams, enabled = true) {
   });
   const counts: Partial<Record<SubscriptionStatus, number>> = {};
   SUBSCRIPTION_STATUSES.forEach((status, index) => {
-    const data = results[index].data;
+    const data = results[index]?.data;
     if (data) counts[status] = data.meta.pagination.estimated_total;
   });
   return counts;

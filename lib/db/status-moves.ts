@@ -15,6 +15,7 @@ export function movedFrom(pairs: Pairs): string {
 /** The status each pair moves `t.status` to (NULL, refused by the column, from any other). */
 export function movedTo(pairs: Pairs): string {
   const targets = new Set(pairs.map(([, to]) => to));
-  if (targets.size === 1) return sqlText(pairs[0][1]);
+  const [only] = targets;
+  if (targets.size === 1 && only !== undefined) return sqlText(only);
   return `CASE t.status ${pairs.map(([from, to]) => `WHEN ${sqlText(from)} THEN ${sqlText(to)}`).join(" ")} END`;
 }

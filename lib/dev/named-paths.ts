@@ -103,7 +103,12 @@ function trimPath(raw: string): string {
   for (;;) {
     const before = text;
     text = text.replace(/[.,;:…]+$/, "");
-    for (const [open, close] of ["()", "[]", "{}", "<>"] as const) {
+    for (const [open, close] of [
+      ["(", ")"],
+      ["[", "]"],
+      ["{", "}"],
+      ["<", ">"],
+    ] as const) {
       if (text.endsWith(close) && count(text, close) > count(text, open)) text = text.slice(0, -1);
     }
     if (text === before) return text;

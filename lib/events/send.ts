@@ -45,7 +45,8 @@ export function pinnedLookup(addresses: readonly LookupAddress[]): LookupFunctio
   return (_hostname, options, callback) => {
     const family = options.family === 4 || options.family === 6 ? options.family : 0;
     const usable = family ? addresses.filter((entry) => entry.family === family) : [...addresses];
-    if (usable.length === 0) {
+    const [first] = usable;
+    if (first === undefined) {
       const error = Object.assign(new Error(`no IPv${family} address was checked for this host`), {
         code: "ENOTFOUND",
       });
@@ -53,7 +54,7 @@ export function pinnedLookup(addresses: readonly LookupAddress[]): LookupFunctio
       return;
     }
     if ((options as { all?: boolean }).all) (callback as (e: null, a: LookupAddress[]) => void)(null, usable);
-    else callback(null, usable[0].address, usable[0].family);
+    else callback(null, first.address, first.family);
   };
 }
 

@@ -5,9 +5,8 @@
  * lib/schemas/event-payloads.ts.
  */
 import type { z } from "zod";
-import { EVENT_TYPES } from "../events/catalogue.ts";
 import { SIGNATURE_HEADER } from "../events/signature.ts";
-import { EVENT_SCHEMAS, NOTIFICATION_PAYLOAD_SCHEMAS } from "../schemas/event-payloads.ts";
+import { EVENT_PAYLOADS } from "../schemas/event-payloads.ts";
 import type { Components } from "./openapi.ts";
 
 type JsonSchema = Record<string, unknown>;
@@ -27,9 +26,9 @@ function pascal(eventType: string): string {
  * entity's own name is known).
  */
 export function eventSchemaNames(): [string, z.ZodType][] {
-  return EVENT_TYPES.flatMap((type) => [
-    [`${pascal(type.name)}Event`, EVENT_SCHEMAS[type.name]] as [string, z.ZodType],
-    [type.name, NOTIFICATION_PAYLOAD_SCHEMAS[type.name]] as [string, z.ZodType],
+  return EVENT_PAYLOADS.flatMap(({ type, event, notification }) => [
+    [`${pascal(type.name)}Event`, event] as [string, z.ZodType],
+    [type.name, notification] as [string, z.ZodType],
   ]);
 }
 
@@ -40,10 +39,9 @@ export function eventSchemaNames(): [string, z.ZodType][] {
  * the event's data: `TransactionInNotification`.
  */
 function registerEventSchemas(components: Components): void {
-  for (const type of EVENT_TYPES) {
-    const event = EVENT_SCHEMAS[type.name];
+  for (const { type, event, notification } of EVENT_PAYLOADS) {
     const own = event.shape.data as z.ZodType;
-    const data = NOTIFICATION_PAYLOAD_SCHEMAS[type.name].shape.data as z.ZodType;
+    const data = notification.shape.data as z.ZodType;
     const ownName = components.names.get(own) ?? `${pascal(type.name)}Data`;
     components.ref(own, "output", ownName);
     components.ref(event, "output", `${pascal(type.name)}Event`);
@@ -76,9 +74,9 @@ export const SIGNATURE_PARAMETER = {
 export function webhooks(components: Components): Record<string, JsonSchema> {
   registerEventSchemas(components);
   return Object.fromEntries(
-    [...EVENT_TYPES]
-      .sort((a, b) => a.name.localeCompare(b.name))
-      .map((type) => [
+    [...EVENT_PAYLOADS]
+      .sort((a, b) => a.type.name.localeCompare(b.type.name))
+      .map(({ type, notification }) => [
         type.name,
         {
           post: {
@@ -92,7 +90,7 @@ export function webhooks(components: Components): Record<string, JsonSchema> {
               required: true,
               content: {
                 "application/json": {
-                  schema: components.ref(NOTIFICATION_PAYLOAD_SCHEMAS[type.name], "output", type.name),
+                  schema: components.ref(notification, "output", type.name),
                 },
               },
             },

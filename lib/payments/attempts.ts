@@ -87,7 +87,10 @@ export async function recordAttempts(attempts: readonly NewAttempt[], on?: Query
 }
 
 export async function recordAttempt(attempt: NewAttempt, on?: Queryable): Promise<PaymentAttempt> {
-  const [row] = await recordAttempts([attempt], on);
+  const rows = await recordAttempts([attempt], on);
+  const [row] = rows;
+  if (rows.length !== 1 || row === undefined)
+    throw new Error(`recordAttempts wrote ${rows.length} rows for one attempt`);
   return row;
 }
 

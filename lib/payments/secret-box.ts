@@ -63,9 +63,10 @@ export function seal(plaintext: string, purpose: string): string {
 /** Decrypts a value `seal` made for the same `purpose`; a SecretBoxError says why it cannot. */
 export function unseal(sealed: string, purpose: string): string {
   const key = requireKey();
-  const parts = sealed.split(".");
-  if (parts.length !== 5 || parts[0] !== VERSION) throw new SecretBoxError("the stored value is not a sealed secret");
-  const [, id, iv, tag, ciphertext] = parts;
+  const [version, id, iv, tag, ciphertext, ...rest] = sealed.split(".");
+  if (version !== VERSION || iv === undefined || tag === undefined || ciphertext === undefined || rest.length > 0) {
+    throw new SecretBoxError("the stored value is not a sealed secret");
+  }
   if (id !== keyId(key)) {
     throw new SecretBoxError(
       "it was encrypted under another BILLING_ENCRYPTION_KEY (the key was changed since it was saved)",

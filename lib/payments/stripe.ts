@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import type Stripe from "stripe";
 import { type CardDetails, PAYMENT_ERRORS, type PaymentMethodType } from "../billing/payments.ts";
-import { query } from "../db/sql.ts";
+import { query, queryExactlyOne } from "../db/sql.ts";
 import type { PaymentErrorCode, ProcessorMethod, ProcessorPayment, ProcessorSettlement } from "./processor.ts";
 import { loadStripeConfiguration, type StripeSettings, stripeClient } from "./stripe-config.ts";
 
@@ -55,7 +55,7 @@ export function idempotencyKey(attemptId: string, step: string): string {
 /** A stable UUID derived from text (a failed charge's ID → its `payment_attempt_id`). */
 export function derivedUuid(text: string): string {
   const hex = createHash("sha256").update(text).digest("hex");
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${((Number.parseInt(hex[16], 16) & 3) | 8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${((Number.parseInt(hex.charAt(16), 16) & 3) | 8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
 export function stripeCurrency(code: string): string {
@@ -85,7 +85,7 @@ export async function stripeCustomerFor(ctx: StripeContext, customerId: string):
     },
     { idempotencyKey: `billing:customer:${customerId}:${ctx.account}` },
   );
-  const [row] = await query<{ reference: string }>(
+  const row = await queryExactlyOne<{ reference: string }>(
     `INSERT INTO processor_customers (customer_id, processor, processor_account, reference)
      VALUES ($1, 'stripe', $2, $3)
      ON CONFLICT (customer_id, processor, processor_account) DO UPDATE SET reference = processor_customers.reference

@@ -31,7 +31,7 @@
 import { randomUUID } from "node:crypto";
 import Stripe from "stripe";
 import { z } from "zod";
-import { query, sqlTransaction } from "../db/sql.ts";
+import { query, queryExactlyOne, sqlTransaction } from "../db/sql.ts";
 import { ApiError } from "../errors.ts";
 import { applyStripeEventJob } from "../events/jobs/apply-stripe-event.ts";
 import { queueJob } from "../events/jobs/job.ts";
@@ -155,7 +155,8 @@ export async function storeStripeEvent(
       [event.id, event.type, objectId, event.livemode, event.created, text, applied],
       client,
     );
-    const [row] = await query<{ processed: boolean }>(
+    // The row exists: inserted just now, or there before (ON CONFLICT DO NOTHING).
+    const row = await queryExactlyOne<{ processed: boolean }>(
       "SELECT processed_at IS NOT NULL AS processed FROM processor_events WHERE id = $1",
       [event.id],
       client,

@@ -10,7 +10,7 @@
  * JSON and read back as is, never validated on the hot path.
  */
 import { z } from "zod";
-import { EVENT_TYPES } from "../events/catalogue.ts";
+import { EVENT_TYPES, type EventType } from "../events/catalogue.ts";
 import { addressSchema } from "./address.ts";
 import { adjustmentSchema } from "./adjustment.ts";
 import { apiKeySchema } from "./api-key.ts";
@@ -107,11 +107,6 @@ function dataSchemaOf(eventType: string): z.ZodObject {
   return schema;
 }
 
-/** Every event type of the catalogue → the schema of its `data`. */
-export const EVENT_DATA_SCHEMAS: Readonly<Record<string, z.ZodObject>> = Object.fromEntries(
-  EVENT_TYPES.map((type) => [type.name, dataSchemaOf(type.name)]),
-);
-
 /**
  * Fields a notification destination receives as null unless it includes sensitive fields
  * (`include_sensitive_fields`): the twin of the SQL function sensitive_fields(), held together by
@@ -138,24 +133,19 @@ function eventOf(type: string, data: z.ZodType) {
   });
 }
 
-/** An event of each type as GET /events returns it. */
-export const EVENT_SCHEMAS: Readonly<Record<string, z.ZodObject>> = Object.fromEntries(
-  EVENT_TYPES.map((type) => [type.name, eventOf(type.name, EVENT_DATA_SCHEMAS[type.name])]),
-);
-
 const notificationData = new Map<z.ZodObject, z.ZodObject>();
 
 /**
  * `data` as a notification carries it: the sensitive fields the event's data has may be null. One
  * schema per payload schema (all transaction events share one), which the OpenAPI document names.
  */
-function notificationDataSchema(eventType: string): z.ZodObject {
-  const data = EVENT_DATA_SCHEMAS[eventType];
-  const sensitive = (SENSITIVE_FIELDS[eventFamily(eventType)] ?? []).filter((key) => Object.hasOwn(data.shape, key));
-  if (sensitive.length === 0) return data;
+function notificationDataSchema(eventType: string, data: z.ZodObject): z.ZodObject {
+  const sensitive = SENSITIVE_FIELDS[eventFamily(eventType)] ?? [];
+  const fields = Object.entries(data.shape).filter(([key]) => sensitive.includes(key));
+  if (fields.length === 0) return data;
   let redactable = notificationData.get(data);
   if (!redactable) {
-    redactable = data.extend(Object.fromEntries(sensitive.map((key) => [key, data.shape[key].nullable()])));
+    redactable = data.extend(Object.fromEntries(fields.map(([key, field]) => [key, field.nullable()])));
     notificationData.set(data, redactable);
   }
   return redactable;
@@ -166,17 +156,43 @@ function notificationDataSchema(eventType: string): z.ZodObject {
  * `address.created`, …): the event with the notification's ID, its sensitive fields null unless
  * the destination includes them.
  */
+function notificationOf(type: string, data: z.ZodObject) {
+  return z.object({
+    event_id: eventFields.event_id,
+    event_type: z.literal(type),
+    occurred_at: eventFields.occurred_at,
+    notification_id: z.string(),
+    data: notificationDataSchema(type, data),
+  });
+}
+
+/**
+ * Every event type of the catalogue, in its order, with its schemas: its `data`, the event as
+ * GET /events returns it, and the notification's payload. The maps below are keyed views of it.
+ */
+export const EVENT_PAYLOADS: readonly {
+  type: EventType;
+  data: z.ZodObject;
+  event: z.ZodObject;
+  notification: z.ZodObject;
+}[] = EVENT_TYPES.map((type) => {
+  const data = dataSchemaOf(type.name);
+  return { type, data, event: eventOf(type.name, data), notification: notificationOf(type.name, data) };
+});
+
+/** Every event type of the catalogue → the schema of its `data`. */
+export const EVENT_DATA_SCHEMAS: Readonly<Record<string, z.ZodObject>> = Object.fromEntries(
+  EVENT_PAYLOADS.map((payload) => [payload.type.name, payload.data]),
+);
+
+/** An event of each type as GET /events returns it. */
+export const EVENT_SCHEMAS: Readonly<Record<string, z.ZodObject>> = Object.fromEntries(
+  EVENT_PAYLOADS.map((payload) => [payload.type.name, payload.event]),
+);
+
+/** A notification's payload of each type. */
 export const NOTIFICATION_PAYLOAD_SCHEMAS: Readonly<Record<string, z.ZodObject>> = Object.fromEntries(
-  EVENT_TYPES.map((type) => [
-    type.name,
-    z.object({
-      event_id: eventFields.event_id,
-      event_type: z.literal(type.name),
-      occurred_at: eventFields.occurred_at,
-      notification_id: z.string(),
-      data: notificationDataSchema(type.name),
-    }),
-  ]),
+  EVENT_PAYLOADS.map((payload) => [payload.type.name, payload.notification]),
 );
 
 /** A notification's payload of any type (GET /notifications), by its `event_type`. */

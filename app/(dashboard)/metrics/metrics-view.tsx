@@ -9,6 +9,7 @@ import {
   apiRange,
   churnPoints,
   lastPoint,
+  NO_MOVEMENTS,
   percent,
   RANGE_PRESETS,
   type RangePreset,
@@ -34,7 +35,7 @@ function SubscribersSection({ range, rangeLabel }: { range: Range; rangeLabel: s
       ? active.data.timeseries.map((p, i) => ({
           day: p.timestamp.slice(0, 10),
           count: p.count,
-          ...moves.data.timeseries[i],
+          ...(moves.data.timeseries[i] ?? NO_MOVEMENTS),
         }))
       : [];
   const total = (key: "new_subscribers" | "reactivated_subscribers" | "churned_subscribers") =>

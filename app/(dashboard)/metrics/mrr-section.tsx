@@ -1,7 +1,7 @@
 "use client";
 
 import { MetricChart, type MetricChartPoint } from "@/components/metric-chart";
-import { lastPoint, sumAmounts, useMetric } from "@/lib/dashboard/metrics";
+import { lastPoint, NO_MOVEMENTS, sumAmounts, useMetric } from "@/lib/dashboard/metrics";
 import { formatMoney } from "@/lib/dashboard/money";
 import { DayTable, MetricSection } from "./metric-section";
 import { combine, money, negative, type Range } from "./metric-values";
@@ -26,7 +26,7 @@ export function MrrSection({ range, rangeLabel }: { range: Range; rangeLabel: st
           day: point.timestamp.slice(0, 10),
           mrr: point.amount,
           change: change.data?.timeseries[i]?.amount ?? "0",
-          ...moves.data.timeseries[i],
+          ...(moves.data.timeseries[i] ?? NO_MOVEMENTS),
         }))
       : [];
   const points: MetricChartPoint[] = rows.map((row) => {
@@ -41,9 +41,10 @@ export function MrrSection({ range, rangeLabel }: { range: Range; rangeLabel: st
     }
     return point;
   });
-  const sums = Object.fromEntries(
-    MOVEMENTS.map((m) => [m.key, sumAmounts(moves.data?.timeseries.map((p) => p[m.key]) ?? [])]),
-  );
+  const sums = MOVEMENTS.map((m) => ({
+    movement: m,
+    sum: sumAmounts(moves.data?.timeseries.map((p) => p[m.key]) ?? []),
+  }));
   return (
     <MetricSection
       id="mrr"
@@ -59,9 +60,9 @@ export function MrrSection({ range, rangeLabel }: { range: Range; rangeLabel: st
           label: "Change vs a month before",
           value: change.data ? formatMoney(lastPoint(change.data)?.amount ?? "0", currency) : "…",
         },
-        ...MOVEMENTS.map((m) => ({
+        ...sums.map(({ movement: m, sum }) => ({
           label: m.name,
-          value: formatMoney(m.sign < 0 ? negative(sums[m.key]) : sums[m.key], currency),
+          value: formatMoney(m.sign < 0 ? negative(sum) : sum, currency),
         })),
       ]}
       chart={() => (

@@ -5,7 +5,7 @@ import { query, sqlTransaction } from "../../db/sql.ts";
 import { documentMoney } from "../../documents/print-format.ts";
 import { ApiError, notFound } from "../../errors.ts";
 import { getAccountSettings } from "../account-settings.ts";
-import { queueDelivery, recordEmails } from "./outbox.ts";
+import { queueDelivery, recordEmail } from "./outbox.ts";
 import { branding, customerOf, portalLinkOrThrow } from "./recipients.ts";
 import { checkoutLinkEmail, portalLinkEmail } from "./templates.ts";
 
@@ -20,22 +20,20 @@ export async function emailPortalLink(customerId: string): Promise<{ id: string;
     throw new ApiError("bad_request", `Customer ${customerId} has no email address to send the portal link to.`);
   const settings = await getAccountSettings();
   return sqlTransaction(async (client) => {
-    const [id] = await recordEmails(
-      [
-        {
-          eventId: null,
-          eventType: null,
-          entityId: customerId,
-          template: "portal_link",
-          to: customer.email,
-          content: portalLinkEmail({
-            merchant: settings.merchant_name,
-            logoUrl: branding(settings).logoUrl,
-            customerName: customer.name,
-            link,
-          }),
-        },
-      ],
+    const id = await recordEmail(
+      {
+        eventId: null,
+        eventType: null,
+        entityId: customerId,
+        template: "portal_link",
+        to: customer.email,
+        content: portalLinkEmail({
+          merchant: settings.merchant_name,
+          logoUrl: branding(settings).logoUrl,
+          customerName: customer.name,
+          link,
+        }),
+      },
       client,
     );
     await queueDelivery(client, [id]);
@@ -76,24 +74,22 @@ export async function emailCheckoutLink(transactionId: string): Promise<{ id: st
   const settings = await getAccountSettings();
   const link = checkoutUrl(transactionId);
   return sqlTransaction(async (client) => {
-    const [id] = await recordEmails(
-      [
-        {
-          eventId: null,
-          eventType: null,
-          entityId: transactionId,
-          template: "checkout_link",
-          to: customer.email,
-          content: checkoutLinkEmail({
-            merchant: settings.merchant_name,
-            logoUrl: branding(settings).logoUrl,
-            customerName: customer.name,
-            link,
-            total: documentMoney(t.grand_total, t.currency_code),
-            recurring: t.recurring,
-          }),
-        },
-      ],
+    const id = await recordEmail(
+      {
+        eventId: null,
+        eventType: null,
+        entityId: transactionId,
+        template: "checkout_link",
+        to: customer.email,
+        content: checkoutLinkEmail({
+          merchant: settings.merchant_name,
+          logoUrl: branding(settings).logoUrl,
+          customerName: customer.name,
+          link,
+          total: documentMoney(t.grand_total, t.currency_code),
+          recurring: t.recurring,
+        }),
+      },
       client,
     );
     await queueDelivery(client, [id]);

@@ -16,7 +16,7 @@
  *   `delivered`, its attempt saying so in `response_body` (no code: no server answered).
  */
 import { config } from "../../config.ts";
-import { query, ts } from "../../db/sql.ts";
+import { query, queryExactlyOne, ts } from "../../db/sql.ts";
 import { EVENT_TYPES } from "../../events/catalogue.ts";
 import type { SendOutcome } from "../../events/send.ts";
 import { newId } from "../../ids.ts";
@@ -26,7 +26,7 @@ import { fromAddress, smtpUrl, transportFor } from "./transport.ts";
 
 function dashboardLink(entityId: string): string | null {
   const areas: Record<string, string> = { txn: "transactions", sub: "subscriptions", ctm: "customers" };
-  const area = areas[entityId.split("_")[0]];
+  const area = areas[entityId.split("_", 1)[0] ?? ""];
   return area ? `${config.publicUrl}/${area}/${encodeURIComponent(entityId)}` : null;
 }
 
@@ -112,7 +112,8 @@ export async function sendNotificationEmail(notificationId: string, now: Date): 
   const emailId = await emailOf(notificationId);
   if (!emailId) return outcome(false, { error: "The notification's event or destination no longer exists." });
   const url = smtpUrl();
-  const [email] = await query<{ to_address: string; subject: string; text_body: string; html_body: string }>(
+  // emailOf has just read or written this row, and emails are never deleted.
+  const email = await queryExactlyOne<{ to_address: string; subject: string; text_body: string; html_body: string }>(
     `UPDATE emails SET attempts = attempts + 1, status = CASE WHEN $2 THEN status ELSE 'logged' END
       WHERE id = $1 RETURNING to_address, subject, text_body, html_body`,
     [emailId, url !== null],

@@ -79,6 +79,17 @@ export async function recordEmails(emails: readonly OutgoingEmail[], on?: Querya
   return ids;
 }
 
+/**
+ * Writes one email that answers no event (a link sent on request, a resend) and returns its ID.
+ * With no event_id it conflicts with no other email (the unique index treats NULLs as distinct), so
+ * it is always written: no ID is our bug.
+ */
+export async function recordEmail(email: OutgoingEmail & { eventId: null }, on?: Queryable): Promise<string> {
+  const [id] = await recordEmails([email], on);
+  if (id === undefined) throw new Error(`a ${email.template} email of no event was not written`);
+  return id;
+}
+
 /** Queues the delivery of emails written in the caller's transaction. */
 export async function queueDelivery(on: Queryable, ids: readonly string[]): Promise<void> {
   if (ids.length === 0) return;

@@ -6,7 +6,7 @@ import type { EmailSummary } from "../../schemas/email.ts";
 import { getAccountSettings } from "../account-settings.ts";
 import { customerEmails, type EventRow } from "./events.ts";
 import { EMAIL_SUMMARY } from "./list.ts";
-import { queueDelivery, recordEmails } from "./outbox.ts";
+import { queueDelivery, recordEmail } from "./outbox.ts";
 import { branding, customerOf, portalLinkOrThrow } from "./recipients.ts";
 import { type EmailContent, type EmailTemplate, portalLinkEmail } from "./templates.ts";
 
@@ -53,17 +53,15 @@ export async function resendEmail(id: string): Promise<RawJson<EmailSummary>> {
     html: email.html_body,
   };
   const newIdValue = await sqlTransaction(async (client) => {
-    const [created] = await recordEmails(
-      [
-        {
-          eventId: null,
-          eventType: email.event_type,
-          entityId: email.entity_id,
-          template: email.template as EmailTemplate,
-          to: email.to_address,
-          content,
-        },
-      ],
+    const created = await recordEmail(
+      {
+        eventId: null,
+        eventType: email.event_type,
+        entityId: email.entity_id,
+        template: email.template as EmailTemplate,
+        to: email.to_address,
+        content,
+      },
       client,
     );
     await queueDelivery(client, [created]);

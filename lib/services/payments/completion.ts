@@ -33,13 +33,14 @@ import type { SettlementLike } from "../../billing/totals.ts";
 import { checkoutEnabled } from "../../billing/transaction-states.ts";
 import { config } from "../../config.ts";
 import { recurringItemsSql } from "../../db/entities/transaction.ts";
-import { query, storableJson } from "../../db/sql.ts";
+import { query, queryExactlyOne, storableJson } from "../../db/sql.ts";
 import { ApiError, notFound } from "../../errors.ts";
 import type { BillingDetails, TransactionDetails } from "../../schemas/transaction.ts";
 import { withAdjustedTotalsOf } from "../adjustments.ts";
 import { nextInvoiceNumber, nextInvoiceNumbers } from "../invoice-numbers.ts";
 import { createFromTransaction, linkColumns } from "../subscriptions/create.ts";
 import { subscriptionTransactionPaid, subscriptionTransactionsPaid } from "../subscriptions/recover.ts";
+import { withItems } from "../transactions/details.ts";
 import { countRedemption } from "../transactions/discounts.ts";
 import { completeTransaction, completeTransactions, markTransactionPaid } from "../transactions/moves.ts";
 
@@ -114,7 +115,7 @@ export function alreadyPaid(id: string): ApiError {
 }
 
 export async function nowText(client: pg.PoolClient): Promise<string> {
-  const [row] = await query<{ now: string }>(
+  const row = await queryExactlyOne<{ now: string }>(
     `SELECT to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS now`,
     [],
     client,
@@ -179,9 +180,9 @@ async function paidColumns(
       await countRedemption(client, stored.discount_id);
     }
   }
-  return completions.map(({ stored, payment }, i) => ({
+  return withItems(completions, details).map(([{ stored, payment }, adjusted]) => ({
     payments: [payment, ...stored.payments],
-    details: details[i],
+    details: adjusted,
     billed_at: stored.billed_at ?? payment.captured_at,
   }));
 }
@@ -197,11 +198,12 @@ async function invoiceColumns(
 ): Promise<{ invoice_number: string | null; invoice_id: string | null }[]> {
   const numbers = await nextInvoiceNumbers(client, stored.filter((s) => s.invoice_number === null).length);
   let next = 0;
-  return stored.map((s) =>
-    s.invoice_number === null
-      ? { invoice_number: numbers[next++], invoice_id: invoiceIdOf(s.id) }
-      : { invoice_number: s.invoice_number, invoice_id: s.invoice_id },
-  );
+  return stored.map((s) => {
+    if (s.invoice_number !== null) return { invoice_number: s.invoice_number, invoice_id: s.invoice_id };
+    const number = numbers[next++];
+    if (number === undefined) throw new Error(`${numbers.length} invoice numbers taken for more transactions`);
+    return { invoice_number: number, invoice_id: invoiceIdOf(s.id) };
+  });
 }
 
 /**
@@ -217,11 +219,11 @@ export async function completeWithPayments(client: pg.PoolClient, completions: r
     client,
     completions.map((c) => c.stored),
   );
-  const rows = completions.map(({ stored, payment }, i) => ({
+  const rows = withItems(withItems(completions, paid), invoices).map(([[{ stored, payment }, columns], invoice]) => ({
     id: stored.id,
-    ...paid[i],
+    ...columns,
     completed_at: payment.captured_at,
-    ...invoices[i],
+    ...invoice,
   }));
   const written = await completeTransactions(client, rows);
   if (written.length !== rows.length) throw notFound(rows.find((row) => !written.includes(row.id))?.id ?? "");
@@ -243,6 +245,7 @@ async function completeBuyingSubscription(
 ): Promise<void> {
   const [paid] = await paidColumns(client, [{ stored, payment, settlement }]);
   const [invoice] = await invoiceColumns(client, [stored]);
+  if (!paid || !invoice) throw new Error(`no completion columns for transaction ${stored.id}`);
   await markTransactionPaid(client, stored.id, {
     payments: storableJson(paid.payments),
     details: storableJson(paid.details),

@@ -37,20 +37,18 @@ export async function checkDeclineLimits(client: pg.PoolClient, id: string, clie
     [id, perTransaction.windowSeconds],
     client,
   );
-  // Newest first: the decline whose expiry frees one attempt is the max-th newest.
-  const wait = (ages: number[], max: number, window: number) => Math.max(1, Math.ceil(window - ages[max - 1]));
+  // Newest first: the decline whose expiry frees one attempt is the max-th newest (none: under the limit).
+  const wait = (age: number, window: number) => Math.max(1, Math.ceil(window - age));
   const mine = rows.filter((r) => r.client_key === clientKey && r.age < perClient.windowSeconds).map((r) => r.age);
+  const freeingAll = rows[perTransaction.max - 1];
+  const freeingMine = mine[perClient.max - 1];
   let retryAfter = 0;
   let detail = "";
-  if (rows.length >= perTransaction.max) {
-    retryAfter = wait(
-      rows.map((r) => r.age),
-      perTransaction.max,
-      perTransaction.windowSeconds,
-    );
+  if (freeingAll !== undefined) {
+    retryAfter = wait(freeingAll.age, perTransaction.windowSeconds);
     detail = `Transaction ${id} has had ${perTransaction.max} declined payment attempts in the last hour`;
-  } else if (mine.length >= perClient.max) {
-    retryAfter = wait(mine, perClient.max, perClient.windowSeconds);
+  } else if (freeingMine !== undefined) {
+    retryAfter = wait(freeingMine, perClient.windowSeconds);
     detail = `${perClient.max} payment attempts for transaction ${id} were declined from this address in the last 15 minutes`;
   }
   if (retryAfter > 0) {

@@ -28,7 +28,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type pg from "pg";
 import type Stripe from "stripe";
-import { query } from "../../db/sql.ts";
+import { query, queryExactlyOne } from "../../db/sql.ts";
 import { type PaymentAttempt, recordAttempts } from "../../payments/attempts.ts";
 import type { PaymentErrorCode, ProcessorPayment } from "../../payments/processor.ts";
 import {
@@ -160,12 +160,10 @@ export async function boundedEach<T, R>(
   work: (item: T) => Promise<R>,
 ): Promise<R[]> {
   const results: R[] = new Array(items.length);
-  let next = 0;
+  // One iterator shared by the lanes: each lane takes the next item not yet taken.
+  const next = items.entries();
   const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await work(items[i]);
-    }
+    for (const [i, item] of next) results[i] = await work(item);
   });
   await Promise.all(lanes);
   return results;
@@ -209,7 +207,7 @@ export async function chargeAttempts(
     const batch = await settleAttempts(
       answered.map(({ attempt, payment }) => ({ attemptId: attempt.id, payment, onSettled: followUpOf(attempt) })),
     );
-    for (const [i, { attempt }] of answered.entries()) settled.set(attempt.id, batch[i]);
+    for (const result of batch) settled.set(result.attempt.id, result);
   } catch (error) {
     if (answered.length > 1)
       console.error(`[payments] batch settlement failed, one by one: ${(error as Error).message}`);
@@ -298,7 +296,7 @@ async function intentParams(
   let customer = attempt.processor_customer;
   if (!customer) {
     customer = await stripeCustomerFor(ctx, method.customer_id);
-    const [row] = await query<{ processor_customer: string }>(
+    const row = await queryExactlyOne<{ processor_customer: string }>(
       `UPDATE payment_attempts SET processor_customer = coalesce(processor_customer, $2), updated_at = now()
         WHERE id = $1 RETURNING processor_customer`,
       [attempt.id, customer],

@@ -56,7 +56,11 @@ export async function chargeSavedCard(
   pastDue: boolean,
   purpose: string | null = null,
 ): Promise<ChargeOutcome> {
-  const [outcome] = await chargeSavedCards(client, [{ transactionId, saved, at, pastDue, purpose }]);
+  const outcomes = await chargeSavedCards(client, [{ transactionId, saved, at, pastDue, purpose }]);
+  const [outcome] = outcomes;
+  if (outcomes.length !== 1 || outcome === undefined) {
+    throw new Error(`chargeSavedCards answered ${outcomes.length} outcomes for one charge`);
+  }
   return outcome;
 }
 

@@ -17,11 +17,12 @@
 import type pg from "pg";
 import type { CardDetails, Payment } from "../../billing/payments.ts";
 import { TRANSACTION } from "../../db/entities/transaction.ts";
-import { query, sqlTransaction, storableJson, updateJson } from "../../db/sql.ts";
+import { query, queryOne, sqlTransaction, storableJson, updateJson } from "../../db/sql.ts";
 import { lockAttempt, lockAttempts, type PaymentAttempt } from "../../payments/attempts.ts";
 import type { ProcessorMethod, ProcessorPayment } from "../../payments/processor.ts";
 import { derivedUuid } from "../../payments/stripe.ts";
 import { saveProcessorMethod } from "../payment-methods.ts";
+import { withItems } from "../transactions/details.ts";
 import { recordFailedPayment } from "../transactions/moves.ts";
 import {
   buysSubscription,
@@ -71,11 +72,13 @@ export async function withLockedAttempt(
   settle: (client: pg.PoolClient, stored: Locked, attempt: PaymentAttempt) => Promise<Settled>,
 ): Promise<Settled> {
   return sqlTransaction(async (client) => {
-    const [{ transaction_id }] = await query<{ transaction_id: string }>(
+    const row = await queryOne<{ transaction_id: string }>(
       "SELECT transaction_id FROM payment_attempts WHERE id = $1",
       [attemptId],
       client,
     );
+    if (!row) throw new Error(`payment attempt ${attemptId} is missing`);
+    const { transaction_id } = row;
     const stored = await lockForPayment(client, transaction_id);
     const attempt = (await lockAttempt(attemptId, client)) as PaymentAttempt;
     if (attempt.settled_at !== null) {
@@ -243,8 +246,7 @@ export async function settleAttempts(outcomes: readonly AttemptOutcome[]): Promi
         client,
       );
     }
-    for (const [index, { onSettled }] of outcomes.entries()) {
-      const settled = results[index];
+    for (const [{ onSettled }, settled] of withItems(outcomes, results)) {
       if (onSettled && settled.outcome !== "pending" && settled.outcome !== "already_settled") {
         await onSettled(client, settled);
       }

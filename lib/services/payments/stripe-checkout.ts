@@ -35,7 +35,7 @@
 import type Stripe from "stripe";
 import type { Payment } from "../../billing/payments.ts";
 import { canPayAtCheckout } from "../../billing/transaction-states.ts";
-import { query, sqlTransaction } from "../../db/sql.ts";
+import { query, queryExactlyOne, queryOne, sqlTransaction } from "../../db/sql.ts";
 import { ApiError, notFound } from "../../errors.ts";
 import {
   attemptById,
@@ -148,7 +148,8 @@ async function findOrRecordAttempt(
       throw new ApiError("conflict", `Transaction ${id} changed while its checkout opened: load the page again.`);
     }
     await checkDeclineLimits(client, id, clientKey);
-    const [{ currency_code }] = await query<{ currency_code: string }>(
+    // The row is locked above (lockForPayment).
+    const { currency_code } = await queryExactlyOne<{ currency_code: string }>(
       "SELECT currency_code FROM transactions WHERE id = $1",
       [id],
       client,
@@ -354,10 +355,11 @@ async function confirmation(
   read: Pick<ProcessorPayment, "status" | "error">,
 ): Promise<CheckoutConfirmation> {
   const error = read.error;
-  const [row] = await query<{ status: string; payments: Payment[] }>(
+  const row = await queryOne<{ status: string; payments: Payment[] }>(
     "SELECT status, payments FROM transactions WHERE id = $1",
     [id],
   );
+  if (!row) throw notFound(id);
   const paid = row.status === "completed" || row.status === "paid";
   const payment =
     settled.payment ?? row.payments.find((p) => p.payment_attempt_id === attemptId && p.status === "captured") ?? null;

@@ -68,7 +68,8 @@ export async function portalPlanChoices(customerId: string, subscriptionId: stri
   if (allowed.length === 0 || sub.status !== "active" || sub.scheduled || sub.collection_mode !== "automatic") {
     return null;
   }
-  if (sub.items.length !== 1 || !allowed.includes(sub.items[0].price_id)) return null;
+  const [current] = sub.items;
+  if (sub.items.length !== 1 || current === undefined || !allowed.includes(current.price_id)) return null;
   const country = await subscriptionCountry(pool(), sub.address_id);
   const rows = await query<{
     id: string;
@@ -85,7 +86,7 @@ export async function portalPlanChoices(customerId: string, subscriptionId: stri
        FROM prices p JOIN products pr ON pr.id = p.product_id
       WHERE p.id = ANY($1) AND p.id <> $2 AND p.status = 'active' AND pr.status = 'active'
         AND p.billing_cycle_interval IS NOT NULL`,
-    [allowed, sub.items[0].price_id],
+    [allowed, current.price_id],
   );
   const options: PlanOption[] = [];
   for (const row of rows) {
@@ -112,7 +113,7 @@ export async function portalPlanChoices(customerId: string, subscriptionId: stri
   }
   // In the merchant's order.
   options.sort((a, b) => allowed.indexOf(a.price_id) - allowed.indexOf(b.price_id));
-  return options.length > 0 ? { current: sub.items[0], options } : null;
+  return options.length > 0 ? { current, options } : null;
 }
 
 /** The PATCH body of switching to `priceId`, once it is checked to be one of the choices. */

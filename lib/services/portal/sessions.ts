@@ -20,7 +20,7 @@
  *   it grants nothing here yet (saved payment methods at checkout would take it: verifyToken
  *   ("customer_auth", …)), and the portal never accepts it.
  */
-import { query } from "../../db/sql.ts";
+import { query, queryExactlyOne } from "../../db/sql.ts";
 import { invalidField, notFound } from "../../errors.ts";
 import { newId } from "../../ids.ts";
 import type { CreatePortalSessionInput, CustomerAuthToken, PortalSession } from "../../schemas/portal.ts";
@@ -52,7 +52,7 @@ export async function createPortalSession(
   }
   const id = newId("cpls");
   const { token, claims } = await issueToken("portal", customerId, { sessionId: id, now });
-  const [row] = await query<{ created_at: Date }>(
+  const row = await queryExactlyOne<{ created_at: Date }>(
     `INSERT INTO customer_portal_sessions (id, customer_id, subscription_ids, created_at, expires_at)
      VALUES ($1, $2, $3, $4, $5) RETURNING created_at`,
     [id, customerId, ids, new Date(now), new Date(claims.expiresAt * 1000)],

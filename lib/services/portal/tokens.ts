@@ -97,17 +97,19 @@ const SESSION_ID = /^cpls_[a-z0-9]{26}$/;
 /** Checks a token of `kind` received from anywhere (a link, a cookie): any value may arrive. */
 export async function verifyToken(kind: TokenKind, token: unknown, now = Date.now()): Promise<TokenCheck> {
   if (typeof token !== "string" || token.length > MAX_TOKEN_LENGTH) return { ok: false, reason: "invalid" };
-  const match = SHAPE.exec(token);
-  if (!match || match[1] !== KINDS[kind].prefix) return { ok: false, reason: "invalid" };
-  const body = `${match[1]}_${match[2]}`;
+  const [, prefix, encoded, signature] = SHAPE.exec(token) ?? [];
+  if (prefix === undefined || encoded === undefined || signature === undefined || prefix !== KINDS[kind].prefix) {
+    return { ok: false, reason: "invalid" };
+  }
+  const body = `${prefix}_${encoded}`;
   const expected = Buffer.from(sign(body, await keyFor(kind)), "base64url");
-  const received = Buffer.from(match[3], "base64url");
+  const received = Buffer.from(signature, "base64url");
   if (expected.length !== received.length || !timingSafeEqual(expected, received)) {
     return { ok: false, reason: "invalid" };
   }
   let payload: Record<string, unknown>;
   try {
-    payload = JSON.parse(Buffer.from(match[2], "base64url").toString("utf8"));
+    payload = JSON.parse(Buffer.from(encoded, "base64url").toString("utf8"));
   } catch {
     return { ok: false, reason: "invalid" };
   }

@@ -31,7 +31,7 @@ import { addCredit, takeCredit } from "../credit-balances.ts";
 import { nextInvoiceNumbers } from "../invoice-numbers.ts";
 import { savedCards } from "../payment-methods.ts";
 import { chargeSavedCards } from "../payments/saved-charges.ts";
-import { addressTaxContexts, taxContext, transactionDetails } from "../transactions/details.ts";
+import { addressTaxContexts, taxContext, transactionDetails, withItems } from "../transactions/details.ts";
 import type { LineProration, PriceJson, ProductJson, ResolvedItem } from "../transactions/items.ts";
 import { insertItems } from "../transactions/items.ts";
 import { type DiscountRef, storedDiscount } from "../transactions/references.ts";
@@ -131,6 +131,7 @@ export async function billSubscription(
   options: Omit<BillRequest, "sub">,
 ): Promise<Billed> {
   const [billed] = await billSubscriptions(client, [{ sub, ...options }]);
+  if (billed === undefined) throw new Error(`billing subscription ${sub.id} answered no transaction`);
   return billed;
 }
 
@@ -172,9 +173,7 @@ export async function billSubscriptions(client: pg.PoolClient, requests: readonl
   // The line items' IDs are their items' txnitm_ IDs, which insertItems has just given them (the
   // details were computed before: without this, renewals answered line items with a null id).
   for (const bill of bills) {
-    bill.details.line_items.forEach((line, i) => {
-      line.id = bill.items[i].id as string;
-    });
+    for (const [line, item] of withItems(bill.details.line_items, bill.items)) line.id = item.id as string;
   }
   const manual = bills.filter((b) => b.request.sub.collection_mode === "manual");
   const numbers = await nextInvoiceNumbers(client, manual.length);

@@ -24,7 +24,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type pg from "pg";
 import { config } from "../../config.ts";
-import { query, storableJson } from "../../db/sql.ts";
+import { query, queryExactlyOne, storableJson } from "../../db/sql.ts";
 import type { PaymentAttempt } from "../../payments/attempts.ts";
 import { type ChargeResult, type OnSettled, offSessionScope, scopedAttempts } from "../payments/off-session.ts";
 import type { ChargeOutcome } from "../payments/saved-charges.ts";
@@ -107,16 +107,18 @@ async function afterRetry(
   if (sub.status !== "past_due") return; // moved on while the charge was under way (canceled, paused)
   const offsets = dunningOffsets();
   const retries = sub.retry_count + 1;
-  if (retries >= offsets.length) {
+  const nextOffset = offsets[retries];
+  if (nextOffset === undefined) {
     if (config.dunning.exhaustedAction === "pause") await applyPause(client, sub, at, null);
     else await applyCancel(client, sub, at);
     return;
   }
-  // Offsets count from the failure: the retry made at offsets[retries - 1] after it is now.
-  const failedAt = at.getTime() - offsets[retries - 1];
+  // Offsets count from the failure: the retry made at offsets[retries - 1] after it is now (that
+  // offset exists: retries is at least 1 and offsets[retries] exists; 0 only satisfies the compiler).
+  const failedAt = at.getTime() - (offsets[retries - 1] ?? 0);
   await query(
     "UPDATE subscriptions SET retry_count = $2, next_retry_at = $3 WHERE id = $1",
-    [sub.id, retries, new Date(failedAt + offsets[retries])],
+    [sub.id, retries, new Date(failedAt + nextOffset)],
     client,
   );
 }
@@ -175,7 +177,7 @@ export async function snapshotForOperation(client: pg.PoolClient, sub: Subscript
     client,
   );
   if (method?.processor !== "stripe") return;
-  const [row] = await query<SubscriptionSnapshot>(
+  const row = await queryExactlyOne<SubscriptionSnapshot>(
     `SELECT (SELECT row_to_json(s) FROM subscriptions s WHERE s.id = $1) AS subscription,
             coalesce((SELECT json_agg(i ORDER BY i.id) FROM subscription_items i WHERE i.subscription_id = $1), '[]') AS items,
             coalesce((SELECT json_agg(c ORDER BY c.id) FROM subscription_charges c
@@ -203,7 +205,7 @@ export function changePurpose(
 
 /** The fingerprint of the subscription's rows: any write to them after the change shows. */
 async function subscriptionVersion(client: pg.PoolClient, id: string): Promise<string> {
-  const [row] = await query<{ version: string }>(
+  const row = await queryExactlyOne<{ version: string }>(
     `SELECT md5(concat((SELECT row_to_json(s)::text FROM subscriptions s WHERE s.id = $1),
                        (SELECT json_agg(i ORDER BY i.id)::text FROM subscription_items i WHERE i.subscription_id = $1),
                        (SELECT json_agg(c ORDER BY c.id)::text FROM subscription_charges c

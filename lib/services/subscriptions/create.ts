@@ -86,10 +86,11 @@ export async function createFromTransaction(
       client,
     )
   ).filter((item) => item.price.billing_cycle !== null);
-  if (items.length === 0) return null;
+  const [first] = items;
+  if (!first) return null;
 
-  const cycle = items[0].price.billing_cycle as Duration;
-  const trial = items[0].price.trial_period;
+  const cycle = first.price.billing_cycle as Duration;
+  const trial = first.price.trial_period;
   const trialEndsAt = trial ? addInterval(at, trial.interval, trial.frequency) : null;
   const anchor = trialEndsAt ?? at;
   const periodStartsAt = at;

@@ -34,7 +34,7 @@ import type { OnResume } from "../../schemas/subscription.ts";
 import { rfc3339 } from "../../timestamps.ts";
 import { INVOICE_DUE_AT } from "../payments/past-due.ts";
 import { cancelTransactions } from "../transactions/moves.ts";
-import { type BillLine, billSubscriptions, periodDiscount } from "./billing.ts";
+import { type BillLine, type BillRequest, billSubscriptions, periodDiscount } from "./billing.ts";
 // biome-ignore lint/suspicious/noImportCycles: see charge-outcomes.ts (issue 25 item 2 dissolves this cycle).
 import { afterSyncCharge, type ChargePurpose, purposeText } from "./charge-outcomes.ts";
 import {
@@ -229,6 +229,7 @@ export async function billPeriod(
   purpose?: ChargePurpose | null,
 ): Promise<string> {
   const [transactionId] = await billPeriods(client, [{ sub, period, at, purpose }]);
+  if (transactionId === undefined) throw new Error(`billing subscription ${sub.id}'s period answered no transaction`);
   return transactionId;
 }
 
@@ -251,25 +252,35 @@ export async function billPeriods(client: pg.PoolClient, bills: readonly PeriodB
     client,
     bills.map((b) => b.sub.id),
   );
-  const requests = [];
-  const purposes: ChargePurpose[] = [];
+  const planned: { request: BillRequest; charge: ChargePurpose }[] = [];
   for (const { sub, period, at, purpose } of bills) {
     const charge = purpose ?? { kind: "renewal" as const, subscription_id: sub.id, at: at.toISOString() };
-    purposes.push(charge);
-    requests.push({
-      sub,
-      lines: lines.get(sub.id)?.lines ?? [],
-      origin: "subscription_recurring" as const,
-      period,
-      at,
-      discount: await periodDiscount(client, sub, period.starts_at),
-      onDecline: charge.kind === "renewal" ? ("past_due" as const) : ("keep" as const),
-      purpose: purposeText(charge),
+    planned.push({
+      request: {
+        sub,
+        lines: lines.get(sub.id)?.lines ?? [],
+        origin: "subscription_recurring",
+        period,
+        at,
+        discount: await periodDiscount(client, sub, period.starts_at),
+        onDecline: charge.kind === "renewal" ? "past_due" : "keep",
+        purpose: purposeText(charge),
+      },
+      charge,
     });
   }
-  const billed = await billSubscriptions(client, requests);
-  const charges = bills.flatMap(({ sub }, i) =>
-    (lines.get(sub.id)?.pendingIds ?? []).map((id) => ({ id, transactionId: billed[i].transactionId })),
+  // billSubscriptions answers one bill per request, in their order.
+  const answered = await billSubscriptions(
+    client,
+    planned.map((p) => p.request),
+  );
+  const billed = planned.map(({ request: { sub }, charge }, i) => {
+    const bill = answered[i];
+    if (bill === undefined) throw new Error(`billing subscription ${sub.id} answered no transaction`);
+    return { sub, charge, ...bill };
+  });
+  const charges = billed.flatMap(({ sub, transactionId }) =>
+    (lines.get(sub.id)?.pendingIds ?? []).map((id) => ({ id, transactionId })),
   );
   if (charges.length > 0) {
     await query(
@@ -279,10 +290,9 @@ export async function billPeriods(client: pg.PoolClient, bills: readonly PeriodB
       client,
     );
   }
-  for (const [i, { sub }] of bills.entries()) {
-    const { outcome, transactionId } = billed[i];
+  for (const { sub, charge, outcome, transactionId } of billed) {
     if (outcome === "billed") await scheduleInvoiceCheck(client, sub);
-    else await afterSyncCharge(client, purposes[i], outcome, transactionId);
+    else await afterSyncCharge(client, charge, outcome, transactionId);
   }
   return billed.map((b) => b.transactionId);
 }

@@ -125,8 +125,9 @@ export async function planItems(
     newInputs.length > 0 ? await resolveItems(newInputs, new RequestProblems(problems, newIndexes), on, lock) : [];
   const byIndex = new Map<number, ResolvedItem>();
   for (const item of resolved) {
-    const k = Number(/^items\[(\d+)\]/.exec(item.field)?.[1]);
-    const index = newIndexes[k];
+    const [, k] = /^items\[(\d+)\]/.exec(item.field) ?? [];
+    const index = k === undefined ? undefined : newIndexes[Number(k)];
+    if (index === undefined) throw new Error(`a resolved item of no new input: ${item.field}`);
     item.field = `items[${index}]`;
     byIndex.set(index, item);
   }

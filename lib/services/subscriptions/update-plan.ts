@@ -173,8 +173,9 @@ export async function planUpdate(
 
   // --- rules between the fields, with every entity known
   const afterItems = items ?? itemsBefore.map((row) => keptItem(row, row.quantity));
-  const cycle = afterItems[0].kept?.price.billing_cycle ?? afterItems[0].added?.price.billing_cycle;
-  if (!cycle) throw new Error("a subscription item without a billing cycle passed validation");
+  const [firstItem] = afterItems;
+  const cycle = firstItem?.kept?.price.billing_cycle ?? firstItem?.added?.price.billing_cycle;
+  if (!cycle) throw new Error("a subscription without items, or an item without a billing cycle, passed validation");
   if (items) {
     items.forEach((item, index) => {
       const itemCycle = priceOf(item).billing_cycle;

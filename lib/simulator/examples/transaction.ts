@@ -27,7 +27,8 @@ interface LineTotals {
 
 const TAX_PERCENT = 20n;
 
-function lineTotals(items: LineItem[], discount: Json | null, currency: string): LineTotals[] {
+/** Each item with its line's totals, in the items' order. */
+function lineTotals(items: LineItem[], discount: Json | null, currency: string): (LineTotals & { item: LineItem })[] {
   let flatLeft =
     discount?.type === "flat" && discount.currency_code === currency ? BigInt(String(discount.amount)) : 0n;
   return items.map((item) => {
@@ -42,7 +43,7 @@ function lineTotals(items: LineItem[], discount: Json | null, currency: string):
       off = perSeat < subtotal ? perSeat : subtotal;
     }
     const tax = divRound((subtotal - off) * TAX_PERCENT, 100n);
-    return { subtotal, discount: off, tax, total: subtotal - off + tax };
+    return { item, subtotal, discount: off, tax, total: subtotal - off + tax };
   });
 }
 
@@ -201,8 +202,7 @@ export function exampleTransaction(cast: Cast, state: TransactionState): Json {
             },
       // Null until an adjustment is approved, as the API answers it (lib/billing/adjustments.ts).
       adjusted_payout_totals: null,
-      line_items: cast.items.map((item, i) => {
-        const line = lines[i];
+      line_items: lines.map(({ item, ...line }, i) => {
         const quantity = BigInt(item.quantity);
         return {
           id: indexedId(EXAMPLE_IDS.transactionItem, i),

@@ -60,7 +60,8 @@ export function ItemsDialog({ sub, onClose, card }: DialogProps) {
     trialing,
     paused: sub.status === "paused",
   });
-  const mode = chosenMode && modes.includes(chosenMode) ? chosenMode : modes[0];
+  // do_not_bill: every change allows it, so `modes` is never empty.
+  const mode = chosenMode && modes.includes(chosenMode) ? chosenMode : (modes[0] ?? "do_not_bill");
   const valid = kept.length > 0 && !mixed && kept.every((row) => quantityOf(row.quantity) !== null);
   const changed = rows.some(
     (row, index) => row.remove || row.isNew || row.quantity !== String(sub.items[index]?.quantity ?? ""),
