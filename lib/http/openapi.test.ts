@@ -95,7 +95,7 @@ describe("the OpenAPI document", () => {
 
   it("has a webhook per event type: the signed notification payload, its data typed by the event type", () => {
     expect(Object.keys(document.webhooks).sort()).toEqual(EVENT_TYPES.map((type) => type.name).sort());
-    const completed = document.webhooks["transaction.completed"].post;
+    const completed = document.webhooks["transaction.completed"]!.post;
     expect(completed).toMatchObject({
       operationId: "transaction-completed",
       parameters: [{ $ref: "#/components/parameters/ServiceSignature" }],
@@ -103,16 +103,16 @@ describe("the OpenAPI document", () => {
         content: { "application/json": { schema: { $ref: "#/components/schemas/transaction.completed" } } },
       },
     });
-    expect(document.components.parameters.ServiceSignature).toMatchObject({ name: "Service-Signature", in: "header" });
-    const payload = document.components.schemas["transaction.completed"] as Record<string, any>;
+    expect(document.components.parameters!.ServiceSignature).toMatchObject({ name: "Service-Signature", in: "header" });
+    const payload = document.components.schemas!["transaction.completed"] as Record<string, any>;
     expect(payload.required).toEqual(["event_id", "event_type", "occurred_at", "notification_id", "data"]);
     expect(payload.properties.event_type).toMatchObject({ const: "transaction.completed" });
     // Sensitive fields are null unless the destination includes them.
     expect(payload.properties.data).toEqual({ $ref: "#/components/schemas/TransactionInNotification" });
     // GET /events: one event schema per type, its data the entity.
-    const event = document.components.schemas.Event as { oneOf: unknown[] };
+    const event = document.components.schemas!.Event as { oneOf: unknown[] };
     expect(event.oneOf).toHaveLength(EVENT_TYPES.length);
-    expect(document.components.schemas.TransactionCompletedEvent).toMatchObject({
+    expect(document.components.schemas!.TransactionCompletedEvent).toMatchObject({
       properties: { data: { $ref: "#/components/schemas/Transaction" } },
     });
   });

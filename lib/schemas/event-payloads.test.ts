@@ -113,8 +113,8 @@ describe("event payload schemas", () => {
       notification_id: "ntf_01j82g2d3e8yq0v5c1pmt2m9vh",
       data: { ...examplePayload("transaction.completed"), payments: null, checkout: null },
     };
-    expect(strictProblems(NOTIFICATION_PAYLOAD_SCHEMAS["transaction.completed"], payload)).toEqual([]);
-    expect(strictProblems(EVENT_DATA_SCHEMAS["transaction.completed"], payload.data)).toEqual([
+    expect(strictProblems(NOTIFICATION_PAYLOAD_SCHEMAS["transaction.completed"]!, payload)).toEqual([]);
+    expect(strictProblems(EVENT_DATA_SCHEMAS["transaction.completed"]!, payload.data)).toEqual([
       "payments: Invalid input: expected array, received null",
     ]);
   });

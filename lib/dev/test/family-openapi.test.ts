@@ -177,7 +177,7 @@ describe.skipIf(!document)("the family's OpenAPI document as a validator", () =>
     );
     expect(Object.keys(ours.webhooks).sort()).toEqual([...Object.keys(family), ...added].sort());
     for (const [name, webhook] of Object.entries(family)) {
-      expect(ours.webhooks[name].post.operationId, name).toBe(webhook.post.operationId);
+      expect(ours.webhooks[name]!.post.operationId, name).toBe(webhook.post.operationId);
     }
   });
 

@@ -33,7 +33,7 @@ it("INVOICE_DUE_AT and invoiceDueDate agree on every billed date and payment ter
         `SELECT ${INVOICE_DUE_AT} AS due FROM (SELECT $1::timestamptz AS billed_at, $2::json AS billing_details) t`,
         [billedAt, details === null ? null : storableJson(details)],
       );
-      expect(row.due?.toISOString() ?? null, `${billedAt} + ${JSON.stringify(terms)}`).toBe(
+      expect(row!.due?.toISOString() ?? null, `${billedAt} + ${JSON.stringify(terms)}`).toBe(
         invoiceDueDate(billedAt, details)?.toISOString() ?? null,
       );
     }

@@ -84,7 +84,9 @@ async function run(
   let seen: { status: string; events: string[] } | null = null;
   await sqlTransaction(async (client) => {
     await query(`UPDATE ${table} SET status = $2 WHERE id = $1`, [id, from], client);
-    const [{ last }] = await query<{ last: string }>("SELECT coalesce(max(id), '') AS last FROM events", [], client);
+    const { last } = (
+      await query<{ last: string }>("SELECT coalesce(max(id), '') AS last FROM events", [], client)
+    )[0]!;
     await verb(client, id, from);
     const [row] = await query<{ status: string }>(`SELECT status FROM ${table} WHERE id = $1`, [id], client);
     const events = await query<{ event_type: string }>(
@@ -92,7 +94,7 @@ async function run(
       [id, last],
       client,
     );
-    seen = { status: row.status, events: events.map((e) => e.event_type) };
+    seen = { status: row!.status, events: events.map((e) => e.event_type) };
     throw new Rollback();
   }).catch((error) => {
     if (!(error instanceof Rollback)) throw error;
@@ -142,11 +144,11 @@ describe("status moves", () => {
   });
 
   it("a verb's events are those of its move, in the API family's order", async () => {
-    expect((await run("subscriptions", subscriptionId, "trialing", SUBSCRIPTION_VERBS.renew[0])).events).toEqual([
+    expect((await run("subscriptions", subscriptionId, "trialing", SUBSCRIPTION_VERBS.renew[0]!)).events).toEqual([
       "subscription.updated",
       "subscription.activated",
     ]);
-    expect((await run("subscriptions", subscriptionId, "active", SUBSCRIPTION_VERBS.past_due[0])).events).toEqual([
+    expect((await run("subscriptions", subscriptionId, "active", SUBSCRIPTION_VERBS.past_due[0]!)).events).toEqual([
       "subscription.updated",
       "subscription.past_due",
     ]);
@@ -155,7 +157,7 @@ describe("status moves", () => {
       "transaction.payment_failed",
       "transaction.past_due",
     ]);
-    expect((await run("transactions", transactionId, "ready", TRANSACTION_VERBS.complete[1])).events).toEqual([
+    expect((await run("transactions", transactionId, "ready", TRANSACTION_VERBS.complete[1]!)).events).toEqual([
       "transaction.updated",
       "transaction.paid",
       "transaction.completed",
