@@ -73,11 +73,9 @@ describe("the repository", () => {
 
   /**
    * Comments cite a decision by name (docs/decisions/) or say the fact. Migrations are history:
-   * an applied migration is never edited. AWAITING_MERGE lists files that were being split while
-   * the citations were rewritten: each entry fails once its file cites no more (remove it then).
+   * an applied migration is never edited.
    */
   const HISTORY = /^prisma\/migrations\//;
-  const AWAITING_MERGE = ["app/(dashboard)/subscriptions/[subscription_id]/action-dialogs.tsx"];
 
   it("no comment cites a section of the outside reference (reference §N)", () => {
     const citing = checkedFiles(ROOT).filter((file) => {
@@ -85,7 +83,6 @@ describe("the repository", () => {
       const text = readFileSync(path.join(ROOT, file), "utf8");
       return /reference §|shared\/reference\/subscriptions|DESIGN\.md/.test(text);
     });
-    expect(citing.filter((file) => !AWAITING_MERGE.includes(file))).toEqual([]);
-    expect(AWAITING_MERGE.filter((file) => !citing.includes(file))).toEqual([]);
+    expect(citing).toEqual([]);
   });
 });
