@@ -86,7 +86,7 @@ async function trialing(options: { card?: CardPaymentInput } = {}) {
 
 /**
  * Pauses `sub` now after moving its clock 10 days into its period: the resume then bills the new
- * period less the credit of the 20-odd days the pause left unused (lifecycle.ts pauseCreditLines),
+ * period less the credit of the 20-odd days the pause left unused (stops.ts pauseCreditLines),
  * something to charge. Returns the clock's time.
  */
 async function pauseMidPeriod(sub: Entity): Promise<number> {

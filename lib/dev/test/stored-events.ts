@@ -19,6 +19,16 @@ const BARE_EVENT_FILES = [
   "lib/worker/worker-connections.test.ts",
 ];
 
+/**
+ * Entities whose events a test made carry a record it stored by hand in an older shape on purpose
+ * (e.g. a payment recorded before a fix): their events are not checked in that file.
+ */
+const exemptEntities = new Set<string>();
+
+export function exemptStoredEventsOf(entityId: string): void {
+  exemptEntities.add(entityId);
+}
+
 export function checksStoredEvents(testPath: string | undefined): boolean {
   return !BARE_EVENT_FILES.some((file) => testPath?.replaceAll("\\", "/").endsWith(file));
 }
@@ -35,6 +45,7 @@ export async function storedEventProblems(limit = 20): Promise<string[]> {
   const checked = new Map<z.ZodType, Set<string>>();
   const problems: string[] = [];
   for (const row of rows) {
+    if (exemptEntities.size > 0 && exemptEntities.has((JSON.parse(row.data) as { id?: string }).id ?? "")) continue;
     const schema = EVENT_DATA_SCHEMAS[row.event_type];
     if (!schema) {
       problems.push(`${row.id} ${row.event_type}: not an event type of the catalogue (lib/events/catalogue.ts)`);

@@ -4,7 +4,7 @@
  * - `effective_from: next_billing_period` (the default for active, trialing and past_due
  *   subscriptions): `scheduled_change {cancel, effective_at = next_billed_at, resume_at: null}`,
  *   replacing a scheduled pause, with `subscription.updated`; the engine cancels it then instead of
- *   renewing (lifecycle.ts applyCancel). A trial canceled so ends without its first charge.
+ *   renewing (stops.ts applyCancel). A trial canceled so ends without its first charge.
  * - `immediately` (the default for paused subscriptions, as in the API family): canceled now (applyCancel:
  *   `subscription.updated`, `subscription.canceled`); what was waiting for the next renewal is
  *   forgiven.
@@ -26,8 +26,8 @@
 import { refusal } from "../../billing/subscription-states.ts";
 import { invalidField } from "../../errors.ts";
 import type { CancelSubscriptionInput } from "../../schemas/subscription.ts";
-import { applyCancel } from "./lifecycle.ts";
 import { refuse, scheduleChange, subscriptionOperation } from "./operation.ts";
+import { applyCancel } from "./stops.ts";
 
 export function cancelSubscription(id: string, body: CancelSubscriptionInput) {
   return subscriptionOperation(id, async (client, sub, now) => {

@@ -6,7 +6,7 @@
  *
  * - `renewal` (a renewal, a resume or a trial's end that bills a period, a change or one-time
  *   charge with on_payment_failure apply_change): a decline makes the subscription past_due and
- *   schedules the first dunning retry (lifecycle.ts markPastDue); a success needs nothing more (the
+ *   schedules the first dunning retry (stops.ts markPastDue); a success needs nothing more (the
  *   one completion recovers a past-due subscription).
  * - `dunning` (a retry at next_retry_at): a success that leaves no other transaction past due has
  *   recovered the subscription (completion); one that leaves another retries it at once; a decline
@@ -30,8 +30,7 @@ import { type ChargeResult, type OnSettled, offSessionScope, scopedAttempts } fr
 import type { ChargeOutcome } from "../payments/saved-charges.ts";
 import { releaseDiscount } from "../transactions/discounts.ts";
 import { cancelTransactions, markTransactionsPastDue } from "../transactions/moves.ts";
-// biome-ignore lint/suspicious/noImportCycles: billing a period settles its charge here, whose outcome moves the subscription in lifecycle.ts; the subscription moves module of issue 25 item 2 dissolves this cycle.
-import { applyCancel, applyPause, dunningOffsets, markPastDue } from "./lifecycle.ts";
+import { applyCancel, applyPause, dunningOffsets, markPastDue } from "./stops.ts";
 import { emitSubscriptionEvents, lockSubscription, type SubscriptionRow } from "./store.ts";
 
 /** The subscription's rows before a change, to undo it (`change`). */

@@ -28,7 +28,6 @@ import { type ResolvedItem, resolveItems, saveNewPrices } from "../transactions/
 import type { DiscountRef } from "../transactions/references.ts";
 import { type BillLine, type Period, periodDiscount, subscriptionCountry, subscriptionNow } from "./billing.ts";
 import { billNow, checkImmediateChargeLimits, type OnPaymentFailure } from "./immediate-charges.ts";
-import { addPendingLines } from "./lifecycle.ts";
 import { refuse, subscriptionOperation } from "./operation.ts";
 import {
   apiPeriod,
@@ -41,6 +40,7 @@ import {
   storedRenewalState,
   summaryOf,
 } from "./preview.ts";
+import { addPendingLines } from "./stops.ts";
 import { emitSubscriptionEvents, readSubscription, type SubscriptionRow, subscriptionJson } from "./store.ts";
 
 export interface ChargePlan {

@@ -31,8 +31,9 @@ import { chargeSavedCard } from "../payments/saved-charges.ts";
 import { markTransactionsPastDue } from "../transactions/moves.ts";
 import { subscriptionNow } from "./billing.ts";
 import { afterSyncCharge, billingScope, purposeText } from "./charge-outcomes.ts";
-import { applyCancel, applyPause, applyResume, billPeriods, scheduleInvoiceCheck } from "./lifecycle.ts";
+import { applyResume, billPeriods, scheduleInvoiceCheck } from "./lifecycle.ts";
 import { markSubscriptionsPastDue, renewSubscriptions } from "./moves.ts";
+import { applyCancel, applyPause } from "./stops.ts";
 import { lockSubscription, ROW_COLUMNS, readSubscription, type SubscriptionRow } from "./store.ts";
 import { requireSandboxClock } from "./test-clock.ts";
 

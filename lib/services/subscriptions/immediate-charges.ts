@@ -25,7 +25,7 @@
  * - A declined charge with `on_payment_failure` prevent_change (the default) rolls the whole request
  *   back: nothing is applied and no transaction is kept (400 subscription_payment_declined). With
  *   apply_change, the change stays, the transaction is past_due and the subscription past_due, with
- *   its dunning (lifecycle.ts markPastDue).
+ *   its dunning (stops.ts markPastDue).
  * - Through Stripe (the saved method is Stripe's) the charge is made after the request's database
  *   transaction commits, never inside it: with prevent_change the change commits with the charge
  *   recorded, and a decline undoes it (charge-outcomes.ts `change`): the request still answers 400

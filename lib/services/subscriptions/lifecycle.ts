@@ -1,6 +1,7 @@
 /**
- * The moves of a subscription when they take effect: cancel, pause,
- * resume and past_due. The API applies them "immediately" (lib/services/subscriptions/pause.ts,
+ * The moves of a subscription when they take effect: resume and the bills of its periods here;
+ * cancel, pause and past_due in stops.ts (below the charge outcomes, which apply them too). The API
+ * applies them "immediately" (lib/services/subscriptions/pause.ts,
  * cancel.ts, resume.ts); the engine applies scheduled ones at their `effective_at`
  * (lib/services/subscriptions/engine.ts). Each runs inside the caller's database transaction with
  * the subscription's row locked, as of `at` (the subscription's clock), and writes its events.
@@ -26,94 +27,14 @@
 import type pg from "pg";
 import { addInterval } from "../../billing/billing-dates.ts";
 import { parseDecimal } from "../../billing/money.ts";
-import { formatRate, prorationRate } from "../../billing/proration.ts";
-import { config } from "../../config.ts";
-import { type Queryable, query, storableJson } from "../../db/sql.ts";
-import { newId } from "../../ids.ts";
+import { type Queryable, query } from "../../db/sql.ts";
 import type { OnResume } from "../../schemas/subscription.ts";
-import { rfc3339 } from "../../timestamps.ts";
 import { INVOICE_DUE_AT } from "../payments/past-due.ts";
-import { cancelTransactions } from "../transactions/moves.ts";
 import { type BillLine, type BillRequest, billSubscriptions, periodDiscount } from "./billing.ts";
-// biome-ignore lint/suspicious/noImportCycles: see charge-outcomes.ts (issue 25 item 2 dissolves this cycle).
 import { afterSyncCharge, type ChargePurpose, purposeText } from "./charge-outcomes.ts";
-import {
-  markSubscriptionCanceled,
-  markSubscriptionPaused,
-  markSubscriptionResumed,
-  markSubscriptionsPastDue,
-} from "./moves.ts";
+import { markSubscriptionResumed } from "./moves.ts";
+import type { StoredProration } from "./stops.ts";
 import { type SubscriptionRow, subscriptionItemsOf } from "./store.ts";
-
-/**
- * A pending line's `proration` as `subscription_charges` stores it: the API's `{rate,
- * billing_period}`; the exact ratio the engine uses is the rate itself (5 places at most).
- */
-export type StoredProration = Omit<NonNullable<BillLine["proration"]>, "ratio">;
-
-export async function applyCancel(client: pg.PoolClient, sub: SubscriptionRow, at: Date): Promise<void> {
-  await query(
-    "DELETE FROM subscription_charges WHERE subscription_id = $1 AND transaction_id IS NULL",
-    [sub.id],
-    client,
-  );
-  await query("UPDATE subscription_items SET updated_at = now() WHERE subscription_id = $1", [sub.id], client);
-  await markSubscriptionCanceled(client, sub.id, at);
-}
-
-export async function applyPause(
-  client: pg.PoolClient,
-  sub: SubscriptionRow,
-  at: Date,
-  resumeAt: Date | null,
-  onResume: OnResume = "start_new_billing_period",
-): Promise<void> {
-  const pastDue = await query<{ id: string }>(
-    `SELECT id FROM transactions WHERE subscription_id = $1 AND status = 'past_due' AND origin = 'subscription_recurring'
-      ORDER BY id FOR UPDATE`,
-    [sub.id],
-    client,
-  );
-  await cancelTransactions(
-    client,
-    pastDue.map((row) => row.id),
-  );
-  await query(
-    "DELETE FROM subscription_charges WHERE subscription_id = $1 AND transaction_id IS NULL AND quantity < 0",
-    [sub.id],
-    client,
-  );
-  const credit = await pauseCreditLines(client, sub, at);
-  if (credit.length > 0) await addPendingLines(client, sub.id, credit);
-  await query("UPDATE subscription_items SET updated_at = now() WHERE subscription_id = $1", [sub.id], client);
-  await markSubscriptionPaused(client, sub.id, at, resumeAt, onResume);
-}
-
-/**
- * The credit of a pause at `at` (see the top of this file): each item of a paid, active
- * subscription credited for the rest of its current period, prorated to the minute as an item
- * removed at `at` is (proration.ts prorationRate). None for a pause at the period's end (a
- * scheduled pause), a trial (nothing paid) or a past_due subscription (its period is unpaid).
- */
-export async function pauseCreditLines(on: Queryable, sub: SubscriptionRow, at: Date): Promise<BillLine[]> {
-  if (sub.status !== "active" || !sub.current_period_starts_at || !sub.current_period_ends_at) return [];
-  const period = { starts_at: sub.current_period_starts_at, ends_at: sub.current_period_ends_at };
-  if (at.getTime() >= period.ends_at.getTime() || at.getTime() < period.starts_at.getTime()) return [];
-  const rate = prorationRate(period, at);
-  if (rate.numerator === 0n) return [];
-  const items = (await subscriptionItemsOf(on, [sub.id])).get(sub.id) ?? [];
-  return items.map((item) => ({
-    price: item.price as unknown as BillLine["price"],
-    product: item.product as unknown as BillLine["product"],
-    quantity: item.quantity,
-    credit: true,
-    proration: {
-      rate: formatRate(rate),
-      ratio: rate,
-      billing_period: { starts_at: rfc3339(at), ends_at: rfc3339(period.ends_at) },
-    },
-  }));
-}
 
 /** Whether a paused subscription can resume inside its kept period at `at`. */
 export function canContinuePeriod(sub: SubscriptionRow, at: Date): boolean {
@@ -297,26 +218,6 @@ export async function billPeriods(client: pg.PoolClient, bills: readonly PeriodB
   return billed.map((b) => b.transactionId);
 }
 
-/**
- * The delays, from the failure, before each retry of a past-due subscription's payment
- * (BILLING_DUNNING_SCHEDULE, default 1d,3d,5d,7d: four retries over a week, the API family's
- * "about a week"); when the last fails, BILLING_DUNNING_EXHAUSTED_ACTION (cancel, the default, or
- * pause) ends it.
- */
-export function dunningOffsets(): number[] {
-  return config.dunning.schedule;
-}
-
-/** Makes the subscription past_due after a failed charge at `at`, and schedules the first retry. */
-export async function markPastDue(client: pg.PoolClient, subscriptionId: string, at: Date): Promise<void> {
-  // Only from active or trialing: one already past due keeps its dunning schedule, and one ended or
-  // paused while a charge settled later (a Stripe charge under way) has nothing to dun.
-  const first = dunningOffsets()[0];
-  await markSubscriptionsPastDue(client, [subscriptionId], {
-    nextRetryAt: first === undefined ? null : new Date(at.getTime() + first),
-  });
-}
-
 /** A manual subscription's engine looks at its unpaid invoices at their earliest due date. */
 export async function scheduleInvoiceCheck(client: pg.PoolClient, sub: Pick<SubscriptionRow, "id">): Promise<void> {
   await query(
@@ -327,30 +228,6 @@ export async function scheduleInvoiceCheck(client: pg.PoolClient, sub: Pick<Subs
            AND t.billing_details IS NOT NULL)
       WHERE s.id = $1`,
     [sub.id],
-    client,
-  );
-}
-
-/** Lines for the next renewal (subscription_charges): credits as negative quantities. */
-export async function addPendingLines(client: pg.PoolClient, id: string, lines: readonly BillLine[]): Promise<void> {
-  await query(
-    `INSERT INTO subscription_charges (id, subscription_id, price_id, quantity, price, product, proration)
-     SELECT x.id, $1, x.price_id, x.quantity, x.price::json, x.product::json, x.proration::json
-       FROM unnest($2::text[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[])
-         AS x(id, price_id, quantity, price, product, proration)`,
-    [
-      id,
-      lines.map(() => newId("subchg")),
-      lines.map((line) => line.price.id),
-      lines.map((line) => (line.credit ? -line.quantity : line.quantity)),
-      lines.map((line) => storableJson(line.price)),
-      lines.map((line) => storableJson(line.product)),
-      lines.map((line) =>
-        line.proration
-          ? storableJson({ rate: line.proration.rate, billing_period: line.proration.billing_period })
-          : null,
-      ),
-    ],
     client,
   );
 }

@@ -4,7 +4,7 @@
  *
  * - `effective_from: next_billing_period` (default, or null): `scheduled_change {pause,
  *   effective_at = next_billed_at, resume_at}`, with `subscription.updated`; the engine pauses it at
- *   effective_at (lifecycle.ts applyPause) instead of renewing, and resumes it at resume_at.
+ *   effective_at (stops.ts applyPause) instead of renewing, and resumes it at resume_at.
  * - `immediately`: paused now (applyPause: `subscription.updated`, `subscription.paused`); with
  *   resume_at, a scheduled resume at that date.
  *
@@ -29,8 +29,8 @@
 import { refusal } from "../../billing/subscription-states.ts";
 import { ApiError } from "../../errors.ts";
 import type { PauseSubscriptionInput } from "../../schemas/subscription.ts";
-import { applyPause } from "./lifecycle.ts";
 import { checkContinuePeriod, futureDate, refuse, scheduleChange, subscriptionOperation } from "./operation.ts";
+import { applyPause } from "./stops.ts";
 
 export function pauseSubscription(id: string, body: PauseSubscriptionInput) {
   const effectiveFrom = body?.effective_from ?? "next_billing_period";

@@ -11,7 +11,7 @@
  *   (default) starts a period now and bills it — on automatic collection charged to the saved card
  *   at once; a decline makes the subscription past_due and dunning begins, as the API family does
  *   (the resume itself stands). The transaction carries the credit of the unused rest of the
- *   period the pause interrupted (lifecycle.ts pauseCreditLines). `continue_existing_billing_period`
+ *   period the pause interrupted (stops.ts pauseCreditLines). `continue_existing_billing_period`
  *   continues the kept period without a charge, only while it lasts (and drops that credit).
  * - `effective_from: <date>`: `scheduled_change {resume, effective_at = date, resume_at: null}` and
  *   `next_billed_at` = that date (the resume bills then), replacing any scheduled resume;

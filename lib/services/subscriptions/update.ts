@@ -58,8 +58,8 @@ import type { Subscription, UpdateSubscriptionInput } from "../../schemas/subscr
 import { countRedemption } from "../transactions/discounts.ts";
 import { saveNewPrices } from "../transactions/items.ts";
 import { billNow } from "./immediate-charges.ts";
-import { addPendingLines } from "./lifecycle.ts";
 import { subscriptionOperation } from "./operation.ts";
+import { addPendingLines } from "./stops.ts";
 import { emitSubscriptionEvents } from "./store.ts";
 import { changeLines, planUpdate, type UpdatePlan } from "./update-plan.ts";
 
