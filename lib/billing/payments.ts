@@ -246,7 +246,7 @@ export interface CompletableDetails {
  * (lib/billing/totals.ts payoutTotals, the one fee rule) in `totals`, in `adjusted_totals` and in
  * `payout_totals`; nothing is left to pay, so `balance` is 0. `adjusted_payout_totals` stays null
  * until an adjustment is approved, as the API family sends it (the caller recomputes the adjusted
- * totals from the approved adjustments, lib/services/adjustments.ts withAdjustedTotals: a credited
+ * totals from the approved adjustments, lib/services/adjustments/adjusted-totals.ts withAdjustedTotals: a credited
  * invoice has some already).
  */
 export function completedDetails<D extends CompletableDetails>(details: D, fees: FeeConfig): D {

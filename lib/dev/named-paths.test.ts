@@ -67,7 +67,10 @@ describe("paths named in comments", () => {
 
 describe("the repository", () => {
   it("every lib/, app/, components/, e2e/, prisma/ and docs/ path named in a comment or a doc exists", () => {
-    const missing = missingPaths(ROOT).map((named) => `${named.file}:${named.line} names ${named.text}`);
+    // A migration is history (never edited once applied): it names files as they were then.
+    const missing = missingPaths(ROOT)
+      .filter((named) => !named.file.startsWith("prisma/migrations/"))
+      .map((named) => `${named.file}:${named.line} names ${named.text}`);
     expect(missing).toEqual([]);
   });
 

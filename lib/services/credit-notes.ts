@@ -5,7 +5,7 @@
  *
  * Numbering (the API family is silent on it). A credit note is an accounting document, so it has
  * its own gapless sequence per merchant, CN-000001, CN-000002 … (prefix BILLING_CREDIT_NOTE_PREFIX),
- * taken when the adjustment is approved (lib/services/adjustments.ts) and stored on the adjustment
+ * taken when the adjustment is approved (lib/services/adjustments/outcomes.ts) and stored on the adjustment
  * row (`credit_note_number`): the number never changes, even if the prefix does later. It is not a
  * field of the adjustment entity (the family has none); it is printed on the PDF and in its file name.
  */

@@ -17,7 +17,7 @@ import { createPriceBody } from "../schemas/price.ts";
 import { createProductBody } from "../schemas/product.ts";
 import { createTransactionBody, updateTransactionBody } from "../schemas/transaction.ts";
 import { createAddress } from "./addresses.ts";
-import { createAdjustment } from "./adjustments.ts";
+import { createAdjustment } from "./adjustments/create.ts";
 import { createBusiness } from "./businesses.ts";
 import { createCustomer } from "./customers.ts";
 import { createDiscount } from "./discounts.ts";

@@ -1,7 +1,8 @@
 import { listOfJson } from "@/lib/http/pagination";
 import { paginated, route } from "@/lib/http/route";
 import { adjustmentSchema, createAdjustmentBody, listAdjustmentsQuery } from "@/lib/schemas/adjustment";
-import { createAdjustment, listAdjustments } from "@/lib/services/adjustments";
+import { createAdjustment } from "@/lib/services/adjustments/create";
+import { listAdjustments } from "@/lib/services/adjustments/list";
 
 export const GET = route(
   {

@@ -1,6 +1,6 @@
 /**
  * The adjustment's API shape (a whitelist in the API family's field order) and the SQL of a
- * transaction's `adjustments_totals`. Apart from lib/services/adjustments.ts so that transactions
+ * transaction's `adjustments_totals`. Apart from lib/services/adjustments/ so that transactions
  * can include adjustments without the two service modules importing each other.
  */
 

@@ -36,7 +36,7 @@ import { recurringItemsSql } from "../../db/entities/transaction.ts";
 import { query, queryExactlyOne, storableJson } from "../../db/sql.ts";
 import { ApiError, notFound } from "../../errors.ts";
 import type { BillingDetails, TransactionDetails } from "../../schemas/transaction.ts";
-import { withAdjustedTotalsOf } from "../adjustments.ts";
+import { withAdjustedTotalsOf } from "../adjustments/adjusted-totals.ts";
 import { nextInvoiceNumber, nextInvoiceNumbers } from "../invoice-numbers.ts";
 import { createFromTransaction, linkColumns } from "../subscriptions/create.ts";
 import { subscriptionTransactionPaid, subscriptionTransactionsPaid } from "../subscriptions/recover.ts";

@@ -1,6 +1,6 @@
 /**
  * Refunds through Stripe (issue 21 §5). A refund adjustment of a Stripe-paid transaction is created
- * `pending_approval` (lib/services/adjustments.ts createAdjustment), with the `create_stripe_refund`
+ * `pending_approval` (lib/services/adjustments/create.ts createAdjustment), with the `create_stripe_refund`
  * job queued in the same database transaction. The job, after that commit and outside any database
  * transaction (lib/payments/processor.ts rule 1), asks Stripe for the refund:
  *
@@ -24,7 +24,7 @@ import { query } from "../../db/sql.ts";
 import { attemptById } from "../../payments/attempts.ts";
 import type { ProcessorRefund } from "../../payments/processor.ts";
 import { activeStripe, type StripeContext } from "../../payments/stripe.ts";
-import { type RefundOutcome, refundAdjustmentFor, settleRefundAdjustment } from "../adjustments.ts";
+import { type RefundOutcome, refundAdjustmentFor, settleRefundAdjustment } from "../adjustments/outcomes.ts";
 
 function warn(message: string, details: Record<string, unknown>): void {
   const pairs = Object.entries(details).map(([key, value]) => `${key}=${String(value)}`);

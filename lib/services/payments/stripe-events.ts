@@ -20,7 +20,7 @@ import { query } from "../../db/sql.ts";
 import { attemptById, attemptByProcessorPayment, type PaymentAttempt } from "../../payments/attempts.ts";
 import { activeStripe, methodOf, readIntent, type StripeContext } from "../../payments/stripe.ts";
 import type { StripeAppliedEvent } from "../../payments/webhooks.ts";
-import { recordChargeback, reverseChargeback } from "../adjustments.ts";
+import { recordChargeback, reverseChargeback } from "../adjustments/outcomes.ts";
 import { deleteProcessorMethod, updateProcessorMethod } from "../payment-methods.ts";
 import { followUpOf } from "../subscriptions/charge-outcomes.ts";
 import { settleWithRetry } from "./off-session.ts";
