@@ -2,6 +2,7 @@
 import Link from "next/link";
 import { billingCycleText, formatMoney, periodText } from "@/lib/dashboard/money";
 import type { PortalSubscription } from "@/lib/services/portal/data";
+import { subscriptionPagePath } from "@/lib/services/portal/links";
 import { Card, cardText, dateText, STATUS_TEXT } from "./ui";
 
 const TONES: Record<string, string> = {
@@ -106,7 +107,7 @@ export function SubscriptionCard({ row, canChangePlan = false }: { row: PortalSu
         <div className="mt-5 flex flex-wrap gap-2 border-t border-slate-100 pt-4">
           {automatic && (
             <Link
-              href={`/portal/subscriptions/${s.id}/update-payment-method`}
+              href={subscriptionPagePath(s.id, "update-payment-method")}
               className={`rounded-md px-3 py-2 text-sm font-medium ${
                 s.status === "past_due"
                   ? "bg-brand-600 text-white hover:bg-brand-700"
@@ -118,7 +119,7 @@ export function SubscriptionCard({ row, canChangePlan = false }: { row: PortalSu
           )}
           {canChangePlan && (
             <Link
-              href={`/portal/subscriptions/${s.id}/change-plan`}
+              href={subscriptionPagePath(s.id, "change-plan")}
               className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-medium text-slate-800 hover:bg-slate-50"
             >
               Change plan
@@ -126,7 +127,7 @@ export function SubscriptionCard({ row, canChangePlan = false }: { row: PortalSu
           )}
           {!cancelAt && (
             <Link
-              href={`/portal/subscriptions/${s.id}/cancel`}
+              href={subscriptionPagePath(s.id, "cancel")}
               className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-medium text-slate-800 hover:bg-slate-50"
             >
               Cancel subscription

@@ -18,10 +18,15 @@ export type PortalAction = "overview" | "cancel_subscription" | "update_subscrip
 
 export function portalPath(action: PortalAction, subscriptionId?: string): string {
   if (action === "overview" || !subscriptionId) return "/portal/overview";
-  const id = encodeURIComponent(subscriptionId);
-  return action === "cancel_subscription"
-    ? `/portal/subscriptions/${id}/cancel`
-    : `/portal/subscriptions/${id}/update-payment-method`;
+  return subscriptionPagePath(subscriptionId, action === "cancel_subscription" ? "cancel" : "update-payment-method");
+}
+
+/** A subscription's page in the portal (app/portal/subscriptions/[subscription_id]/…). */
+export function subscriptionPagePath(
+  subscriptionId: string,
+  page: "cancel" | "update-payment-method" | "change-plan",
+): string {
+  return `/portal/subscriptions/${encodeURIComponent(subscriptionId)}/${page}`;
 }
 
 /** An authenticated portal link (`token` null: the plain one). */

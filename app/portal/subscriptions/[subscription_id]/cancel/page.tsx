@@ -1,5 +1,6 @@
 import { ApiError } from "@/lib/errors";
 import { portalCustomer, portalSubscription } from "@/lib/services/portal/data";
+import { subscriptionPagePath } from "@/lib/services/portal/links";
 import { portalGate, type SearchParams } from "../../../access";
 import { StatusPill, subscriptionName } from "../../../subscription-card";
 import { Card, dateText, NotFound, PortalNav } from "../../../ui";
@@ -15,7 +16,7 @@ export default async function CancelPage({
   searchParams: SearchParams;
 }) {
   const { subscription_id: id } = await params;
-  const gate = await portalGate(`/portal/subscriptions/${encodeURIComponent(id)}/cancel`, searchParams);
+  const gate = await portalGate(subscriptionPagePath(id, "cancel"), searchParams);
   const customer = await portalCustomer(gate.customerId);
   const row = await portalSubscription(gate.customerId, id).catch((error) => {
     if (error instanceof ApiError && error.code === "not_found") return null;

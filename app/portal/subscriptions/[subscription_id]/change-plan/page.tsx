@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { ApiError } from "@/lib/errors";
 import { portalCustomer, portalSubscription } from "@/lib/services/portal/data";
+import { subscriptionPagePath } from "@/lib/services/portal/links";
 import { portalPlanChoices } from "@/lib/services/portal/plans";
 import { portalGate, type SearchParams } from "../../../access";
 import { StatusPill, subscriptionName } from "../../../subscription-card";
@@ -17,7 +18,7 @@ export default async function ChangePlanPage({
   searchParams: SearchParams;
 }) {
   const { subscription_id: id } = await params;
-  const gate = await portalGate(`/portal/subscriptions/${encodeURIComponent(id)}/change-plan`, searchParams);
+  const gate = await portalGate(subscriptionPagePath(id, "change-plan"), searchParams);
   const customer = await portalCustomer(gate.customerId);
   const row = await portalSubscription(gate.customerId, id).catch((error) => {
     if (error instanceof ApiError && error.code === "not_found") return null;

@@ -1,6 +1,7 @@
 import { formatMoney } from "@/lib/dashboard/money";
 import { ApiError } from "@/lib/errors";
 import { portalCustomer, portalSubscription } from "@/lib/services/portal/data";
+import { subscriptionPagePath } from "@/lib/services/portal/links";
 import { portalGate, type SearchParams } from "../../../access";
 import { StatusPill, subscriptionName } from "../../../subscription-card";
 import { Card, cardText, NotFound, PortalNav } from "../../../ui";
@@ -16,7 +17,7 @@ export default async function UpdatePaymentMethodPage({
   searchParams: SearchParams;
 }) {
   const { subscription_id: id } = await params;
-  const gate = await portalGate(`/portal/subscriptions/${encodeURIComponent(id)}/update-payment-method`, searchParams);
+  const gate = await portalGate(subscriptionPagePath(id, "update-payment-method"), searchParams);
   const customer = await portalCustomer(gate.customerId);
   const row = await portalSubscription(gate.customerId, id).catch((error) => {
     if (error instanceof ApiError && error.code === "not_found") return null;
