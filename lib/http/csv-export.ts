@@ -73,6 +73,9 @@ interface Zod {
   _zod: { def: Record<string, any> };
 }
 
+/** A field of no one type: its cell is the value as JSON (a map column). */
+const UNTYPED: Zod = { _zod: { def: { type: "unknown" } } };
+
 const WRAPPERS = new Set(["nullable", "optional", "default", "prefault", "readonly", "catch", "nonoptional"]);
 
 function unwrap(schema: Zod): Zod {
@@ -99,6 +102,26 @@ function isObject(schema: Zod): boolean {
   return unwrap(schema)._zod.def.type === "object";
 }
 
+/**
+ * The fields of an object, or of a union of objects (an event, typed by its `event_type`): the
+ * fields every option has; one whose options differ (an event's `data`) is a map cell unless every
+ * option is a scalar (the `event_type` literals), as when `data` was one untyped field.
+ */
+function shapeOf(schema: Zod): Record<string, Zod> {
+  const def = unwrap(schema)._zod.def;
+  if (def.type !== "union") return def.shape as Record<string, Zod>;
+  const shapes = (def.options as Zod[]).map((option) => unwrap(option)._zod.def.shape as Record<string, Zod>);
+  const [first, ...rest] = shapes;
+  const shape: Record<string, Zod> = {};
+  for (const [key, child] of Object.entries(first ?? {})) {
+    const children = rest.map((other) => other[key]);
+    if (children.some((other) => other === undefined)) continue;
+    const same = children.every((other) => other === child);
+    shape[key] = same || children.every((other) => other !== undefined && isScalar(other)) ? child : UNTYPED;
+  }
+  return shape;
+}
+
 /** The columns of `schema` (an object) at `path`, amounts in the currency at `currency`. */
 function columnsOf(
   schema: Zod,
@@ -109,8 +132,7 @@ function columnsOf(
   skip: string[] | null,
   included: ReadonlySet<string> | null = null,
 ): void {
-  const def = unwrap(schema)._zod.def;
-  const shape = def.shape as Record<string, Zod>;
+  const shape = shapeOf(schema);
   const own = Object.hasOwn(shape, "currency_code") ? { from, path: [...path, "currency_code"] } : currency;
   for (const [key, child] of Object.entries(shape)) {
     // An entity's optional objects and lists are its `include`s: columns only when asked for.
