@@ -19,9 +19,7 @@ export function ActivateDialog({ sub, onClose, card }: DialogProps) {
       confirmLabel="Activate now"
       cancelLabel="Go back"
       confirmDisabled={!preview.data || preview.isFetching}
-      pending={form.pending}
-      formErrors={form.errors}
-      onCancel={onClose}
+      {...form.dialog}
       onConfirm={() =>
         form.submit({
           body: {},

@@ -34,9 +34,7 @@ export function BillingDetailsDialog({ sub, onClose }: DialogProps) {
       confirmLabel="Save billing details"
       cancelLabel="Go back"
       confirmDisabled={freq === null}
-      pending={form.pending}
-      formErrors={form.errors}
-      onCancel={onClose}
+      {...form.dialog}
       onConfirm={() =>
         form.submit({
           fields: [

@@ -21,9 +21,7 @@ export function CancelDialog({ sub, onClose }: DialogProps) {
       title="Cancel this subscription?"
       confirmLabel={when === "immediately" ? "Cancel now" : "Cancel at period end"}
       cancelLabel="Keep subscription"
-      pending={form.pending}
-      formErrors={form.errors}
-      onCancel={onClose}
+      {...form.dialog}
       onConfirm={() =>
         form.submit({
           body: { effective_from: when },

@@ -32,9 +32,7 @@ export function ChargeDialog({ sub, onClose, card }: DialogProps) {
       confirmLabel={when === "immediately" ? "Charge now" : "Add to next renewal"}
       cancelLabel="Go back"
       confirmDisabled={!body || !preview.ready}
-      pending={form.pending}
-      formErrors={form.errors}
-      onCancel={onClose}
+      {...form.dialog}
       onConfirm={() =>
         form.submit({
           fields: ["items"],

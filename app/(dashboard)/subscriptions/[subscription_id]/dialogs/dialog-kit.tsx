@@ -46,7 +46,9 @@ export function useActionForm<V extends object>(initial: () => V, onClose: () =>
       },
     });
   }
-  return { ...state, submit };
+  /** What every action's ConfirmDialog takes from its form: pending, the API's errors, closing. */
+  const dialog = { pending: state.pending, formErrors: state.errors, onCancel: onClose };
+  return { ...state, submit, dialog };
 }
 
 /** Where a charge now goes: the saved card, or an invoice for manual collection. */

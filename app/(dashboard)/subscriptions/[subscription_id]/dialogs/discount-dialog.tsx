@@ -34,9 +34,7 @@ export function DiscountDialog({ sub, onClose }: DialogProps) {
       confirmLabel="Apply discount"
       cancelLabel="Go back"
       confirmDisabled={!id}
-      pending={form.pending}
-      formErrors={form.errors}
-      onCancel={onClose}
+      {...form.dialog}
       onConfirm={() =>
         form.submit({
           fields: ["discount"],

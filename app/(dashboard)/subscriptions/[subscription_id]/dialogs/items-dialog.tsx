@@ -90,9 +90,7 @@ export function ItemsDialog({ sub, onClose, card }: DialogProps) {
       confirmLabel={newCycle ? `Switch to ${cycleAdverb(newCycle)}` : "Apply change"}
       cancelLabel="Go back"
       confirmDisabled={!body || !preview.ready}
-      pending={form.pending}
-      formErrors={form.errors}
-      onCancel={onClose}
+      {...form.dialog}
       onConfirm={() => form.submit({ body, send: update.mutateAsync, done: "Items changed." })}
       description={
         <p>

@@ -25,9 +25,7 @@ export function PauseDialog({ sub, onClose }: DialogProps) {
       tone="primary"
       confirmLabel={when === "immediately" ? "Pause now" : "Pause at period end"}
       cancelLabel="Go back"
-      pending={form.pending}
-      formErrors={form.errors}
-      onCancel={onClose}
+      {...form.dialog}
       onConfirm={() =>
         form.submit({
           fields: ["resume_at"],

@@ -13,9 +13,7 @@ export function RemoveDiscountDialog({ sub, onClose }: DialogProps) {
       title="Remove the discount?"
       confirmLabel="Remove discount"
       cancelLabel="Go back"
-      pending={form.pending}
-      formErrors={form.errors}
-      onCancel={onClose}
+      {...form.dialog}
       onConfirm={() => form.submit({ body: { discount: null }, send: update.mutateAsync, done: "Discount removed." })}
       description={<p>From the next renewal on, the subscription is billed without the discount.</p>}
     />

@@ -19,9 +19,7 @@ export function RemoveScheduledChangeDialog({ sub, onClose }: DialogProps) {
       tone="primary"
       confirmLabel={`Remove scheduled ${CHANGE_NAMES[change.action]}`}
       cancelLabel="Go back"
-      pending={form.pending}
-      formErrors={form.errors}
-      onCancel={onClose}
+      {...form.dialog}
       onConfirm={() =>
         form.submit({ body: { scheduled_change: null }, send: update.mutateAsync, done: "Scheduled change removed." })
       }

@@ -40,9 +40,7 @@ export function ResumeDialog({ sub, onClose, card }: DialogProps) {
       confirmLabel={dated ? "Set resume date" : "Resume now"}
       cancelLabel="Go back"
       confirmDisabled={!body || !preview.ready}
-      pending={form.pending}
-      formErrors={form.errors}
-      onCancel={onClose}
+      {...form.dialog}
       onConfirm={() =>
         form.submit({
           fields: ["effective_from"],
